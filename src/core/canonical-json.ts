@@ -1,0 +1,50 @@
+/** A value that survives a JSON round trip unchanged. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * Serialises `value` as canonical JSON: object keys sorted by code unit, no whitespace,
+ * `undefined` properties dropped. Non-finite numbers and other non-JSON values throw, so
+ * that two equal states always give the same bytes.
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, '$');
+}
+
+function write(value: unknown, path: string): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: non-finite number at ${path}`);
+      return Object.is(value, -0) ? '0' : String(value);
+    case 'object':
+      return Array.isArray(value)
+        ? writeArray(value, path)
+        : writeObject(value as Record<string, unknown>, path);
+    default:
+      throw new TypeError(`canonical JSON: cannot serialise ${typeof value} at ${path}`);
+  }
+}
+
+function writeArray(value: readonly unknown[], path: string): string {
+  const parts: string[] = [];
+  for (let i = 0; i < value.length; i++)
+    parts.push(value[i] === undefined ? 'null' : write(value[i], `${path}[${i}]`));
+  return `[${parts.join(',')}]`;
+}
+
+function writeObject(value: Record<string, unknown>, path: string): string {
+  if (ArrayBuffer.isView(value))
+    throw new TypeError(`canonical JSON: typed array at ${path}; convert it first`);
+  const keys = Object.keys(value).sort();
+  const parts: string[] = [];
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${write(v, `${path}.${key}`)}`);
+  }
+  return `{${parts.join(',')}}`;
+}

@@ -1,0 +1,5 @@
+export * from './canonical-json.ts';
+export * from './errors.ts';
+export * from './hash.ts';
+export * from './ids.ts';
+export * from './rng.ts';

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export const config = defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
+
+// vitest reads the default export of its config file; this is the one default export in the project.
+// biome-ignore lint/style/noDefaultExport: required by vitest
+export default config;
