@@ -1,0 +1,63 @@
+import type { Json } from '../core/index.ts';
+
+/** One chat message as sent to an OpenAI-compatible endpoint. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Model parameters of a call. Everything here is recorded in the replay log. */
+export interface LlmParams {
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Passed through to endpoints that accept a seed. */
+  seed?: number;
+  /** Ask for a JSON object reply; with a schema, structured output where supported. */
+  json?: { name: string; schema: Record<string, Json> };
+}
+
+/** A request from an agent (or the judge) to the model. */
+export interface LlmRequest {
+  /** Who is asking: an agent id, or e.g. `judge`. */
+  caller: string;
+  /** Simulation tick of the decision. */
+  tick: number;
+  /** Why: `decide`, `reflect`, `judge`... */
+  purpose: string;
+  messages: ChatMessage[];
+  params: LlmParams;
+}
+
+/** Token counts of one call. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+/** One failed attempt, kept for the log. */
+export interface LlmAttempt {
+  /** e.g. `http-429`, `http-500`, `timeout`, `connection`, `malformed`. */
+  error: string;
+  /** Back-off waited before the next attempt, in ms (drawn from a seeded stream). */
+  backoffMs: number;
+}
+
+/** The model's answer with what it cost. */
+export interface LlmReply {
+  text: string;
+  usage: TokenUsage;
+  /** Model name the endpoint reported. */
+  model: string;
+  /** Failed attempts before this reply (empty when the first try worked). */
+  attempts: LlmAttempt[];
+  /** True when served from the on-disk cache. */
+  cached?: boolean;
+  /** Wall-clock latency in ms (excluded from digests). */
+  latencyMs?: number;
+}
+
+/** The one interface every LLM layer implements and wraps. */
+export interface LlmPort {
+  complete(request: LlmRequest): Promise<LlmReply>;
+}
