@@ -1,0 +1,153 @@
+import type { Json, StepRng } from '../core/index.ts';
+import { RunError } from '../core/index.ts';
+import type { Address, Inbox, MessageBus, OutgoingMessage } from '../bus/index.ts';
+import type { Topology } from '../network/topology.ts';
+import type { AgentExecutor } from './agent-executor.ts';
+
+/** What an asynchronous policy returns; applied when the engine commits, in agent order. */
+export interface Decision {
+  /** Events for the agent's own statechart, in order. */
+  events?: string[];
+  /** Memory slots to write. */
+  memory?: Record<string, Json>;
+  /** Messages to send. */
+  messages?: OutgoingMessage[];
+}
+
+/** A committed action, as recorded in full logs. */
+export interface ActionRecord {
+  agent: number;
+  events: string[];
+  memory: Record<string, Json>;
+  sent: number[];
+}
+
+/**
+ * An agent's one window for one step: its own state and memory, its whole inbox, its
+ * neighbourhood, and a seeded stream. Reads and writes touch only this agent. The context
+ * is re-aimed for every step; an asynchronous policy must read what it needs before its
+ * first `await` and return a {@link Decision} instead of writing afterwards.
+ */
+export class StepContext<P = unknown> {
+  agent = -1;
+  tick = 0;
+  inbox!: Inbox;
+  private open = false;
+  private record: ActionRecord | null = null;
+  private readonly regionIndex = new Map<string, number>();
+
+  constructor(
+    readonly params: P,
+    readonly rng: StepRng,
+    private readonly executor: AgentExecutor,
+    private readonly bus: MessageBus,
+    private readonly topology: Topology | undefined,
+    /** Record committed actions (full logs). */
+    readonly recording: boolean,
+  ) {
+    executor.regionNames.forEach((n, i) => {
+      this.regionIndex.set(n, i);
+    });
+  }
+
+  /** Aims the context at agent `agent` for `tick` (engine use). */
+  aim(agent: number, tick: number, inbox: Inbox): this {
+    this.agent = agent;
+    this.tick = tick;
+    this.inbox = inbox;
+    this.rng.at(agent, tick);
+    this.open = true;
+    this.record = this.recording ? { agent, events: [], memory: {}, sent: [] } : null;
+    return this;
+  }
+
+  /** Closes the context; returns the action record when recording (engine use). */
+  close(): ActionRecord | null {
+    this.open = false;
+    return this.record;
+  }
+
+  private guard(): void {
+    if (!this.open) throw new RunError(`agent ${this.agent} touched its step context after the step ended`, { hint: 'an async policy must return a Decision instead of writing after await' });
+  }
+
+  /** The name of this agent's current state in a region. */
+  state(region: string): string {
+    const r = this.region(region);
+    return this.executor.stateNames(r)[this.executor.stateIndex(this.agent, r)];
+  }
+
+  /** True if this agent is in `state` of `region`. */
+  is(region: string, state: string): boolean {
+    return this.state(region) === state;
+  }
+
+  private region(name: string): number {
+    const r = this.regionIndex.get(name);
+    if (r === undefined) throw new RunError(`no region "${name}" in the agent machine`, { hint: `regions: ${[...this.regionIndex.keys()].join(', ')}` });
+    return r;
+  }
+
+  /** Sends an event to this agent's own statechart. Returns true if its state changed. */
+  emit(event: string): boolean {
+    this.guard();
+    this.record?.events.push(event);
+    return this.executor.send(this.agent, event);
+  }
+
+  /** Reads a memory slot. */
+  get(key: string): Json | undefined {
+    return this.executor.getMemory(this.agent, key);
+  }
+
+  /** Reads a numeric memory slot (0 when unset). */
+  num(key: string): number {
+    return Number(this.executor.getMemory(this.agent, key) ?? 0);
+  }
+
+  /** Writes a memory slot. */
+  set(key: string, value: Json): void {
+    this.guard();
+    if (this.record) this.record.memory[key] = value;
+    this.executor.setMemory(this.agent, key, value);
+  }
+
+  /** Sends a message. */
+  send(address: Address, kind: string, item?: string, payload?: Json): void {
+    this.guard();
+    const m = this.bus.send(this.agent, this.tick, { address, kind, item, payload });
+    this.record?.sent.push(m.id);
+  }
+
+  /** Sends a prepared message (with its own latency). */
+  sendMessage(out: OutgoingMessage): void {
+    this.guard();
+    const m = this.bus.send(this.agent, this.tick, out);
+    this.record?.sent.push(m.id);
+  }
+
+  /** Number of neighbours. */
+  degree(): number {
+    return this.topology ? this.topology.degree(this.agent) : 0;
+  }
+
+  /** The k-th neighbour, ascending. */
+  neighbour(k: number): number {
+    return this.topology!.neighbour(this.agent, k);
+  }
+
+  /** A uniformly random neighbour from this step's stream, or -1. */
+  randomNeighbour(): number {
+    return this.topology ? this.topology.randomNeighbour(this.agent, this.rng) : -1;
+  }
+
+  /** Applies an asynchronous policy's decision (engine use, at commit). */
+  apply(decision: Decision): void {
+    for (const e of decision.events ?? []) this.emit(e);
+    for (const [k, v] of Object.entries(decision.memory ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) this.set(k, v);
+    for (const m of decision.messages ?? []) this.sendMessage(m);
+  }
+}
+
+/** A rule or LLM policy: decides one agent's step. Return a Decision to decide asynchronously. */
+export type Policy<P = unknown> = (ctx: StepContext<P>) => void | Promise<Decision>;

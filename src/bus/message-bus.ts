@@ -1,0 +1,293 @@
+import { Observable, Subject } from 'rxjs';
+import { ConfigError, RunError } from '../core/index.ts';
+import type { Topology } from '../network/topology.ts';
+import { DeliveryBatch } from './delivery-batch.ts';
+import { Inbox } from './inbox.ts';
+import type { Address, Message, OutgoingMessage, Route, VisibilityRule } from './message.ts';
+
+/** Options of a {@link MessageBus}. */
+export interface BusOptions {
+  /** Population size. */
+  size: number;
+  /** Network for `neighbours` addressing. */
+  topology?: Topology;
+  /** Default delivery latency in ticks (>= 1, default 1). */
+  latency?: number;
+  /** The world's visibility rule, applied to every delivery. */
+  visibility?: VisibilityRule;
+}
+
+/** What the bus reports to observers of {@link MessageBus.events$} (full logs, tools). */
+export type BusEvent =
+  | { type: 'sent'; tick: number; message: Message; recipients: number }
+  | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] };
+
+/**
+ * The routed message bus. Sending expands the address into recipients at once (cost
+ * proportional to the recipients, never to the population) into the batch due at
+ * `tick + latency`. `release(tick)` indexes that batch by recipient; each agent then takes
+ * its whole inbox in one step. Inboxes of agents that did not act carry over to the next
+ * tick. Agents (or tools) that want a stream subscribe to {@link observe}.
+ */
+export class MessageBus {
+  readonly size: number;
+  readonly latency: number;
+  private readonly topology?: Topology;
+  private readonly visibility?: VisibilityRule;
+  private readonly pending = new Map<number, DeliveryBatch>();
+  private pendingRows = 0;
+  private nextId = 0;
+  private readonly channels = new Map<string, Int32Array>();
+  private current = new DeliveryBatch();
+  private order = new Int32Array(64);
+  private readonly inboxStart: Int32Array;
+  private readonly inboxCount: Int32Array;
+  private touched = new Int32Array(64);
+  private touchedCount = 0;
+  private releasedTick = 0;
+  private readonly view: Inbox;
+  private readonly streams = new Map<number, Subject<readonly Message[]>>();
+  private readonly events = new Subject<BusEvent>();
+  /** Every send and every observed inbox, for full logs; costs nothing when unobserved. */
+  readonly events$: Observable<BusEvent> = this.events.asObservable();
+
+  constructor(opts: BusOptions) {
+    this.size = opts.size;
+    this.latency = opts.latency ?? 1;
+    if (!Number.isInteger(this.latency) || this.latency < 1) {
+      throw new ConfigError(`delivery latency must be an integer >= 1 tick, got ${opts.latency}`, {
+        hint: 'latency 1 means simultaneous update: what is said at t is heard at t+1',
+      });
+    }
+    this.topology = opts.topology;
+    this.visibility = opts.visibility;
+    this.inboxStart = new Int32Array(opts.size);
+    this.inboxCount = new Int32Array(opts.size);
+    this.view = new Inbox({ messageAtRow: (row) => this.current.messages[this.current.msg[row]] });
+  }
+
+  /** Declares a channel and its members (agent indices). */
+  defineChannel(name: string, members: readonly number[] | Int32Array): void {
+    const sorted = Int32Array.from(members).sort();
+    for (const m of sorted) this.checkAgent(m, `member of channel "${name}"`);
+    this.channels.set(name, sorted);
+  }
+
+  /** Members of a channel, ascending. */
+  channelMembers(name: string): Int32Array {
+    const members = this.channels.get(name);
+    if (!members) throw new RunError(`unknown channel "${name}"`, { hint: `declared channels: ${[...this.channels.keys()].join(', ') || 'none'}` });
+    return members;
+  }
+
+  /** Envelopes routed but not yet observed (pending plus current undelivered). */
+  get pendingCount(): number {
+    let inCurrent = 0;
+    for (let k = 0; k < this.touchedCount; k++) inCurrent += this.inboxCount[this.touched[k]];
+    return this.pendingRows + inCurrent;
+  }
+
+  /** Sends a message from `from` (-1 = the world) at `tick`; returns it. */
+  send(from: number, tick: number, out: OutgoingMessage): Message {
+    const latency = out.latency ?? this.latency;
+    if (!Number.isInteger(latency) || latency < 1) throw new RunError(`message latency must be an integer >= 1, got ${latency}`);
+    const deliverAt = tick + latency;
+    const route = routeOf(out.address);
+    const message: Message = {
+      id: this.nextId++,
+      from,
+      route,
+      ...(out.address.to === 'channel' ? { channel: out.address.channel } : {}),
+      kind: out.kind,
+      ...(out.item === undefined ? {} : { item: out.item }),
+      ...(out.payload === undefined ? {} : { payload: out.payload }),
+      sentAt: tick,
+      deliverAt,
+    };
+    let batch = this.pending.get(deliverAt);
+    if (!batch) {
+      batch = new DeliveryBatch();
+      this.pending.set(deliverAt, batch);
+    }
+    const before = batch.length;
+    this.route(batch, batch.addMessage(message), from, out.address);
+    const recipients = batch.length - before;
+    this.pendingRows += recipients;
+    if (this.events.observed) this.events.next({ type: 'sent', tick, message, recipients });
+    return message;
+  }
+
+  private route(batch: DeliveryBatch, m: number, from: number, address: Address): void {
+    switch (address.to) {
+      case 'agent':
+        this.checkAgent(address.id, 'recipient');
+        batch.add(address.id, m);
+        return;
+      case 'neighbours': {
+        const topo = this.topology;
+        if (!topo || from < 0) throw new RunError(from < 0 ? 'the world has no neighbours to send to' : 'this world has no network: cannot send to neighbours');
+        const d = topo.degree(from);
+        for (let k = 0; k < d; k++) batch.add(topo.neighbour(from, k), m);
+        return;
+      }
+      case 'channel':
+        for (const member of this.channelMembers(address.channel)) if (member !== from) batch.add(member, m);
+        return;
+      case 'all':
+        for (let i = 0; i < this.size; i++) if (i !== from) batch.add(i, m);
+        return;
+    }
+  }
+
+  private checkAgent(i: number, what: string): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.size) throw new RunError(`${what} ${i} is not an agent (population ${this.size})`);
+  }
+
+  /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
+  release(tick: number): number {
+    const carried = this.carryOver();
+    const due = this.pending.get(tick);
+    this.pending.delete(tick);
+    if (due) this.pendingRows -= due.length;
+    const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch());
+    if (this.visibility) applyVisibility(batch, this.visibility);
+    this.current = batch;
+    this.releasedTick = tick;
+    this.index(batch);
+    return this.touchedCount;
+  }
+
+  private carryOver(): DeliveryBatch | undefined {
+    let carried: DeliveryBatch | undefined;
+    const remap = new Map<number, number>();
+    for (let k = 0; k < this.touchedCount; k++) {
+      const i = this.touched[k];
+      const n = this.inboxCount[i];
+      if (n === 0) continue;
+      carried ??= new DeliveryBatch();
+      for (let r = 0; r < n; r++) {
+        const m = this.current.msg[this.order[this.inboxStart[i] + r]];
+        let idx = remap.get(m);
+        if (idx === undefined) {
+          idx = carried.addMessage(this.current.messages[m]);
+          remap.set(m, idx);
+        }
+        carried.add(i, idx);
+      }
+    }
+    for (let k = 0; k < this.touchedCount; k++) this.inboxCount[this.touched[k]] = 0;
+    this.touchedCount = 0;
+    return carried;
+  }
+
+  private index(batch: DeliveryBatch): void {
+    const n = batch.length;
+    const count = this.inboxCount;
+    if (this.touched.length < n) this.touched = new Int32Array(n);
+    if (this.order.length < n) this.order = new Int32Array(n);
+    let t = 0;
+    for (let r = 0; r < n; r++) {
+      const to = batch.to[r];
+      if (count[to] === 0) this.touched[t++] = to;
+      count[to]++;
+    }
+    this.touchedCount = t;
+    const touched = this.touched.subarray(0, t).sort();
+    let offset = 0;
+    for (let k = 0; k < t; k++) {
+      const i = touched[k];
+      this.inboxStart[i] = offset;
+      offset += count[i];
+      count[i] = 0;
+    }
+    for (let r = 0; r < n; r++) {
+      const to = batch.to[r];
+      this.order[this.inboxStart[to] + count[to]++] = r;
+    }
+  }
+
+  /** True if agent `i` has messages this tick. */
+  hasInbox(i: number): boolean {
+    return this.inboxCount[i] > 0;
+  }
+
+  /** Agents with messages this tick, ascending (a live view until the next release). */
+  recipients(): Int32Array {
+    return this.touched.subarray(0, this.touchedCount);
+  }
+
+  /**
+   * Hands agent `i` its whole inbox for this step and marks it observed. The returned view
+   * is reused by the next call.
+   */
+  take(i: number): Inbox {
+    const n = this.inboxCount[i];
+    const view = this.view.aim(i, this.order, this.inboxStart[i], n);
+    if (n === 0) return view;
+    this.inboxCount[i] = 0;
+    const stream = this.streams.get(i);
+    if (stream || this.events.observed) {
+      const messages = view.toArray();
+      stream?.next(messages);
+      if (this.events.observed) this.events.next({ type: 'observed', tick: this.releasedTick, agent: i, messages });
+    }
+    return view;
+  }
+
+  /** An empty inbox view (for commits of asynchronous decisions). */
+  emptyInbox(): Inbox {
+    return this.view.aim(-1, this.order, 0, 0);
+  }
+
+  /** Agent `i`'s observation stream: one array per step in which it had mail. */
+  observe(i: number): Observable<readonly Message[]> {
+    this.checkAgent(i, 'observer');
+    let s = this.streams.get(i);
+    if (!s) {
+      s = new Subject<readonly Message[]>();
+      this.streams.set(i, s);
+    }
+    return s.asObservable();
+  }
+
+  /** Completes every stream. */
+  close(): void {
+    for (const s of this.streams.values()) s.complete();
+    this.events.complete();
+  }
+}
+
+function routeOf(address: Address): Route {
+  switch (address.to) {
+    case 'agent':
+      return 'direct';
+    case 'neighbours':
+      return 'neighbours';
+    case 'channel':
+      return 'channel';
+    case 'all':
+      return 'broadcast';
+    default:
+      throw new RunError(`unknown address ${JSON.stringify(address)}`, { hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }" });
+  }
+}
+
+function appendBatch(first: DeliveryBatch, second: DeliveryBatch): DeliveryBatch {
+  const offset = first.messages.length;
+  for (const m of second.messages) first.addMessage(m);
+  for (let r = 0; r < second.length; r++) first.add(second.to[r], second.msg[r] + offset);
+  return first;
+}
+
+function applyVisibility(batch: DeliveryBatch, rule: VisibilityRule): void {
+  let w = 0;
+  for (let r = 0; r < batch.length; r++) {
+    const m = batch.messages[batch.msg[r]];
+    const seen = rule(m, batch.to[r]);
+    if (seen === null) continue;
+    batch.to[w] = batch.to[r];
+    batch.msg[w] = seen === m ? batch.msg[r] : batch.addMessage(seen);
+    w++;
+  }
+  batch.length = w;
+}

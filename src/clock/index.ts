@@ -1,0 +1,3 @@
+export * from './event-queue.ts';
+export * from './turn-policies.ts';
+export * from './turn-policy.ts';

@@ -1,0 +1,128 @@
+import { ConfigError } from '../core/index.ts';
+import type { ClockEvent, EventQueue } from './event-queue.ts';
+import { PRIORITY, type TurnContext, type TurnPolicy, type TurnPolicyName } from './turn-policy.ts';
+
+function hasTick(popped: readonly ClockEvent[]): boolean {
+  for (const e of popped) if (e.kind === 'tick') return true;
+  return false;
+}
+
+function dueAgents(ctx: TurnContext, test: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < ctx.size; i++) if (test(i)) out.push(i);
+  return out;
+}
+
+/** Everyone due acts on the same snapshot; decisions commit in agent-index order. */
+export class SimultaneousPolicy implements TurnPolicy {
+  readonly name = 'simultaneous' as const;
+  start(queue: EventQueue): void {
+    queue.push(1, 'tick', -1, PRIORITY.tick);
+  }
+  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+    if (!hasTick(popped)) return [];
+    queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
+    return dueAgents(ctx, (i) => ctx.isDue(i));
+  }
+}
+
+/** One agent per turn, in index order (a dialogue): agent (tick - 1) mod N acts at `tick`. */
+export class RoundRobinPolicy implements TurnPolicy {
+  readonly name = 'round-robin' as const;
+  start(queue: EventQueue): void {
+    queue.push(1, 'tick', -1, PRIORITY.tick);
+  }
+  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+    if (!hasTick(popped) || ctx.size === 0) return [];
+    queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
+    return [(tick - 1) % ctx.size];
+  }
+}
+
+/** Everyone due acts, in a fresh seeded random order each tick. */
+export class RandomOrderPolicy implements TurnPolicy {
+  readonly name = 'random-order' as const;
+  start(queue: EventQueue): void {
+    queue.push(1, 'tick', -1, PRIORITY.tick);
+  }
+  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+    if (!hasTick(popped)) return [];
+    queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
+    const due = dueAgents(ctx, (i) => ctx.isDue(i));
+    ctx.rng.at(-1, tick).shuffle(due);
+    return due;
+  }
+}
+
+/**
+ * Asynchronous activation: each agent wakes after a seeded exponential waiting time
+ * (rate per tick). Wakes in (tick-1, tick] are stepped in (time, priority, seq) order.
+ */
+export class AsyncActivationPolicy implements TurnPolicy {
+  readonly name = 'async' as const;
+  constructor(readonly rate: number) {
+    if (!(rate > 0)) throw new ConfigError(`async activation rate must be > 0, got ${rate}`, { hint: 'set e.g. rate=1 (one wake per agent per tick on average)' });
+  }
+  start(queue: EventQueue, ctx: TurnContext): void {
+    for (let i = 0; i < ctx.size; i++) this.schedule(queue, ctx, i, 0, 0);
+  }
+  turns(_tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+    const out: number[] = [];
+    for (const e of popped) {
+      if (e.kind !== 'wake') continue;
+      out.push(e.agent);
+      this.schedule(queue, ctx, e.agent, e.time, e.n + 1);
+    }
+    return out;
+  }
+  private schedule(queue: EventQueue, ctx: TurnContext, agent: number, from: number, n: number): void {
+    const wait = ctx.rng.at(agent, n).exponential(this.rate);
+    queue.push(from + wait, 'wake', agent, PRIORITY.wake, n);
+  }
+}
+
+/** Agents act only when envelopes arrive for them (and, at tick 1, when they start in an active state). */
+export class WakeOnMessagePolicy implements TurnPolicy {
+  readonly name = 'wake-on-message' as const;
+  start(queue: EventQueue): void {
+    queue.push(1, 'tick', -1, PRIORITY.tick);
+  }
+  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+    if (!hasTick(popped)) return [];
+    queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
+    return dueAgents(ctx, tick === 1 ? (i) => ctx.isDue(i) : (i) => ctx.hasInbox(i));
+  }
+}
+
+/** Options for {@link createTurnPolicy}. */
+export interface TurnPolicyOptions {
+  /** Mean wakes per agent per tick for `async`. */
+  rate?: number;
+}
+
+/** Names every built-in policy, for help texts and zod enums. */
+export const TURN_POLICY_NAMES: readonly TurnPolicyName[] = [
+  'simultaneous',
+  'round-robin',
+  'random-order',
+  'async',
+  'wake-on-message',
+];
+
+/** Builds a turn policy by name. */
+export function createTurnPolicy(name: TurnPolicyName, opts: TurnPolicyOptions = {}): TurnPolicy {
+  switch (name) {
+    case 'simultaneous':
+      return new SimultaneousPolicy();
+    case 'round-robin':
+      return new RoundRobinPolicy();
+    case 'random-order':
+      return new RandomOrderPolicy();
+    case 'async':
+      return new AsyncActivationPolicy(opts.rate ?? 1);
+    case 'wake-on-message':
+      return new WakeOnMessagePolicy();
+    default:
+      throw new ConfigError(`unknown turn policy "${name as string}"`, { hint: `use one of: ${TURN_POLICY_NAMES.join(', ')}` });
+  }
+}

@@ -1,0 +1,6 @@
+export * from './agent/index.ts';
+export * from './bus/index.ts';
+export * from './clock/index.ts';
+export * from './core/index.ts';
+export * from './network/index.ts';
+export * from './world/index.ts';

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
+import type { Json, RngStreams } from '../core/index.ts';
+import type { AgentMachine, Policy } from '../agent/index.ts';
+import type { VisibilityRule } from '../bus/index.ts';
+import type { Topology } from '../network/topology.ts';
+import type { WorldControl, WorldView } from './world-view.ts';
+
+/** What `create` receives. */
+export interface WorldSetup<P> {
+  /** Fully resolved, validated parameters. */
+  params: P;
+  /** The run seed. */
+  seed: number;
+  /** Every random stream of the run derives from here. */
+  rng: RngStreams;
+}
+
+/** A world built for one run. */
+export interface WorldInstance<P = unknown> {
+  /** Population size. */
+  size: number;
+  /** The agents' statechart. */
+  agents: AgentMachine;
+  /** `columnar` for populations in the compilable subset, `xstate` for full statecharts (default). */
+  executor?: 'columnar' | 'xstate';
+  /** Decides one agent's step. */
+  policy: Policy<P>;
+  network?: Topology;
+  turnPolicy: TurnPolicy | TurnPolicyName;
+  /** Default delivery latency in ticks (default 1). */
+  latency?: number;
+  /** Applied to every delivery before it reaches an agent. */
+  visibility?: VisibilityRule;
+  /** Channels and their members. */
+  channels?: Record<string, number[]>;
+  /** Sets the initial state at tick 0 (seeds, planted items, first messages). */
+  init?(control: WorldControl): void;
+  /** Per-tick metrics (numbers only; they go into every tick line of the log). */
+  metrics?(view: WorldView): Record<string, number>;
+  /** Returns a reason to stop after this tick, or null to go on. */
+  stop?(view: WorldView): string | null;
+  /** Final summary, from the per-tick metric history. */
+  summary?(history: readonly Record<string, number>[], view: WorldView): Record<string, Json>;
+  /** Files the world read (path and sha256), recorded in the log header. */
+  inputs?: Record<string, Json>;
+}
+
+/** A world: parameters with defaults, and how to build it. */
+export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
+  readonly kind: 'grapevine-world';
+  /** Short id, e.g. `rumor`. */
+  id: string;
+  /** Semantic version of the world's behaviour; recorded in logs. */
+  version: string;
+  description: string;
+  /** Parameters: a zod object whose fields have defaults and `.describe()` texts. */
+  params: S;
+  /** The default number of ticks when the user gives none. */
+  defaultTicks?: number;
+  create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;
+}
+
+/** Declares a world. A user's world file exports the result (as `world`). */
+export function defineWorld<S extends z.ZodObject>(def: Omit<WorldDefinition<S>, 'kind'>): WorldDefinition<S> {
+  return { kind: 'grapevine-world', ...def };
+}
+
+/** True if `x` was made by {@link defineWorld}. */
+export function isWorldDefinition(x: unknown): x is WorldDefinition {
+  return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'grapevine-world';
+}

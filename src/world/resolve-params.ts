@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ConfigError } from '../core/index.ts';
+import type { WorldDefinition } from './define-world.ts';
+
+/**
+ * Parses a `--set key=value` value: JSON when it parses (numbers, booleans, arrays,
+ * objects, quoted strings), the raw text otherwise.
+ */
+export function parseSetValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Turns `["k=v", "a.b=2"]` into a nested object. */
+export function parseAssignments(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`--set expects key=value, got "${pair}"`, { hint: 'e.g. --set n=1000 --set model=maki-thompson' });
+    const path = pair.slice(0, eq).split('.');
+    let node = out;
+    for (const key of path.slice(0, -1)) {
+      if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node[path[path.length - 1]] = parseSetValue(pair.slice(eq + 1));
+  }
+  return out;
+}
+
+/** One line per parameter: name, type, default, description. */
+export function describeParams(def: WorldDefinition): { name: string; type: string; default: unknown; description: string }[] {
+  return Object.entries(def.params.shape).map(([name, schema]) => {
+    const s = schema as z.ZodType;
+    const json = z.toJSONSchema(s, { unrepresentable: 'any', io: 'input' }) as { type?: string; enum?: unknown[]; default?: unknown };
+    const type = json.enum ? json.enum.join('|') : (json.type ?? 'any');
+    return { name, type, default: json.default, description: s.description ?? '' };
+  });
+}
+
+/**
+ * Validates raw parameters against a world's schema and fills in defaults. Unknown keys
+ * and ill-typed values are {@link ConfigError}s naming the parameter.
+ */
+export function resolveParams(def: WorldDefinition, raw: Record<string, unknown>): Record<string, unknown> {
+  const known = Object.keys(def.params.shape);
+  for (const key of Object.keys(raw)) {
+    if (!known.includes(key)) {
+      throw new ConfigError(`unknown parameter "${key}" for world "${def.id}"`, { hint: `parameters: ${known.join(', ')} (see: grapevine worlds)` });
+    }
+  }
+  const result = def.params.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = issue.path.join('.') || '(parameters)';
+    const got = issue.path.length ? JSON.stringify(getPath(raw, issue.path)) : '';
+    throw new ConfigError(`parameter "${name}" of world "${def.id}": ${issue.message}${got ? ` (got ${got})` : ''}`, {
+      hint: 'see the parameter list with: grapevine worlds',
+    });
+  }
+  return result.data as Record<string, unknown>;
+}
+
+function getPath(obj: unknown, path: readonly PropertyKey[]): unknown {
+  let node = obj;
+  for (const k of path) node = (node as Record<PropertyKey, unknown> | undefined)?.[k];
+  return node;
+}

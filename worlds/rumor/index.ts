@@ -1,0 +1,92 @@
+import {
+  ConfigError,
+  defineWorld,
+  generateNetwork,
+  type NetworkSpec,
+  type RngStreams,
+  type Topology,
+  type WorldControl,
+  loadEdgeListCsv,
+  sha256Hex,
+} from '../../src/index.ts';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROLE, rumorAgent } from './machine.ts';
+import { rumorMetrics, rumorSummary } from './metrics.ts';
+import { type RumorParams, rumorParams } from './params.ts';
+import { rumorPolicy } from './policy.ts';
+
+function buildNetwork(p: RumorParams, rng: RngStreams): { topology: Topology; inputs?: Record<string, string> } {
+  if (p.network === 'csv') {
+    if (!p.networkFile) throw new ConfigError('network=csv needs networkFile', { hint: 'add --set networkFile=path/to/edges.csv' });
+    const path = resolve(p.networkFile);
+    return { topology: loadEdgeListCsv(path).topology, inputs: { networkFile: sha256Hex(readFileSync(path)) } };
+  }
+  const specs: Record<string, NetworkSpec> = {
+    'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
+    'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
+    'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / (p.n - 1)) },
+    'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
+    complete: { kind: 'complete', n: p.n },
+  };
+  return { topology: generateNetwork(specs[p.network], rng.stream('network')) };
+}
+
+function pickDistinct(count: number, size: number, rng: RngStreams, purpose: string, taken: Set<number>): number[] {
+  if (count + taken.size > size) throw new ConfigError(`${count} ${purpose} do not fit in a population of ${size}`, { hint: 'lower insiders/spreaders or raise n' });
+  const s = rng.stream(purpose);
+  const out: number[] = [];
+  while (out.length < count) {
+    const i = s.int(size);
+    if (taken.has(i)) continue;
+    taken.add(i);
+    out.push(i);
+  }
+  return out;
+}
+
+function seed(control: WorldControl, p: RumorParams, rng: RngStreams): void {
+  const roles = rng.stream('roles');
+  for (let i = 0; i < control.size; i++) {
+    const u = roles.next();
+    if (u < p.skeptics) control.set(i, 'role', ROLE.skeptic);
+    else if (u < p.skeptics + p.debunkers) control.set(i, 'role', ROLE.debunker);
+  }
+  const taken = new Set<number>();
+  for (const i of pickDistinct(p.insiders, control.size, rng, 'insiders', taken)) plant(control, i, 'fact');
+  for (const i of pickDistinct(p.spreaders, control.size, rng, 'spreaders', taken)) plant(control, i, 'rumor');
+}
+
+function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
+  control.emit(i, `HEAR_${item.toUpperCase()}`);
+  control.set(i, `src_${item}`, i);
+  control.set(i, `at_${item}`, 0);
+}
+
+/**
+ * The rumour world: a true fact known to a few insiders and a false rumour planted by a
+ * few spreaders compete on a social network, under a classic spreading model.
+ */
+export const world = defineWorld({
+  id: 'rumor',
+  version: '1.0.0',
+  description: 'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion)',
+  params: rumorParams,
+  defaultTicks: 1000,
+  create({ params, rng }) {
+    const { topology, inputs } = buildNetwork(params, rng);
+    return {
+      size: topology.size,
+      agents: rumorAgent,
+      executor: params.executor,
+      policy: rumorPolicy,
+      network: topology,
+      turnPolicy: params.turns,
+      ...(inputs ? { inputs } : {}),
+      init: (control) => seed(control, params, rng),
+      metrics: rumorMetrics,
+      stop: (view) => (view.tick > 0 && view.executor.activeCount() === 0 && view.pending() === 0 ? 'extinct' : null),
+      summary: rumorSummary,
+    };
+  },
+});
