@@ -1,0 +1,46 @@
+import { ConfigError } from '../core/index.ts';
+import { checkEdgeBudget, checkInt, checkNodeCount, MAX_NODES } from './param-checks.ts';
+
+/**
+ * Ring-lattice edges, shared by the ring-lattice and Watts-Strogatz generators. Internal to
+ * the network module (not re-exported).
+ */
+
+/** The `n` and `k` of a lattice-based generator. */
+export interface LatticeParams {
+  /** Number of agents. */
+  n: number;
+  /** Degree of every agent in the lattice: even, 0 <= k < n. */
+  k: number;
+}
+
+/** Validates `n` and `k` of a lattice-based generator. */
+export function checkLattice(generator: string, params: LatticeParams): LatticeParams {
+  const hint = `${generator} needs k even and < n`;
+  const n = checkNodeCount(generator, params.n);
+  const k = checkInt(generator, 'k', params.k, 0, MAX_NODES, hint);
+  if (k % 2 !== 0 || k >= n)
+    throw new ConfigError(`${generator}: k must be even and less than n, got k=${k}, n=${n}`, { hint });
+  checkEdgeBudget(generator, (n * k) / 2);
+  return { n, k };
+}
+
+/**
+ * The lattice edges in node-major order: edge `u * (k/2) + (d - 1)` joins u and
+ * (u + d) mod n, for d = 1..k/2. Agent u "owns" the k/2 edges to the agents after it, and
+ * they sit side by side in memory, which Watts-Strogatz relies on.
+ */
+export function latticeEdges(n: number, k: number): { src: Int32Array; dst: Int32Array } {
+  const half = k / 2;
+  const src = new Int32Array(n * half);
+  const dst = new Int32Array(n * half);
+  let e = 0;
+  for (let u = 0; u < n; u++) {
+    for (let d = 1; d <= half; d++) {
+      src[e] = u;
+      dst[e] = u + d < n ? u + d : u + d - n;
+      e++;
+    }
+  }
+  return { src, dst };
+}

@@ -1,0 +1,21 @@
+import { CsrTopology } from './csr-topology.ts';
+import { checkLattice, latticeEdges } from './lattice-edges.ts';
+
+/** Parameters of {@link ringLattice}. */
+export interface RingLatticeParams {
+  /** Number of agents (>= 1). */
+  n: number;
+  /** Degree of every agent: even, 0 <= k < n (k/2 neighbours on each side). */
+  k: number;
+}
+
+/**
+ * A ring lattice: agents 0..n-1 on a circle, each linked to its k/2 nearest neighbours on
+ * each side, so every degree is exactly k. Deterministic (draws no random numbers).
+ * @throws ConfigError unless n >= 1 and k is even with 0 <= k < n.
+ */
+export function ringLattice(params: RingLatticeParams): CsrTopology {
+  const { n, k } = checkLattice('ring-lattice', params);
+  const { src, dst } = latticeEdges(n, k);
+  return CsrTopology.fromEdges('ring-lattice', n, src, dst);
+}

@@ -1,0 +1,57 @@
+import type { Rng } from '../core/index.ts';
+import { CsrTopology } from './csr-topology.ts';
+import { checkLattice, latticeEdges } from './lattice-edges.ts';
+import { checkProbability } from './param-checks.ts';
+
+/** Parameters of {@link wattsStrogatz}. */
+export interface WattsStrogatzParams {
+  /** Number of agents (>= 1). */
+  n: number;
+  /** Lattice degree: even, 0 <= k < n. */
+  k: number;
+  /** Probability of rewiring each lattice edge, in [0, 1]. */
+  beta: number;
+}
+
+/**
+ * A Watts-Strogatz small world (the classic algorithm, as in networkx): a ring lattice of
+ * degree k whose edges (u, u + d), taken by distance d = 1..k/2 then by u, each have their
+ * far endpoint moved with probability beta to a uniform agent w, redrawn while w = u or
+ * (u, w) is already an edge; an agent already linked to everyone keeps its edge. The edge
+ * count n*k/2 is preserved, and beta = 0 gives the ring lattice. O(n*k) expected.
+ * @throws ConfigError unless n >= 1, k is even with 0 <= k < n, and 0 <= beta <= 1.
+ */
+export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopology {
+  const { n, k } = checkLattice('watts-strogatz', params);
+  const beta = checkProbability('watts-strogatz', 'beta', params.beta);
+  const { src, dst } = latticeEdges(n, k);
+  if (beta > 0) rewire(n, k / 2, dst, beta, rng);
+  return CsrTopology.fromEdges('watts-strogatz', n, src, dst);
+}
+
+/**
+ * Rewires in place. Every edge keeps its owner (the near endpoint u, which never changes)
+ * and only its far endpoint `dst[e]` moves, so {u, w} is an edge iff u's `half` slots hold w
+ * or w's slots hold u: two short contiguous scans, no hash table.
+ */
+function rewire(n: number, half: number, dst: Int32Array, beta: number, rng: Rng): void {
+  const degree = new Int32Array(n).fill(2 * half);
+  for (let d = 0; d < half; d++) {
+    for (let u = 0; u < n; u++) {
+      if (rng.next() >= beta || degree[u] >= n - 1) continue;
+      let w = rng.int(n);
+      while (w === u || owns(dst, half, u, w) || owns(dst, half, w, u)) w = rng.int(n);
+      const e = u * half + d;
+      degree[dst[e]]--;
+      degree[w]++;
+      dst[e] = w;
+    }
+  }
+}
+
+/** True if one of `owner`'s edge slots points at `other`. */
+function owns(dst: Int32Array, half: number, owner: number, other: number): boolean {
+  const end = owner * half + half;
+  for (let s = owner * half; s < end; s++) if (dst[s] === other) return true;
+  return false;
+}

@@ -1,0 +1,60 @@
+import { expect, it } from 'vitest';
+import { SeededStream } from '../../src/core/index.ts';
+import type { Topology } from '../../src/network/index.ts';
+
+/**
+ * The contract every {@link Topology} implementation must meet, as a shared suite: call it
+ * inside a `describe` with a factory for the topology under test (keep it small, < ~3000
+ * agents, as the checks are exhaustive).
+ */
+export function topologyContract(make: () => Topology): void {
+  it('lists each row ascending, in range, without self loops or duplicates', () => {
+    const t = make();
+    for (let i = 0; i < t.size; i++) {
+      let prev = -1;
+      for (let k = 0; k < t.degree(i); k++) {
+        const j = t.neighbour(i, k);
+        expect(j).toBeGreaterThan(prev);
+        expect(j).toBeLessThan(t.size);
+        expect(j).not.toBe(i);
+        prev = j;
+      }
+    }
+  });
+
+  it('is symmetric, and its degrees sum to twice the edge count', () => {
+    const t = make();
+    let sum = 0;
+    for (let i = 0; i < t.size; i++) {
+      sum += t.degree(i);
+      t.forEachNeighbour(i, (j) => {
+        if (!t.hasEdge(j, i)) throw new Error(`edge ${i}-${j} is not symmetric`);
+      });
+    }
+    expect(sum).toBe(2 * t.edgeCount);
+  });
+
+  it('agrees between neighbour, forEachNeighbour and hasEdge', () => {
+    const t = make();
+    const rng = new SeededStream('contract');
+    for (let i = 0; i < t.size; i++) {
+      const listed: number[] = [];
+      t.forEachNeighbour(i, (j) => listed.push(j));
+      expect(listed).toEqual(Array.from({ length: t.degree(i) }, (_, k) => t.neighbour(i, k)));
+      for (const j of listed) expect(t.hasEdge(i, j)).toBe(true);
+      const probe = rng.int(t.size);
+      expect(t.hasEdge(i, probe)).toBe(listed.includes(probe));
+      expect(t.hasEdge(i, i)).toBe(false);
+    }
+  });
+
+  it('draws random neighbours among the neighbours, or -1 when isolated', () => {
+    const t = make();
+    const rng = new SeededStream('contract-random');
+    for (let i = 0; i < t.size; i++) {
+      const j = t.randomNeighbour(i, rng);
+      if (t.degree(i) === 0) expect(j).toBe(-1);
+      else expect(t.hasEdge(i, j)).toBe(true);
+    }
+  });
+}
