@@ -94,18 +94,27 @@ function regionConfig(region: RegionSpec): unknown {
 
 function validateSpec(spec: AgentMachineSpec): void {
   for (const [name, region] of Object.entries(spec.regions)) {
-    if (name === LIFE_REGION) throw new ConfigError(`agent machine "${spec.id}": region name "${LIFE_REGION}" is reserved`, { hint: 'rename the region' });
-    if (!(region.initial in region.states)) {
-      throw new ConfigError(`agent machine "${spec.id}": region "${name}" starts in unknown state "${region.initial}"`, {
-        hint: `use one of: ${Object.keys(region.states).join(', ')}`,
+    if (name === LIFE_REGION)
+      throw new ConfigError(`agent machine "${spec.id}": region name "${LIFE_REGION}" is reserved`, {
+        hint: 'rename the region',
       });
+    if (!(region.initial in region.states)) {
+      throw new ConfigError(
+        `agent machine "${spec.id}": region "${name}" starts in unknown state "${region.initial}"`,
+        {
+          hint: `use one of: ${Object.keys(region.states).join(', ')}`,
+        },
+      );
     }
     for (const [sname, s] of Object.entries(region.states)) {
       for (const [ev, target] of Object.entries(s.on ?? {})) {
         if (!(target in region.states)) {
-          throw new ConfigError(`agent machine "${spec.id}": ${name}.${sname} on ${ev} goes to unknown state "${target}"`, {
-            hint: 'targets must be states of the same region',
-          });
+          throw new ConfigError(
+            `agent machine "${spec.id}": ${name}.${sname} on ${ev} goes to unknown state "${target}"`,
+            {
+              hint: 'targets must be states of the same region',
+            },
+          );
         }
       }
     }

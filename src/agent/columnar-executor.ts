@@ -8,7 +8,8 @@ export type Column = Uint8Array | Int32Array | Float64Array;
 
 /** A typed memory column of the declared type, filled with its initial value. */
 export function makeColumn(type: MemoryType, size: number, initial: number): Column {
-  const col = type === 'u8' ? new Uint8Array(size) : type === 'i32' ? new Int32Array(size) : new Float64Array(size);
+  const col =
+    type === 'u8' ? new Uint8Array(size) : type === 'i32' ? new Int32Array(size) : new Float64Array(size);
   if (initial !== 0) col.fill(initial);
   return col;
 }
@@ -103,7 +104,10 @@ export class ColumnarExecutor implements AgentExecutor {
   /** The typed column of a memory slot, for world code that reads populations in bulk. */
   column(key: string): Column {
     const col = this.memory.get(key);
-    if (!col) throw new ConfigError(`unknown memory slot "${key}"`, { hint: `declared slots: ${this.memoryKeys.join(', ')}` });
+    if (!col)
+      throw new ConfigError(`unknown memory slot "${key}"`, {
+        hint: `declared slots: ${this.memoryKeys.join(', ')}`,
+      });
     return col;
   }
 
@@ -137,7 +141,10 @@ export class ColumnarExecutor implements AgentExecutor {
   restore(i: number, snapshot: AgentSnapshot): void {
     this.table.regions.forEach((r, k) => {
       const s = r.states.indexOf(snapshot.value[r.name]);
-      if (s < 0) throw new ConfigError(`snapshot of agent ${i}: unknown state "${snapshot.value[r.name]}" in region "${r.name}"`);
+      if (s < 0)
+        throw new ConfigError(
+          `snapshot of agent ${i}: unknown state "${snapshot.value[r.name]}" in region "${r.name}"`,
+        );
       this.occupancy[k][this.state[k][i]]--;
       this.occupancy[k][s]++;
       this.state[k][i] = s;
@@ -147,7 +154,9 @@ export class ColumnarExecutor implements AgentExecutor {
   }
 
   digest(d: Digest): void {
-    this.table.regions.forEach((r, k) => d.text(`region:${r.name}\n`).bytes(this.state[k]));
+    this.table.regions.forEach((r, k) => {
+      d.text(`region:${r.name}\n`).bytes(this.state[k]);
+    });
     for (const key of this.memoryKeys) d.text(`mem:${key}\n`).bytes(this.memory.get(key)!);
   }
 

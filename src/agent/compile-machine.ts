@@ -59,8 +59,10 @@ function checkPlainNode(node: NodeView, where: string): void {
  */
 export function compileMachine(machine: AnyStateMachine): TransitionTable {
   const root = machine.root as unknown as NodeView;
-  if (root.type !== 'parallel') throw unsupported(`machine "${machine.id}"`, `a ${root.type} root (needs parallel)`);
-  for (const ev of Object.keys(root.on)) if (ev !== MEMORY_EVENT) throw unsupported('the root', `a handler for "${ev}"`);
+  if (root.type !== 'parallel')
+    throw unsupported(`machine "${machine.id}"`, `a ${root.type} root (needs parallel)`);
+  for (const ev of Object.keys(root.on))
+    if (ev !== MEMORY_EVENT) throw unsupported('the root', `a handler for "${ev}"`);
   const eventIndex = new Map<string, number>();
   const regionNodes = Object.values(root.states);
   for (const region of regionNodes) collectEvents(region, eventIndex);
@@ -90,10 +92,12 @@ function compileRegion(region: NodeView, eventIndex: Map<string, number>): Compi
     active[s] = node.tags.includes('active') ? 1 : 0;
     for (const [ev, transitions] of Object.entries(node.on)) {
       const t = transitions[0];
-      if (transitions.length > 1 || t.guard !== undefined) throw unsupported(at, `a guarded transition on "${ev}"`);
+      if (transitions.length > 1 || t.guard !== undefined)
+        throw unsupported(at, `a guarded transition on "${ev}"`);
       if (t.actions.length) throw unsupported(at, `actions on "${ev}"`);
       const target = t.target?.[0];
-      if (!target || t.target!.length !== 1 || !(target.key in region.states)) throw unsupported(at, `a transition on "${ev}" leaving its region`);
+      if (!target || t.target!.length !== 1 || !(target.key in region.states))
+        throw unsupported(at, `a transition on "${ev}" leaving its region`);
       next[s * E + eventIndex.get(ev)!] = names.indexOf(target.key);
     }
   });

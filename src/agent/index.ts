@@ -2,5 +2,5 @@ export * from './agent-executor.ts';
 export * from './agent-machine.ts';
 export * from './columnar-executor.ts';
 export * from './compile-machine.ts';
-export * from './xstate-executor.ts';
 export * from './step-context.ts';
+export * from './xstate-executor.ts';

@@ -1,6 +1,6 @@
+import type { Address, Inbox, MessageBus, OutgoingMessage } from '../bus/index.ts';
 import type { Json, StepRng } from '../core/index.ts';
 import { RunError } from '../core/index.ts';
-import type { Address, Inbox, MessageBus, OutgoingMessage } from '../bus/index.ts';
 import type { Topology } from '../network/topology.ts';
 import type { AgentExecutor } from './agent-executor.ts';
 
@@ -68,7 +68,10 @@ export class StepContext<P = unknown> {
   }
 
   private guard(): void {
-    if (!this.open) throw new RunError(`agent ${this.agent} touched its step context after the step ended`, { hint: 'an async policy must return a Decision instead of writing after await' });
+    if (!this.open)
+      throw new RunError(`agent ${this.agent} touched its step context after the step ended`, {
+        hint: 'an async policy must return a Decision instead of writing after await',
+      });
   }
 
   /** The name of this agent's current state in a region. */
@@ -84,7 +87,10 @@ export class StepContext<P = unknown> {
 
   private region(name: string): number {
     const r = this.regionIndex.get(name);
-    if (r === undefined) throw new RunError(`no region "${name}" in the agent machine`, { hint: `regions: ${[...this.regionIndex.keys()].join(', ')}` });
+    if (r === undefined)
+      throw new RunError(`no region "${name}" in the agent machine`, {
+        hint: `regions: ${[...this.regionIndex.keys()].join(', ')}`,
+      });
     return r;
   }
 
@@ -144,10 +150,12 @@ export class StepContext<P = unknown> {
   /** Applies an asynchronous policy's decision (engine use, at commit). */
   apply(decision: Decision): void {
     for (const e of decision.events ?? []) this.emit(e);
-    for (const [k, v] of Object.entries(decision.memory ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) this.set(k, v);
+    for (const [k, v] of Object.entries(decision.memory ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
+      this.set(k, v);
     for (const m of decision.messages ?? []) this.sendMessage(m);
   }
 }
 
 /** A rule or LLM policy: decides one agent's step. Return a Decision to decide asynchronously. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a synchronous policy returns nothing
 export type Policy<P = unknown> = (ctx: StepContext<P>) => void | Promise<Decision>;

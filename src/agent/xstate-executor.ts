@@ -26,11 +26,19 @@ export class XStateExecutor implements AgentExecutor {
   ) {
     const spec = agentMachine.spec;
     this.regionNames = [LIFE_REGION, ...Object.keys(spec.regions)];
-    this.states = [['idle', 'deliberating'], ...Object.values(spec.regions).map((r) => Object.keys(r.states))];
+    this.states = [
+      ['idle', 'deliberating'],
+      ...Object.values(spec.regions).map((r) => Object.keys(r.states)),
+    ];
     this.activeStates = [
       new Set<string>(),
       ...Object.values(spec.regions).map(
-        (r) => new Set(Object.entries(r.states).filter(([, s]) => s.tags?.includes('active')).map(([n]) => n)),
+        (r) =>
+          new Set(
+            Object.entries(r.states)
+              .filter(([, s]) => s.tags?.includes('active'))
+              .map(([n]) => n),
+          ),
       ),
     ];
     this.actors = new Array(size);
@@ -133,7 +141,8 @@ export class XStateExecutor implements AgentExecutor {
     const before = this.value(i);
     for (const [name, state] of Object.entries(snapshot.value)) {
       const r = this.regionNames.indexOf(name);
-      if (r < 0 || !this.states[r].includes(state)) throw new ConfigError(`snapshot of agent ${i}: unknown state "${state}" in region "${name}"`);
+      if (r < 0 || !this.states[r].includes(state))
+        throw new ConfigError(`snapshot of agent ${i}: unknown state "${state}" in region "${name}"`);
     }
     this.actors[i]?.stop();
     const a = createActor(this.agentMachine.machine, { snapshot: snapshot as never });

@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import { ConfigError, RunError } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
@@ -76,7 +76,10 @@ export class MessageBus {
   /** Members of a channel, ascending. */
   channelMembers(name: string): Int32Array {
     const members = this.channels.get(name);
-    if (!members) throw new RunError(`unknown channel "${name}"`, { hint: `declared channels: ${[...this.channels.keys()].join(', ') || 'none'}` });
+    if (!members)
+      throw new RunError(`unknown channel "${name}"`, {
+        hint: `declared channels: ${[...this.channels.keys()].join(', ') || 'none'}`,
+      });
     return members;
   }
 
@@ -90,7 +93,8 @@ export class MessageBus {
   /** Sends a message from `from` (-1 = the world) at `tick`; returns it. */
   send(from: number, tick: number, out: OutgoingMessage): Message {
     const latency = out.latency ?? this.latency;
-    if (!Number.isInteger(latency) || latency < 1) throw new RunError(`message latency must be an integer >= 1, got ${latency}`);
+    if (!Number.isInteger(latency) || latency < 1)
+      throw new RunError(`message latency must be an integer >= 1, got ${latency}`);
     const deliverAt = tick + latency;
     const route = routeOf(out.address);
     const message: Message = {
@@ -125,7 +129,12 @@ export class MessageBus {
         return;
       case 'neighbours': {
         const topo = this.topology;
-        if (!topo || from < 0) throw new RunError(from < 0 ? 'the world has no neighbours to send to' : 'this world has no network: cannot send to neighbours');
+        if (!topo || from < 0)
+          throw new RunError(
+            from < 0
+              ? 'the world has no neighbours to send to'
+              : 'this world has no network: cannot send to neighbours',
+          );
         const d = topo.degree(from);
         for (let k = 0; k < d; k++) batch.add(topo.neighbour(from, k), m);
         return;
@@ -140,7 +149,8 @@ export class MessageBus {
   }
 
   private checkAgent(i: number, what: string): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.size) throw new RunError(`${what} ${i} is not an agent (population ${this.size})`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.size)
+      throw new RunError(`${what} ${i} is not an agent (population ${this.size})`);
   }
 
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
@@ -229,7 +239,8 @@ export class MessageBus {
     if (stream || this.events.observed) {
       const messages = view.toArray();
       stream?.next(messages);
-      if (this.events.observed) this.events.next({ type: 'observed', tick: this.releasedTick, agent: i, messages });
+      if (this.events.observed)
+        this.events.next({ type: 'observed', tick: this.releasedTick, agent: i, messages });
     }
     return view;
   }
@@ -268,7 +279,9 @@ function routeOf(address: Address): Route {
     case 'all':
       return 'broadcast';
     default:
-      throw new RunError(`unknown address ${JSON.stringify(address)}`, { hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }" });
+      throw new RunError(`unknown address ${JSON.stringify(address)}`, {
+        hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }",
+      });
   }
 }
 

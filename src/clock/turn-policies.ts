@@ -61,7 +61,10 @@ export class RandomOrderPolicy implements TurnPolicy {
 export class AsyncActivationPolicy implements TurnPolicy {
   readonly name = 'async' as const;
   constructor(readonly rate: number) {
-    if (!(rate > 0)) throw new ConfigError(`async activation rate must be > 0, got ${rate}`, { hint: 'set e.g. rate=1 (one wake per agent per tick on average)' });
+    if (!(rate > 0))
+      throw new ConfigError(`async activation rate must be > 0, got ${rate}`, {
+        hint: 'set e.g. rate=1 (one wake per agent per tick on average)',
+      });
   }
   start(queue: EventQueue, ctx: TurnContext): void {
     for (let i = 0; i < ctx.size; i++) this.schedule(queue, ctx, i, 0, 0);
@@ -123,6 +126,8 @@ export function createTurnPolicy(name: TurnPolicyName, opts: TurnPolicyOptions =
     case 'wake-on-message':
       return new WakeOnMessagePolicy();
     default:
-      throw new ConfigError(`unknown turn policy "${name as string}"`, { hint: `use one of: ${TURN_POLICY_NAMES.join(', ')}` });
+      throw new ConfigError(`unknown turn policy "${name as string}"`, {
+        hint: `use one of: ${TURN_POLICY_NAMES.join(', ')}`,
+      });
   }
 }

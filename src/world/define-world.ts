@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
-import type { Json, RngStreams } from '../core/index.ts';
 import type { AgentMachine, Policy } from '../agent/index.ts';
 import type { VisibilityRule } from '../bus/index.ts';
+import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
+import type { Json, RngStreams } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import type { WorldControl, WorldView } from './world-view.ts';
 
@@ -62,7 +62,9 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
 }
 
 /** Declares a world. A user's world file exports the result (as `world`). */
-export function defineWorld<S extends z.ZodObject>(def: Omit<WorldDefinition<S>, 'kind'>): WorldDefinition<S> {
+export function defineWorld<S extends z.ZodObject>(
+  def: Omit<WorldDefinition<S>, 'kind'>,
+): WorldDefinition<S> {
   return { kind: 'grapevine-world', ...def };
 }
 

@@ -19,7 +19,10 @@ export function parseAssignments(pairs: readonly string[]): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new ConfigError(`--set expects key=value, got "${pair}"`, { hint: 'e.g. --set n=1000 --set model=maki-thompson' });
+    if (eq <= 0)
+      throw new ConfigError(`--set expects key=value, got "${pair}"`, {
+        hint: 'e.g. --set n=1000 --set model=maki-thompson',
+      });
     const path = pair.slice(0, eq).split('.');
     let node = out;
     for (const key of path.slice(0, -1)) {
@@ -32,10 +35,16 @@ export function parseAssignments(pairs: readonly string[]): Record<string, unkno
 }
 
 /** One line per parameter: name, type, default, description. */
-export function describeParams(def: WorldDefinition): { name: string; type: string; default: unknown; description: string }[] {
+export function describeParams(
+  def: WorldDefinition,
+): { name: string; type: string; default: unknown; description: string }[] {
   return Object.entries(def.params.shape).map(([name, schema]) => {
     const s = schema as z.ZodType;
-    const json = z.toJSONSchema(s, { unrepresentable: 'any', io: 'input' }) as { type?: string; enum?: unknown[]; default?: unknown };
+    const json = z.toJSONSchema(s, { unrepresentable: 'any', io: 'input' }) as {
+      type?: string;
+      enum?: unknown[];
+      default?: unknown;
+    };
     const type = json.enum ? json.enum.join('|') : (json.type ?? 'any');
     return { name, type, default: json.default, description: s.description ?? '' };
   });
@@ -49,7 +58,9 @@ export function resolveParams(def: WorldDefinition, raw: Record<string, unknown>
   const known = Object.keys(def.params.shape);
   for (const key of Object.keys(raw)) {
     if (!known.includes(key)) {
-      throw new ConfigError(`unknown parameter "${key}" for world "${def.id}"`, { hint: `parameters: ${known.join(', ')} (see: grapevine worlds)` });
+      throw new ConfigError(`unknown parameter "${key}" for world "${def.id}"`, {
+        hint: `parameters: ${known.join(', ')} (see: grapevine worlds)`,
+      });
     }
   }
   const result = def.params.safeParse(raw);
@@ -57,9 +68,12 @@ export function resolveParams(def: WorldDefinition, raw: Record<string, unknown>
     const issue = result.error.issues[0];
     const name = issue.path.join('.') || '(parameters)';
     const got = issue.path.length ? JSON.stringify(getPath(raw, issue.path)) : '';
-    throw new ConfigError(`parameter "${name}" of world "${def.id}": ${issue.message}${got ? ` (got ${got})` : ''}`, {
-      hint: 'see the parameter list with: grapevine worlds',
-    });
+    throw new ConfigError(
+      `parameter "${name}" of world "${def.id}": ${issue.message}${got ? ` (got ${got})` : ''}`,
+      {
+        hint: 'see the parameter list with: grapevine worlds',
+      },
+    );
   }
   return result.data as Record<string, unknown>;
 }

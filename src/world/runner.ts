@@ -1,7 +1,7 @@
 import {
+  type AgentExecutor,
   COMMIT,
   ColumnarExecutor,
-  type AgentExecutor,
   type Decision,
   OBSERVE,
   StepContext,
@@ -13,12 +13,10 @@ import { Digest, type Json, RngStreams, RunError } from '../core/index.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
-import { WorldControl } from './world-view.ts';
+import { WorldControl, type WorldView } from './world-view.ts';
 
 /** Engine version recorded in every log header. */
 export const ENGINE_VERSION = '0.1.0';
-/** Format id of the replay log. */
-export const LOG_FORMAT = 'grapevine-log/1';
 
 /** How to run a world. */
 export interface RunOptions {
@@ -32,7 +30,9 @@ export interface RunOptions {
   /** Opens the log once the header is known. */
   openLog?: (header: Record<string, unknown>) => RunLog;
   /** Called after every tick (progress bars). */
-  onTick?: (tick: number, maxTicks: number) => void;
+  onTick?: (tick: number, maxTicks: number, view: WorldView) => void;
+  /** Called once the world is built, before tick 0 (tools subscribe to the bus here). */
+  onStart?: (view: WorldView) => void;
 }
 
 /** What a run reports. */
@@ -51,9 +51,14 @@ export interface RunResult {
 }
 
 /** Builds the header of a run's log (everything needed to rerun it, but the wall clock). */
-export function runHeader(def: WorldDefinition, params: Record<string, unknown>, seed: number, maxTicks: number, opts: RunOptions): Record<string, unknown> {
+export function runHeader(
+  def: WorldDefinition,
+  params: Record<string, unknown>,
+  seed: number,
+  maxTicks: number,
+  opts: RunOptions,
+): Record<string, unknown> {
   return {
-    format: LOG_FORMAT,
     engine: ENGINE_VERSION,
     world: { id: def.id, version: def.version, source: opts.source ?? { kind: 'builtin' } },
     params,
@@ -82,10 +87,15 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
   const rng = new RngStreams(seed);
   const instance = def.create({ params, seed, rng }) as WorldInstance<unknown>;
-  const header = { ...runHeader(def, params, seed, maxTicks, opts), size: instance.size, ...(instance.inputs ? { inputs: instance.inputs } : {}) };
+  const header = {
+    ...runHeader(def, params, seed, maxTicks, opts),
+    size: instance.size,
+    ...(instance.inputs ? { inputs: instance.inputs } : {}),
+  };
   const log = opts.openLog ? opts.openLog(header) : new NullLog();
   const engine = new Engine(def, instance, params, rng, opts.level ?? 'minimal', log);
   try {
+    opts.onStart?.(engine.view);
     return await engine.run(seed, maxTicks, opts.onTick);
   } finally {
     engine.dispose();
@@ -104,21 +114,42 @@ class Engine {
   private deliveries = 0;
   private readonly unsubscribe: () => void;
 
+  /** Read access for tools. */
+  get view(): WorldView {
+    return this.control;
+  }
+
   constructor(
     private readonly def: WorldDefinition,
     private readonly world: WorldInstance<unknown>,
     params: Record<string, unknown>,
     private readonly rng: RngStreams,
-    private readonly level: LogLevel,
+    level: LogLevel,
     private readonly log: RunLog,
   ) {
     const size = world.size;
-    this.executor = world.executor === 'columnar' ? new ColumnarExecutor(world.agents, size) : new XStateExecutor(world.agents, size);
-    this.bus = new MessageBus({ size, topology: world.network, latency: world.latency, visibility: world.visibility });
+    this.executor =
+      world.executor === 'columnar'
+        ? new ColumnarExecutor(world.agents, size)
+        : new XStateExecutor(world.agents, size);
+    this.bus = new MessageBus({
+      size,
+      topology: world.network,
+      latency: world.latency,
+      visibility: world.visibility,
+    });
     for (const [name, members] of Object.entries(world.channels ?? {})) this.bus.defineChannel(name, members);
     this.control = new WorldControl(size, this.executor, this.bus, world.network);
-    this.ctx = new StepContext(params, rng.stepRng('agent'), this.executor, this.bus, world.network, level === 'full');
-    this.turnPolicy = typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
+    this.ctx = new StepContext(
+      params,
+      rng.stepRng('agent'),
+      this.executor,
+      this.bus,
+      world.network,
+      level === 'full',
+    );
+    this.turnPolicy =
+      typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
     const sub = level === 'full' ? this.bus.events$.subscribe((e) => this.logBusEvent(e)) : undefined;
     this.unsubscribe = () => sub?.unsubscribe();
   }
@@ -126,13 +157,23 @@ class Engine {
   private logBusEvent(e: BusEvent): void {
     if (e.type === 'sent') {
       const m = e.message;
-      this.log.append('send', e.tick, { id: m.id, from: m.from, route: m.route, channel: m.channel, kind: m.kind, item: m.item, payload: m.payload, deliverAt: m.deliverAt, recipients: e.recipients });
+      this.log.append('send', e.tick, {
+        id: m.id,
+        from: m.from,
+        route: m.route,
+        channel: m.channel,
+        kind: m.kind,
+        item: m.item,
+        payload: m.payload,
+        deliverAt: m.deliverAt,
+        recipients: e.recipients,
+      });
     } else {
       this.log.append('observe', e.tick, { agent: e.agent, msgs: e.messages.map((m) => m.id) });
     }
   }
 
-  async run(seed: number, maxTicks: number, onTick?: (tick: number, max: number) => void): Promise<RunResult> {
+  async run(seed: number, maxTicks: number, onTick?: RunOptions['onTick']): Promise<RunResult> {
     const bus = this.bus;
     const turnCtx: TurnContext = {
       size: this.world.size,
@@ -161,7 +202,7 @@ class Engine {
       bus.release(tick);
       await this.stepAll(tick, this.turnPolicy.turns(tick, popped, this.queue, turnCtx));
       this.endTick(tick);
-      onTick?.(tick, maxTicks);
+      onTick?.(tick, maxTicks, this.control);
       reason = this.world.stop?.(this.control) ?? null;
     }
     return this.finish(seed, tick, reason);
@@ -191,7 +232,8 @@ class Engine {
     const emptyInbox = this.bus.emptyInbox();
     asyncDecisions.forEach(([i], k) => {
       const d = decided[k];
-      if (d.status === 'rejected') throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
+      if (d.status === 'rejected')
+        throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
       ctx.aim(i, tick, emptyInbox).apply(d.value);
       this.commit(i);
     });
@@ -200,7 +242,13 @@ class Engine {
   private commit(i: number): void {
     const record = this.ctx.close();
     this.executor.send(i, COMMIT);
-    if (record) this.log.append('act', this.ctx.tick, { agent: i, events: record.events, memory: record.memory, sent: record.sent });
+    if (record)
+      this.log.append('act', this.ctx.tick, {
+        agent: i,
+        events: record.events,
+        memory: record.memory,
+        sent: record.sent,
+      });
   }
 
   private endTick(tick: number): void {
@@ -209,17 +257,40 @@ class Engine {
     this.history.push(metrics);
     const d = new Digest();
     this.executor.digest(d);
-    this.log.append('tick', tick, { state: d.hex(16), stepped: this.control.stepped, pending: this.bus.pendingCount, metrics });
+    this.log.append('tick', tick, {
+      state: d.hex(16),
+      stepped: this.control.stepped,
+      pending: this.bus.pendingCount,
+      metrics,
+    });
     this.log.flush();
   }
 
   private finish(seed: number, tick: number, reason: string): RunResult {
     const summary = this.world.summary?.(this.history, this.control) ?? {};
     const metrics = this.history[this.history.length - 1] ?? {};
-    this.log.append('end', tick, { reason, ticks: tick, steps: this.steps, deliveries: this.deliveries, summary });
+    this.log.append('end', tick, {
+      reason,
+      ticks: tick,
+      steps: this.steps,
+      deliveries: this.deliveries,
+      summary,
+    });
     const events = this.log.seq;
     const digest = this.log.close();
-    return { world: this.def.id, seed, ticks: tick, events, digest, reason, metrics, summary, steps: this.steps, deliveries: this.deliveries, size: this.world.size };
+    return {
+      world: this.def.id,
+      seed,
+      ticks: tick,
+      events,
+      digest,
+      reason,
+      metrics,
+      summary,
+      steps: this.steps,
+      deliveries: this.deliveries,
+      size: this.world.size,
+    };
   }
 
   dispose(): void {

@@ -1,26 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   ConfigError,
   defineWorld,
   generateNetwork,
+  loadEdgeListCsv,
   type NetworkSpec,
   type RngStreams,
+  sha256Hex,
   type Topology,
   type WorldControl,
-  loadEdgeListCsv,
-  sha256Hex,
 } from '../../src/index.ts';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ROLE, rumorAgent } from './machine.ts';
 import { rumorMetrics, rumorSummary } from './metrics.ts';
 import { type RumorParams, rumorParams } from './params.ts';
 import { rumorPolicy } from './policy.ts';
 
-function buildNetwork(p: RumorParams, rng: RngStreams): { topology: Topology; inputs?: Record<string, string> } {
+function buildNetwork(
+  p: RumorParams,
+  rng: RngStreams,
+): { topology: Topology; inputs?: Record<string, string> } {
   if (p.network === 'csv') {
-    if (!p.networkFile) throw new ConfigError('network=csv needs networkFile', { hint: 'add --set networkFile=path/to/edges.csv' });
+    if (!p.networkFile)
+      throw new ConfigError('network=csv needs networkFile', {
+        hint: 'add --set networkFile=path/to/edges.csv',
+      });
     const path = resolve(p.networkFile);
-    return { topology: loadEdgeListCsv(path).topology, inputs: { networkFile: sha256Hex(readFileSync(path)) } };
+    return {
+      topology: loadEdgeListCsv(path).topology,
+      inputs: { networkFile: sha256Hex(readFileSync(path)) },
+    };
   }
   const specs: Record<string, NetworkSpec> = {
     'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
@@ -32,8 +41,17 @@ function buildNetwork(p: RumorParams, rng: RngStreams): { topology: Topology; in
   return { topology: generateNetwork(specs[p.network], rng.stream('network')) };
 }
 
-function pickDistinct(count: number, size: number, rng: RngStreams, purpose: string, taken: Set<number>): number[] {
-  if (count + taken.size > size) throw new ConfigError(`${count} ${purpose} do not fit in a population of ${size}`, { hint: 'lower insiders/spreaders or raise n' });
+function pickDistinct(
+  count: number,
+  size: number,
+  rng: RngStreams,
+  purpose: string,
+  taken: Set<number>,
+): number[] {
+  if (count + taken.size > size)
+    throw new ConfigError(`${count} ${purpose} do not fit in a population of ${size}`, {
+      hint: 'lower insiders/spreaders or raise n',
+    });
   const s = rng.stream(purpose);
   const out: number[] = [];
   while (out.length < count) {
@@ -54,7 +72,8 @@ function seed(control: WorldControl, p: RumorParams, rng: RngStreams): void {
   }
   const taken = new Set<number>();
   for (const i of pickDistinct(p.insiders, control.size, rng, 'insiders', taken)) plant(control, i, 'fact');
-  for (const i of pickDistinct(p.spreaders, control.size, rng, 'spreaders', taken)) plant(control, i, 'rumor');
+  for (const i of pickDistinct(p.spreaders, control.size, rng, 'spreaders', taken))
+    plant(control, i, 'rumor');
 }
 
 function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
@@ -70,7 +89,8 @@ function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
 export const world = defineWorld({
   id: 'rumor',
   version: '1.0.0',
-  description: 'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion)',
+  description:
+    'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion)',
   params: rumorParams,
   defaultTicks: 1000,
   create({ params, rng }) {
@@ -85,7 +105,8 @@ export const world = defineWorld({
       ...(inputs ? { inputs } : {}),
       init: (control) => seed(control, params, rng),
       metrics: rumorMetrics,
-      stop: (view) => (view.tick > 0 && view.executor.activeCount() === 0 && view.pending() === 0 ? 'extinct' : null),
+      stop: (view) =>
+        view.tick > 0 && view.executor.activeCount() === 0 && view.pending() === 0 ? 'extinct' : null,
       summary: rumorSummary,
     };
   },

@@ -5,7 +5,8 @@ import { ITEMS } from './machine.ts';
 export function rumorMetrics(view: WorldView): Record<string, number> {
   const out: Record<string, number> = {};
   for (const item of ITEMS) {
-    for (const state of ['ignorant', 'spreader', 'stifler']) out[`${item}.${state}`] = view.count(item, state);
+    for (const state of ['ignorant', 'spreader', 'stifler'])
+      out[`${item}.${state}`] = view.count(item, state);
     const at = view.memoryColumn(`at_${item}`);
     let aware = 0;
     let fresh = 0;
@@ -39,7 +40,13 @@ export function rumorSummary(history: readonly Record<string, number>[]): Record
       if (extinction === null && t > 0 && s === 0) extinction = t;
     });
     const last = history[history.length - 1] ?? {};
-    out[item] = { reach: last[`${item}.fractionAware`] ?? 0, aware: last[`${item}.aware`] ?? 0, peak, timeToPeak, timeToExtinction: extinction };
+    out[item] = {
+      reach: last[`${item}.fractionAware`] ?? 0,
+      aware: last[`${item}.aware`] ?? 0,
+      peak,
+      timeToPeak,
+      timeToExtinction: extinction,
+    };
   }
   return out;
 }

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 /** Spreading models of the rumour world. */
-export const SPREADING_MODELS = ['daley-kendall', 'maki-thompson', 'independent-cascade', 'complex-contagion'] as const;
+export const SPREADING_MODELS = [
+  'daley-kendall',
+  'maki-thompson',
+  'independent-cascade',
+  'complex-contagion',
+] as const;
 
 /** Parameters of the rumour world, with defaults and descriptions (shown by `grapevine worlds`). */
 export const rumorParams = z.object({
@@ -10,24 +15,45 @@ export const rumorParams = z.object({
     .enum(['watts-strogatz', 'erdos-renyi', 'barabasi-albert', 'ring-lattice', 'complete', 'csv'])
     .default('watts-strogatz')
     .describe('network generator (complete = well-mixed, never materialised)'),
-  k: z.number().int().min(0).default(10).describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
+  k: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
   beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
-  networkFile: z.string().default('').describe('edge-list CSV path when network=csv (n is then the file\'s node count)'),
+  networkFile: z
+    .string()
+    .default('')
+    .describe("edge-list CSV path when network=csv (n is then the file's node count)"),
   model: z.enum(SPREADING_MODELS).default('daley-kendall').describe('spreading model'),
   p: z.number().min(0).max(1).default(0.1).describe('independent-cascade: adoption probability per telling'),
   theta: z.number().int().min(1).default(2).describe('complex-contagion: distinct tellers needed to adopt'),
   insiders: z.number().int().min(0).default(5).describe('agents who know the true fact at tick 0'),
   spreaders: z.number().int().min(0).default(5).describe('agents who plant the false rumour at tick 0'),
   skeptics: z.number().min(0).max(1).default(0).describe('fraction of agents who doubt rumours'),
-  skepticism: z.number().min(0).max(1).default(0.8).describe('probability that a skeptic rejects the rumour on hearing it'),
-  debunkers: z.number().min(0).max(1).default(0).describe('fraction of agents who answer the rumour by spreading the fact'),
+  skepticism: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.8)
+    .describe('probability that a skeptic rejects the rumour on hearing it'),
+  debunkers: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
+    .describe('fraction of agents who answer the rumour by spreading the fact'),
   factBlocksRumor: z.boolean().default(true).describe('agents who know the fact reject the rumour'),
   turns: z
     .enum(['simultaneous', 'random-order', 'async', 'wake-on-message'])
     .default('simultaneous')
     .describe('turn policy'),
-  executor: z.enum(['columnar', 'xstate']).default('columnar').describe('agent executor (same results, xstate is slower)'),
+  executor: z
+    .enum(['columnar', 'xstate'])
+    .default('columnar')
+    .describe('agent executor (same results, xstate is slower)'),
 });
 
 /** Resolved rumour-world parameters. */

@@ -1,10 +1,24 @@
 import type { StepContext } from '../../src/index.ts';
-import { type Item, ITEMS, ROLE } from './machine.ts';
+import { ITEMS, type Item, ROLE } from './machine.ts';
 import type { RumorParams } from './params.ts';
 
 const EVENTS = {
-  fact: { hear: 'HEAR_FACT', know: 'KNOW_FACT', stifle: 'STIFLE_FACT', heard: 'heard_fact', src: 'src_fact', at: 'at_fact' },
-  rumor: { hear: 'HEAR_RUMOR', know: 'KNOW_RUMOR', stifle: 'STIFLE_RUMOR', heard: 'heard_rumor', src: 'src_rumor', at: 'at_rumor' },
+  fact: {
+    hear: 'HEAR_FACT',
+    know: 'KNOW_FACT',
+    stifle: 'STIFLE_FACT',
+    heard: 'heard_fact',
+    src: 'src_fact',
+    at: 'at_fact',
+  },
+  rumor: {
+    hear: 'HEAR_RUMOR',
+    know: 'KNOW_RUMOR',
+    stifle: 'STIFLE_RUMOR',
+    heard: 'heard_rumor',
+    src: 'src_rumor',
+    at: 'at_rumor',
+  },
 } as const;
 
 type Ctx = StepContext<RumorParams>;

@@ -1,0 +1,35 @@
+import { UsageError } from '../../core/index.ts';
+import { readRecordedRun, rerunLog } from '../../replay/index.ts';
+import { loadWorldFromHeader } from '../load-world.ts';
+import { Progress } from '../progress.ts';
+
+/** Options of `grapevine replay`. */
+export interface ReplayCommandOptions {
+  verify?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */
+export async function replayCommand(path: string, opts: ReplayCommandOptions): Promise<number> {
+  if (!opts.verify)
+    throw new UsageError('replay needs --verify', {
+      hint: 'grapevine replay <log> --verify reruns the log and checks it line by line',
+    });
+  const recorded = await readRecordedRun(path);
+  const { def } = await loadWorldFromHeader(recorded.header);
+  const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
+  const result = await rerunLog(recorded, def, { onTick: (t, max) => progress.tick(t, max) }).finally(() =>
+    progress.stop(),
+  );
+  if (opts.json) {
+    process.stdout.write(
+      `${JSON.stringify({ verified: true, log: path, digest: result.digest, events: result.events, ticks: result.ticks })}\n`,
+    );
+  } else if (!opts.quiet) {
+    process.stdout.write(
+      `verified: the rerun reproduces ${path} (${result.events} events, ${result.ticks} ticks)\ndigest ${result.digest}\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { ConfigError, UsageError } from '../../core/index.ts';
+import { LogWriter } from '../../replay/index.ts';
+import { type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
+import { loadWorld } from '../load-world.ts';
+import { Progress } from '../progress.ts';
+
+/** Options of `grapevine run`. */
+export interface RunCommandOptions {
+  seed?: string;
+  set?: string[];
+  config?: string;
+  ticks?: string;
+  out?: string;
+  log?: string;
+  json?: boolean;
+  quiet?: boolean;
+  force?: boolean;
+}
+
+/** Parses a non-negative integer flag. */
+export function intFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+function readConfig(path: string | undefined): {
+  params: Record<string, unknown>;
+  seed?: number;
+  ticks?: number;
+} {
+  if (!path) return { params: {} };
+  if (!existsSync(path))
+    throw new ConfigError(`config file not found: ${path}`, { hint: 'check the path given to --config' });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(cause as Error).message}`, {
+      cause,
+      hint: 'the file must be a JSON object of parameters, or {"params": {...}, "seed": N, "ticks": N}',
+    });
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError(`config file ${path} must hold a JSON object`);
+  const obj = raw as Record<string, unknown>;
+  if ('params' in obj)
+    return {
+      params: obj.params as Record<string, unknown>,
+      seed: obj.seed as number,
+      ticks: obj.ticks as number,
+    };
+  return { params: obj };
+}
+
+function defaultOut(world: string, seed: number): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return `runs/${world}-s${seed}-${stamp}.ndjson`;
+}
+
+/** `grapevine run`: runs a world and writes its replay log. Returns the exit code. */
+export async function runCommand(ref: string, opts: RunCommandOptions): Promise<number> {
+  const level = (opts.log ?? 'minimal') as LogLevel;
+  if (level !== 'minimal' && level !== 'full')
+    throw new UsageError(`--log must be minimal or full, got "${opts.log}"`);
+  const config = readConfig(opts.config);
+  const seed = intFlag('seed', opts.seed) ?? config.seed ?? 1;
+  const ticks = intFlag('ticks', opts.ticks) ?? config.ticks;
+  const { def, source } = await loadWorld(ref);
+  const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
+  const out = opts.out ?? defaultOut(def.id, seed);
+  if (existsSync(out) && !opts.force)
+    throw new UsageError(`${out} already exists`, {
+      hint: 'choose another --out, or add --force to overwrite it',
+    });
+  const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
+  const started = Date.now();
+  const result = await runWorld(def, {
+    params,
+    seed,
+    ticks,
+    level,
+    source,
+    openLog: (header) =>
+      LogWriter.create(out, { ...header, wall: { startedAt: new Date(started).toISOString() } }),
+    onTick: (t, max) => progress.tick(t, max),
+  }).finally(() => progress.stop());
+  const wallMs = Date.now() - started;
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ ...result, log: out, wallMs })}\n`);
+  } else if (!opts.quiet) {
+    process.stdout.write(
+      `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${(wallMs / 1000).toFixed(2)} s\n` +
+        `summary ${JSON.stringify(result.summary)}\nlog ${out}\ndigest ${result.digest}\n`,
+    );
+  }
+  return 0;
+}
