@@ -1,3 +1,5 @@
+/** zod, re-exported so that world files need no other import to declare parameters. */
+export { z } from 'zod';
 export * from './agent/index.ts';
 export * from './bus/index.ts';
 export * from './clock/index.ts';

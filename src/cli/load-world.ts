@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { type Json, sha256Hex, WorldNotFoundError } from '../core/index.ts';
 import { isWorldDefinition, type WorldDefinition } from '../world/index.ts';
 import { BUILTIN_WORLDS } from './builtin-worlds.ts';
@@ -29,7 +30,7 @@ export async function loadWorld(ref: string): Promise<LoadedWorld> {
     throw new WorldNotFoundError(`world file not found: ${path}`, { hint: 'check the path' });
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
   } catch (cause) {
     throw new WorldNotFoundError(`cannot load world file ${path}: ${(cause as Error).message}`, {
       cause,

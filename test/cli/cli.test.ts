@@ -1,0 +1,218 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LineEncoder } from '../../src/replay/index.ts';
+
+const run = promisify(execFile);
+const bin = resolve('bin/grapevine.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'grapevine-cli-'));
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').trimEnd().split('\n');
+}
+
+/** Rewrites a log's lines and recomputes its hash chain, as a careful forger would. */
+function reChain(raw: string[]): string {
+  const enc = new LineEncoder();
+  let prev: string | null = null;
+  const out: string[] = [];
+  for (const line of raw) {
+    const { h: _h, ...obj } = JSON.parse(line);
+    const e = enc.encode(obj, prev);
+    prev = e.chain;
+    out.push(e.text);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const log = join(dir, 'base.ndjson');
+let summary: Record<string, unknown>;
+
+beforeAll(async () => {
+  const r = await cli('run', 'rumor', '--set', 'n=2000', '--seed', '4', '--out', log, '--json');
+  expect(r.code).toBe(0);
+  summary = JSON.parse(r.stdout);
+});
+
+describe('grapevine run / replay --verify', () => {
+  it('prints a one-object JSON summary', () => {
+    expect(summary).toMatchObject({ world: 'rumor', seed: 4, log, reason: 'extinct' });
+    expect(summary.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(summary.events).toBe(lines(log).length - 1);
+    expect(summary.metrics).toHaveProperty(['rumor.fractionAware']);
+    expect(summary.ticks).toBeGreaterThan(5);
+  });
+
+  it('verifies a fresh log with the same digest', async () => {
+    const r = await cli('replay', log, '--verify', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: summary.digest });
+  });
+
+  it('refuses to overwrite an existing log without --force', async () => {
+    const before = readFileSync(log, 'utf8');
+    const r = await cli('run', 'rumor', '--set', 'n=100', '--out', log);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('already exists');
+    expect(readFileSync(log, 'utf8')).toBe(before);
+  });
+
+  it('a changed byte in an event is reported with its seq (exit 2)', async () => {
+    const raw = lines(log);
+    const seq = 7;
+    raw[seq] = raw[seq].replace('"stepped":', '"steppeD":');
+    const bad = join(dir, 'byte.ndjson');
+    writeFileSync(bad, `${raw.join('\n')}\n`);
+    const r = await cli('replay', bad, '--verify');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`seq ${seq}`);
+    expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: /);
+  });
+
+  it('a removed line is reported with the missing seq (exit 2)', async () => {
+    const raw = lines(log);
+    raw.splice(10, 1);
+    const bad = join(dir, 'removed.ndjson');
+    writeFileSync(bad, `${raw.join('\n')}\n`);
+    const r = await cli('replay', bad, '--verify');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('seq 10');
+  });
+
+  it('a forged log with a recomputed chain diverges at the edited event (exit 1)', async () => {
+    const raw = lines(log);
+    const seq = 12;
+    const obj = JSON.parse(raw[seq]);
+    obj.metrics['rumor.aware'] += 1;
+    raw[seq] = JSON.stringify(obj);
+    const bad = join(dir, 'forged.ndjson');
+    writeFileSync(bad, reChain(raw));
+    const r = await cli('replay', bad, '--verify');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`seq ${seq} (tick ${obj.t})`);
+  });
+
+  it('a truncated log fails verification naming where it ends', async () => {
+    const raw = lines(log);
+    const keep = raw.slice(0, 20);
+    const cut = join(dir, 'cut.ndjson');
+    writeFileSync(cut, `${keep.join('\n')}\n${raw[20].slice(0, 15)}`);
+    const r = await cli('replay', cut, '--verify');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('seq 19');
+    expect(r.stderr).toContain('seq 20');
+  });
+});
+
+describe('bad input gets exit 2 and a message naming the problem', () => {
+  it.each([
+    [['run', 'no-such-world'], 'unknown world "no-such-world"'],
+    [['run', 'rumor', '--set', 'nope=1'], 'unknown parameter "nope"'],
+    [['run', 'rumor', '--set', 'beta=high'], 'parameter "beta"'],
+    [['run', 'rumor', '--set', 'model=sir'], 'parameter "model"'],
+    [['run', 'rumor', '--seed', 'abc'], '--seed'],
+    [['run', 'rumor', '--config', '/no/such/config.json'], 'config file not found'],
+    [['replay', '/no/such/log.ndjson', '--verify'], 'no such log file'],
+    [['run', 'rumor', '--log', 'loud'], 'loud'],
+  ])('%j', async (args, message) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a corrupt log file', async () => {
+    const bad = join(dir, 'garbage.ndjson');
+    writeFileSync(bad, 'this is not json\n');
+    const r = await cli('replay', bad, '--verify');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 1/);
+  });
+});
+
+describe('user world files, worlds and inspect', () => {
+  it('runs and verifies a user .ts world file like a built-in one', async () => {
+    const file = join(dir, 'my-world.ts');
+    const src = resolve('src/index.ts');
+    writeFileSync(
+      file,
+      `import { defineAgentMachine, defineWorld, ringLattice, z } from '${src}';
+const agent = defineAgentMachine({ id: 'echo', regions: { mood: { initial: 'calm', states: { calm: { on: { POKE: 'busy' } }, busy: { tags: ['active'], on: { REST: 'calm' } } } } }, memory: { pokes: { initial: 0 } } });
+export const world = defineWorld({
+  id: 'echo', version: '0.1.0', description: 'agents poke a neighbour', params: z.object({ n: z.number().int().default(20) }),
+  create: ({ params }) => ({
+    size: params.n, agents: agent, executor: 'xstate', network: ringLattice({ n: params.n, k: 2 }), turnPolicy: 'simultaneous',
+    init: (c) => c.emit(0, 'POKE'),
+    policy: (ctx) => {
+      if (ctx.inbox.length > 0) { ctx.set('pokes', ctx.num('pokes') + ctx.inbox.length); ctx.emit('POKE'); }
+      if (ctx.is('mood', 'busy')) { ctx.send({ to: 'agent', id: ctx.randomNeighbour() }, 'poke'); ctx.emit('REST'); }
+    },
+    metrics: (v) => ({ busy: v.count('mood', 'busy') }),
+  }),
+});
+`,
+    );
+    const out = join(dir, 'echo.ndjson');
+    const r = await cli('run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ world: 'echo', ticks: 15, reason: 'max-ticks' });
+    const v = await cli('replay', out, '--verify');
+    expect(v.code).toBe(0);
+    expect(lines(out).some((l) => l.includes('"type":"send"'))).toBe(true);
+  });
+
+  it('lists worlds with parameters and defaults', async () => {
+    const r = await cli('worlds', '--json');
+    const worlds = JSON.parse(r.stdout) as { id: string; params: { name: string; default: unknown }[] }[];
+    const rumor = worlds.find((w) => w.id === 'rumor')!;
+    expect(rumor.params.find((p) => p.name === 'n')?.default).toBe(10000);
+    expect(rumor.params.find((p) => p.name === 'model')?.default).toBe('daley-kendall');
+  });
+
+  it('inspect shows what an agent observed and its state at a tick', async () => {
+    const full = join(dir, 'full.ndjson');
+    expect(
+      (await cli('run', 'rumor', '--set', 'n=300', '--out', full, '--log', 'full', '--quiet')).code,
+    ).toBe(0);
+    const observe = lines(full)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'observe' && e.t > 2);
+    const r = await cli(
+      'inspect',
+      full,
+      '--agent',
+      String(observe.agent),
+      '--at',
+      String(observe.t),
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const seen = report.observed.flatMap((o: { messages: { id: number }[] }) => o.messages.map((m) => m.id));
+    for (const id of observe.msgs) expect(seen).toContain(id);
+    expect(report.state).toHaveProperty('rumor');
+    expect(report.tick).toBe(observe.t);
+  });
+});
