@@ -41,6 +41,8 @@ export interface LlmAttempt {
   error: string;
   /** Back-off waited before the next attempt, in ms (drawn from a seeded stream). */
   backoffMs: number;
+  /** Tokens the endpoint billed for a reply that was then discarded (e.g. malformed JSON). */
+  usage?: TokenUsage;
 }
 
 /** The model's answer with what it cost. */

@@ -1,0 +1,134 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIResponseFormat } from '@langchain/openai';
+import { ConfigError, canonicalJson, type Json } from '../core/index.ts';
+import { type ApiKey, revealKey } from './api-key.ts';
+import { toLlmCallError } from './classify-llm-error.ts';
+import { safeUrl } from './llm-config.ts';
+import { LlmCallError } from './llm-errors.ts';
+import type { ChatMessage, LlmParams, LlmPort, LlmReply, LlmRequest } from './port.ts';
+
+/** Options of {@link ChatOpenAIPort}. */
+export interface ChatOpenAIPortOptions {
+  /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`. */
+  baseURL: string;
+  /** The key; an {@link ApiKey} keeps it out of logs. Required (local servers take any string). */
+  apiKey: string | ApiKey | undefined;
+  /** Per-request timeout in ms (default 60 000). */
+  timeoutMs?: number;
+}
+
+/**
+ * `ChatOpenAI` pinned to the Chat Completions API. (`ChatOpenAI` switches some model names,
+ * e.g. `*codex*`, to the Responses API, which most OpenAI-compatible servers lack.)
+ */
+class CompletionsOnlyChatOpenAI extends ChatOpenAI {
+  protected override _useResponsesApi(): boolean {
+    return false;
+  }
+}
+
+/**
+ * The base LLM layer: one HTTP call per request through LangChain's `ChatOpenAI` (Chat
+ * Completions). Model, temperature, max tokens, seed and JSON mode come from each request's
+ * params. LangChain's retries are off (the retry layer retries). Every failure becomes an
+ * {@link LlmCallError} whose texts never contain the key.
+ */
+export class ChatOpenAIPort implements LlmPort {
+  private readonly models = new Map<string, ChatOpenAI>();
+  private readonly key: string;
+  private readonly baseURL: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: ChatOpenAIPortOptions) {
+    if (options.apiKey === undefined)
+      throw new ConfigError(`no API key for the LLM endpoint ${safeUrl(options.baseURL)}`, {
+        hint: 'Set OPENAI_API_KEY, or point --llm-base-url at a local server (which needs no key).',
+      });
+    this.key = revealKey(options.apiKey);
+    this.baseURL = options.baseURL;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  async complete(request: LlmRequest): Promise<LlmReply> {
+    const chat = this.modelFor(request.params);
+    let message: AIMessage;
+    try {
+      message = await chat.invoke(toLangChain(request.messages), callOptions(request.params));
+    } catch (err) {
+      throw toLlmCallError(err, [this.key]);
+    }
+    return toReply(message, request.params);
+  }
+
+  /** One client per (model, temperature, max tokens): those are constructor fields in LangChain. */
+  private modelFor(params: LlmParams): ChatOpenAI {
+    const key = canonicalJson([params.model, params.temperature ?? null, params.maxTokens ?? null]);
+    let chat = this.models.get(key);
+    if (!chat) {
+      chat = new CompletionsOnlyChatOpenAI({
+        model: params.model,
+        temperature: params.temperature,
+        maxTokens: params.maxTokens,
+        apiKey: this.key,
+        configuration: { baseURL: this.baseURL },
+        timeout: this.timeoutMs,
+        maxRetries: 0,
+        streaming: false,
+        useResponsesApi: false,
+      });
+      this.models.set(key, chat);
+    }
+    return chat;
+  }
+}
+
+function toLangChain(messages: readonly ChatMessage[]): BaseMessage[] {
+  return messages.map((m) => {
+    if (m.role === 'system') return new SystemMessage(m.content);
+    if (m.role === 'assistant') return new AIMessage(m.content);
+    return new HumanMessage(m.content);
+  });
+}
+
+/**
+ * Seed and response format as call options. A schema gives `json_schema` structured output;
+ * an empty schema `{}` asks for a plain `json_object`.
+ */
+function callOptions(params: LlmParams): ChatOpenAICallOptions {
+  const options: ChatOpenAICallOptions = {};
+  if (params.seed !== undefined) options.seed = params.seed;
+  if (params.json) {
+    options.response_format =
+      Object.keys(params.json.schema).length === 0
+        ? { type: 'json_object' }
+        : rawJsonSchemaFormat(params.json.name, params.json.schema);
+  }
+  return options;
+}
+
+/**
+ * A `json_schema` response format that the OpenAI SDK will not `JSON.parse` itself. For
+ * `json_schema` the SDK parses the content and throws an opaque `SyntaxError` on bad JSON,
+ * losing the text; with an identity `$parseRaw` (the SDK's own hook for custom parsers, not
+ * serialised: non-enumerable) the raw text comes back, and the layers above (retry on
+ * unsalvageable JSON, lenient parse and zod validation) decide what to do with it.
+ */
+function rawJsonSchemaFormat(name: string, schema: Record<string, Json>): ChatOpenAIResponseFormat {
+  const format = { type: 'json_schema' as const, json_schema: { name, schema } };
+  Object.defineProperty(format, '$parseRaw', { value: (content: string) => content, enumerable: false });
+  return format;
+}
+
+function toReply(message: AIMessage, params: LlmParams): LlmReply {
+  if (!message || (typeof message.content !== 'string' && !Array.isArray(message.content)))
+    throw new LlmCallError('malformed', 'LLM call failed (malformed): the reply has no message content');
+  const text = typeof message.content === 'string' ? message.content : message.text;
+  const usage = message.usage_metadata;
+  const reported = message.response_metadata?.model_name;
+  return {
+    text,
+    usage: { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 },
+    model: typeof reported === 'string' && reported !== '' ? reported : params.model,
+    attempts: [],
+  };
+}

@@ -1,0 +1,124 @@
+import { LlmCallError, type LlmErrorKind } from './llm-errors.ts';
+import type {
+  ChatMessage,
+  LlmAttempt,
+  LlmParams,
+  LlmPort,
+  LlmReply,
+  LlmRequest,
+  TokenUsage,
+} from './port.ts';
+import { promptHash } from './prompt-hash.ts';
+
+/** The reply part of an {@link LlmCallRecord}. */
+export interface LlmRecordedReply {
+  text: string;
+  usage: TokenUsage;
+  /** Model name the endpoint reported. */
+  model: string;
+}
+
+/** The failure part of an {@link LlmCallRecord} (its message is already free of secrets). */
+export interface LlmRecordedError {
+  kind: LlmErrorKind;
+  message: string;
+  status?: number;
+}
+
+/**
+ * One LLM call as the replay log keeps it. Everything except `wall` is deterministic given
+ * the run's inputs and goes into the log digest; `wall` holds wall-clock measurements that
+ * the digest excludes.
+ */
+export interface LlmCallRecord {
+  caller: string;
+  tick: number;
+  purpose: string;
+  params: LlmParams;
+  messages: ChatMessage[];
+  /** {@link promptHash} of (params, messages). */
+  promptHash: string;
+  /** The reply, or `null` when the call failed for good (then `error` says why). */
+  reply: LlmRecordedReply | null;
+  /** Present only when the call failed after all retries. */
+  error?: LlmRecordedError;
+  attempts: LlmAttempt[];
+  cached: boolean;
+  wall: { latencyMs: number };
+}
+
+/** Options of {@link RecordingPort}. */
+export interface RecordingOptions {
+  /** Milliseconds from any fixed origin, for latency. Defaults to `performance.now`. */
+  now?: () => number;
+}
+
+/**
+ * Hands an {@link LlmCallRecord} of every call to `sink` as soon as the call settles: a reply,
+ * or an {@link LlmCallError} after all retries (recorded so that a replay fails the same way,
+ * then rethrown). Other errors (budget, replay mismatch) are not calls and are not recorded.
+ * Records arrive in completion order: the engine buffers them and writes them in canonical
+ * order.
+ */
+export class RecordingPort implements LlmPort {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly inner: LlmPort,
+    private readonly sink: (record: LlmCallRecord) => void,
+    options: RecordingOptions = {},
+  ) {
+    // Latency is recorded under `wall`, outside the digest.
+    this.now = options.now ?? (() => performance.now()); // wall-clock-ok: latency
+  }
+
+  async complete(request: LlmRequest): Promise<LlmReply> {
+    const start = this.now();
+    let reply: LlmReply;
+    try {
+      reply = await this.inner.complete(request);
+    } catch (err) {
+      if (err instanceof LlmCallError) this.sink(failureRecord(request, err, this.latency(start)));
+      throw err;
+    }
+    const latencyMs = this.latency(start);
+    this.sink({
+      ...head(request),
+      reply: { text: reply.text, usage: { ...reply.usage }, model: reply.model },
+      attempts: reply.attempts.map((a) => ({ ...a })),
+      cached: reply.cached === true,
+      wall: { latencyMs },
+    });
+    return { ...reply, latencyMs };
+  }
+
+  private latency(start: number): number {
+    return Math.round((this.now() - start) * 1000) / 1000;
+  }
+}
+
+function head(request: LlmRequest) {
+  const params = structuredClone(request.params);
+  const messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
+  return {
+    caller: request.caller,
+    tick: request.tick,
+    purpose: request.purpose,
+    params,
+    messages,
+    promptHash: promptHash(params, messages),
+  };
+}
+
+function failureRecord(request: LlmRequest, err: LlmCallError, latencyMs: number): LlmCallRecord {
+  const error: LlmRecordedError = { kind: err.kind, message: err.message };
+  if (err.status !== undefined) error.status = err.status;
+  return {
+    ...head(request),
+    reply: null,
+    error,
+    attempts: err.attempts.map((a) => ({ ...a })),
+    cached: false,
+    wall: { latencyMs },
+  };
+}

@@ -1,0 +1,220 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { SeededStream } from '../../src/core/index.ts';
+import {
+  ApiKey,
+  BudgetExceededError,
+  ChatOpenAIPort,
+  createLlmStack,
+  decideStructured,
+  type LiveStackConfig,
+  LlmCallError,
+  type LlmCallRecord,
+  type LlmRequest,
+  startLocalLlmServer,
+} from '../../src/llm/index.ts';
+
+const FAKE_KEY = 'sk-GRAPEVINE-FAKE-KEY-1234';
+const noSleep = async () => {};
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function server(opts: Parameters<typeof startLocalLlmServer>[0] = {}) {
+  const s = await startLocalLlmServer({ port: 0, ...opts });
+  cleanups.push(() => s.close());
+  return s;
+}
+
+const decisionSchema = {
+  type: 'object',
+  properties: { action: { type: 'string', enum: ['say', 'wait'] }, text: { type: 'string' } },
+  required: ['action', 'text'],
+};
+
+/** Eight agents' requests, half of them in JSON schema mode. */
+function requests(): LlmRequest[] {
+  return ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'].map((name, i) => ({
+    caller: name,
+    tick: 3,
+    purpose: 'decide',
+    messages: [
+      { role: 'system', content: `Name: ${name}\nPersona: villager ${i}\nGoal: find out what happened` },
+      {
+        role: 'user',
+        content: 'Recent messages:\nBob: the mill burned down\nAllowed actions: say, wait\nWhat now?',
+      },
+    ],
+    params: {
+      model: 'grapevine-local',
+      temperature: 0.7,
+      seed: i,
+      ...(i % 2 ? { json: { name: 'decision', schema: decisionSchema } } : {}),
+    },
+  }));
+}
+
+function live(url: string, over: Partial<LiveStackConfig> = {}): LiveStackConfig {
+  return {
+    mode: 'live',
+    baseURL: url,
+    apiKey: new ApiKey(FAKE_KEY),
+    timeoutMs: 300,
+    concurrency: 4,
+    ...over,
+  };
+}
+
+describe('the LLM stack over HTTP', () => {
+  it('survives a 50% fault rate of every kind and returns the fault-free texts', async () => {
+    const clean = await server();
+    const reference = new ChatOpenAIPort({ baseURL: clean.url, apiKey: FAKE_KEY });
+    const expected = await Promise.all(requests().map(async (r) => (await reference.complete(r)).text));
+
+    // One call at a time, so the server draws its faults in a fixed order: with seed 20 the
+    // eight calls meet every fault kind (7 faults in all).
+    const noisy = await server({ faultRate: 0.5, retryAfterSeconds: 0.05, seed: 20 });
+    const records: LlmCallRecord[] = [];
+    // A generous client timeout, so that only injected timeouts time out, even on a busy machine.
+    const stack = createLlmStack(
+      live(noisy.url, { concurrency: 1, timeoutMs: 1000, retry: { maxAttempts: 20 } }),
+      {
+        onRecord: (r) => records.push(r),
+        rng: new SeededStream('test|retry'),
+        sleep: noSleep,
+      },
+    );
+    const replies = await Promise.all(requests().map((r) => stack.port.complete(r)));
+    expect(replies.map((r) => r.text)).toEqual(expected);
+
+    const faults = noisy.stats().faults;
+    expect(faults).toEqual({ '429': 1, '500': 2, timeout: 1, malformed: 1, drop: 2 });
+    const failed = replies.flatMap((r) => r.attempts.map((a) => a.error));
+    expect(failed.sort()).toEqual([
+      'connection',
+      'connection',
+      'http-429',
+      'http-500',
+      'http-500',
+      'malformed',
+      'timeout',
+    ]);
+    expect(stack.counters).toMatchObject({ calls: 8, failures: 0, retries: 7, cacheHits: 0 });
+    expect(stack.counters.tokensIn).toBeGreaterThan(0);
+    expect(records.map((r) => r.caller)).toEqual(requests().map((r) => r.caller));
+  });
+
+  it('returns the fault-free texts with concurrent calls too', async () => {
+    const clean = await server();
+    const reference = new ChatOpenAIPort({ baseURL: clean.url, apiKey: FAKE_KEY });
+    const expected = await Promise.all(requests().map(async (r) => (await reference.complete(r)).text));
+    const noisy = await server({ faultRate: 0.5, retryAfterSeconds: 0.05, seed: 1 });
+    const stack = createLlmStack(live(noisy.url, { concurrency: 8, retry: { maxAttempts: 30 } }), {
+      sleep: noSleep,
+    });
+    const replies = await Promise.all(requests().map((r) => stack.port.complete(r)));
+    expect(replies.map((r) => r.text)).toEqual(expected);
+    expect(stack.counters.retries).toBe(Object.values(noisy.stats().faults).reduce((a, b) => a + b, 0));
+  });
+
+  it('never shows the API key in errors, hints, causes or records', async () => {
+    const probe = await startLocalLlmServer({ port: 0 });
+    const deadUrl = probe.url;
+    await probe.close(); // nothing listens there now
+    const only500 = await server({ faultRate: 1, faultKinds: ['500'] });
+    const echo = createServer((req, res) => {
+      // A hostile endpoint that echoes the Authorization header into its error.
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `bad key: ${req.headers.authorization}` } }));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => echo.close(r)));
+    const echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`;
+
+    for (const url of [deadUrl, only500.url, echoUrl]) {
+      const records: LlmCallRecord[] = [];
+      const stack = createLlmStack(live(url, { retry: { maxAttempts: 3 } }), {
+        onRecord: (r) => records.push(r),
+        sleep: noSleep,
+      });
+      const err = await stack.port.complete(requests()[1]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LlmCallError);
+      const e = err as LlmCallError;
+      const shown = [
+        e.message,
+        e.hint,
+        String(e),
+        String(e.stack),
+        inspect(e, { depth: 5 }),
+        JSON.stringify(records),
+      ];
+      for (const text of shown) expect(text).not.toContain(FAKE_KEY);
+      expect(records).toHaveLength(1);
+      expect(records[0].reply).toBeNull();
+    }
+  });
+
+  it('replays a recorded run with no network at all', async () => {
+    const s = await server({ faultRate: 0.3, faultKinds: ['500', 'malformed'], seed: 3 });
+    const recorded: LlmCallRecord[] = [];
+    const stack = createLlmStack(live(s.url), { onRecord: (r) => recorded.push(r), sleep: noSleep });
+    const Decision = z.object({ action: z.enum(['say', 'wait']), text: z.string() });
+    const decide = (port: typeof stack.port, r: LlmRequest) =>
+      decideStructured(port, r, Decision, { fallback: { action: 'wait', text: '' } });
+    const original = await Promise.all(requests().map((r) => decide(stack.port, r)));
+    await s.close();
+
+    const fetchSpy = vi.fn(() => Promise.reject(new Error('network used during replay')));
+    vi.stubGlobal('fetch', fetchSpy);
+    const replayed: LlmCallRecord[] = [];
+    const replay = createLlmStack(
+      { mode: 'replay', records: recorded },
+      { onRecord: (r) => replayed.push(r) },
+    );
+    // Ask in another order: replies are matched per caller, not by arrival.
+    const again = await Promise.all(
+      requests()
+        .reverse()
+        .map((r) => decide(replay.port, r)),
+    );
+    expect(again.reverse().map((r) => r.value)).toEqual(original.map((r) => r.value));
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(replay.replay?.unused()).toEqual([]);
+    const strip = (rs: LlmCallRecord[]) =>
+      rs.map(({ wall: _wall, ...rest }) => rest).sort((a, b) => a.caller.localeCompare(b.caller));
+    expect(strip(replayed)).toEqual(strip(recorded));
+    expect(replay.counters).toMatchObject({ calls: stack.counters.calls, tokensIn: stack.counters.tokensIn });
+  });
+
+  it('stops with BudgetExceededError once the token budget is spent', async () => {
+    const s = await server();
+    const stack = createLlmStack(live(s.url, { budgetTokens: 150 }), { sleep: noSleep });
+    const [a, b, c] = requests();
+    await stack.port.complete(a);
+    await stack.port.complete(b);
+    await expect(stack.port.complete(c)).rejects.toThrow(BudgetExceededError);
+    expect(stack.budget?.spent().calls).toBe(2);
+  });
+
+  it('serves repeated prompts from the on-disk cache', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'grapevine-llm-cache-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const s = await server();
+    const first = createLlmStack(live(s.url, { cacheDir: dir }), { sleep: noSleep });
+    const texts = await Promise.all(requests().map(async (r) => (await first.port.complete(r)).text));
+    await s.close();
+    const second = createLlmStack(live(s.url, { cacheDir: dir }), { sleep: noSleep });
+    const cached = await Promise.all(requests().map((r) => second.port.complete(r)));
+    expect(cached.map((r) => r.text)).toEqual(texts);
+    expect(cached.every((r) => r.cached)).toBe(true);
+    expect(second.counters).toMatchObject({ calls: 8, cacheHits: 8, tokensIn: 0, costUsd: 0 });
+  });
+});
