@@ -1,0 +1,161 @@
+import { LogFormatError } from '../core/index.ts';
+import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encoder.ts';
+import { LOG_FORMAT, type LogHeader, type LogLine } from './log-format.ts';
+
+const TAMPER_HINT = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
+
+/**
+ * Checks the lines of one log in order, as they are read, and turns each into a
+ * {@link LogLine}. It checks, in this order: the line is JSON, it is a header (line 1) or
+ * an event (`seq`, `t`, `type`), its `seq` follows the previous one, its bytes are exactly
+ * what the writer would write for it, and its `h` continues the hash chain. With
+ * `verify: false` only the first three checks run (no canonical form, no hashing).
+ *
+ * The first failing check throws a {@link LogFormatError} whose message names the line,
+ * the seq expected there and, when known, the tick.
+ */
+export class LineVerifier {
+  /** The header, once line 1 has been accepted. */
+  header: LogHeader | null = null;
+  /** Number of lines accepted. */
+  lines = 0;
+  /** Seq of the last line accepted (-1 before the header). */
+  lastSeq = -1;
+  /** Simulation time of the last line accepted. */
+  lastTick = 0;
+  /** Type of the last line accepted. */
+  lastType = '';
+  /** Full chain value after the last line accepted (null before the header or without verify). */
+  chain: string | null = null;
+  private readonly encoder = new LineEncoder();
+
+  constructor(
+    private readonly path: string,
+    private readonly verify: boolean,
+  ) {}
+
+  /** Verifies the next line (its text without `\n`) and returns it parsed. */
+  accept(raw: string): LogLine {
+    const line = this.lines + 1;
+    const record = this.parse(raw, line);
+    const h = record.h;
+    delete record.h;
+    const seq = record.seq as number;
+    const t = record.t as number;
+    if (this.verify) this.checkBytes(record, raw, h, line);
+    if (line === 1) this.header = record as LogHeader;
+    this.lines = line;
+    this.lastSeq = seq;
+    this.lastTick = t;
+    this.lastType = record.type as string;
+    return { seq, t, type: this.lastType, line, raw, event: record };
+  }
+
+  /** Re-raises an error of the line source with this verifier's position (expected seq, tick). */
+  locate(err: unknown): unknown {
+    if (!(err instanceof LogFormatError) || err.position.line === undefined || this.lines === 0) return err;
+    const where = `(expected seq ${this.lastSeq + 1}, after tick ${this.lastTick})`;
+    return new LogFormatError(
+      `${err.message} ${where}`,
+      { line: err.position.line, seq: this.lastSeq + 1, tick: this.lastTick },
+      { cause: err.cause ?? err, hint: err.hint },
+    );
+  }
+
+  private parse(raw: string, line: number): Record<string, unknown> {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (cause) {
+      if (line === 1) throw this.notALog('line 1 is not JSON', cause);
+      throw this.fail(
+        `line ${line} (expected seq ${this.lastSeq + 1}) is not valid JSON`,
+        line,
+        undefined,
+        cause,
+      );
+    }
+    const record = isRecord(value) ? value : null;
+    if (line === 1) return this.checkHeader(record);
+    const problem = eventProblem(record);
+    if (problem !== null)
+      throw this.fail(`line ${line} (expected seq ${this.lastSeq + 1}) is not a log event: ${problem}`, line);
+    const rec = record as Record<string, unknown>;
+    if (rec.seq !== this.lastSeq + 1)
+      throw this.fail(
+        `line ${line}: expected seq ${this.lastSeq + 1} but found seq ${rec.seq} (tick ${rec.t}): ` +
+          'a line is missing, duplicated or out of order',
+        line,
+        rec.t as number,
+      );
+    return rec;
+  }
+
+  private checkHeader(record: Record<string, unknown> | null): Record<string, unknown> {
+    if (record === null || record.type !== 'header' || typeof record.format !== 'string')
+      throw this.notALog('line 1 is not a grapevine log header');
+    if (record.format !== LOG_FORMAT)
+      throw new LogFormatError(
+        `${this.path} is a log of format ${JSON.stringify(record.format)}; this grapevine reads ${LOG_FORMAT}`,
+        { line: 1, seq: 0, tick: 0 },
+        { hint: 'use the grapevine version that wrote the log' },
+      );
+    if (record.seq !== 0 || record.t !== 0)
+      throw this.fail('line 1 (the header) must have seq 0 and t 0', 1, 0);
+    return record;
+  }
+
+  private checkBytes(record: Record<string, unknown>, raw: string, h: unknown, line: number): void {
+    const seq = record.seq as number;
+    const tick = record.t as number;
+    const at = `line ${line} (seq ${seq}, tick ${tick})`;
+    let encoded: EncodedLine;
+    try {
+      if (h === undefined) throw new TypeError('it has no h');
+      encoded = this.encoder.encode(record, this.chain);
+    } catch (cause) {
+      throw this.fail(`${at} is not a valid log line: ${(cause as Error).message}`, line, tick, cause);
+    }
+    if (encoded.text !== raw) {
+      const cut = raw.length - HASH_SUFFIX_LENGTH;
+      const sameBody =
+        raw.length === encoded.text.length &&
+        raw.slice(0, cut) === encoded.text.slice(0, cut) &&
+        typeof h === 'string';
+      if (!sameBody)
+        throw this.fail(`${at} is not in canonical form: the log was modified at this line`, line, tick);
+      throw this.fail(
+        `${at} does not match the hash chain: the log was modified at or before this line`,
+        line,
+        tick,
+      );
+    }
+    this.chain = encoded.chain;
+  }
+
+  private fail(message: string, line: number, tick?: number, cause?: unknown): LogFormatError {
+    const seq = this.lastSeq + 1;
+    const position = tick === undefined ? { line, seq } : { line, seq, tick };
+    return new LogFormatError(`${this.path}: ${message}`, position, { cause, hint: TAMPER_HINT });
+  }
+
+  private notALog(reason: string, cause?: unknown): LogFormatError {
+    return new LogFormatError(
+      `${this.path} is not a grapevine log: ${reason}`,
+      { line: 1, seq: 0 },
+      { cause, hint: `a grapevine log starts with a header line of format ${LOG_FORMAT}` },
+    );
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function eventProblem(record: Record<string, unknown> | null): string | null {
+  if (record === null) return 'not a JSON object';
+  if (typeof record.seq !== 'number' || !Number.isInteger(record.seq)) return 'seq is not an integer';
+  if (typeof record.t !== 'number' || !Number.isFinite(record.t)) return 't is not a number';
+  if (typeof record.type !== 'string' || record.type === '') return 'type is not a non-empty string';
+  return null;
+}

@@ -1,0 +1,111 @@
+import { LogFormatError } from '../core/index.ts';
+import { readRawLines } from './line-source.ts';
+import { LineVerifier } from './line-verifier.ts';
+import type { LogHeader, LogLine } from './log-format.ts';
+
+/** Options of {@link readLog}. */
+export interface ReadLogOptions {
+  /**
+   * Check canonical bytes and the hash chain of every line (default true). With `false`
+   * only JSON, line shape and seq order are checked, and the summary's digest is null.
+   */
+  verify?: boolean;
+}
+
+/** What a complete read of a log found. */
+export interface LogSummary {
+  /** The header (line 1), without `h`. */
+  header: LogHeader;
+  /** Seq of the last complete line (0 when the log holds only its header). */
+  lastSeq: number;
+  /** Simulation time of the last complete line. */
+  lastTick: number;
+  /** Number of complete lines, header included. */
+  lines: number;
+  /** Run digest: full chain value of the last complete line; null when read without verify. */
+  digest: string | null;
+  /** True when the file ends with a partial line or a partial gzip member (ignored). */
+  truncated: boolean;
+  /** True when the last complete line is an event of type `"end"`: the run finished. */
+  complete: boolean;
+}
+
+/**
+ * Streams the lines of a replay log (plain NDJSON, or gzip when the path ends in `.gz`),
+ * header first, verifying each before yielding it (see `LineVerifier`). Memory stays
+ * bounded whatever the file size. A partial final line or gzip member ends the read
+ * quietly; the generator's return value (a {@link LogSummary}) then has `truncated: true`.
+ * Stopping the iteration early (`break`) closes the file.
+ *
+ * @throws LogFormatError naming the first problem: missing or unreadable file, not a
+ *   grapevine log, invalid JSON, a missing or repeated seq, non-canonical bytes, a broken
+ *   hash chain; `error.position` holds the line, seq and tick.
+ */
+export async function* readLog(
+  path: string,
+  opts: ReadLogOptions = {},
+): AsyncGenerator<LogLine, LogSummary, undefined> {
+  const verifier = new LineVerifier(path, opts.verify ?? true);
+  const source = readRawLines(path);
+  let truncated: boolean;
+  try {
+    for (;;) {
+      let step: IteratorResult<string[], boolean>;
+      try {
+        step = await source.next();
+      } catch (err) {
+        throw verifier.locate(err);
+      }
+      if (step.done) {
+        truncated = step.value;
+        break;
+      }
+      for (const raw of step.value) yield verifier.accept(raw);
+    }
+  } finally {
+    await source.return(false);
+  }
+  if (verifier.header === null) throw noHeader(path, truncated);
+  return {
+    header: verifier.header,
+    lastSeq: verifier.lastSeq,
+    lastTick: verifier.lastTick,
+    lines: verifier.lines,
+    digest: verifier.chain,
+    truncated,
+    complete: verifier.lastType === 'end',
+  };
+}
+
+/**
+ * Reads and verifies a whole log and returns its summary (the digest is always set).
+ *
+ * @throws LogFormatError as {@link readLog}.
+ */
+export async function scanLog(path: string): Promise<LogSummary & { digest: string }> {
+  const lines = readLog(path);
+  for (;;) {
+    const step = await lines.next();
+    if (step.done) return step.value as LogSummary & { digest: string };
+  }
+}
+
+/**
+ * Reads and verifies only the header (line 1) of a log.
+ *
+ * @throws LogFormatError when the file is missing or does not start with a valid header.
+ */
+export async function readHeader(path: string): Promise<LogHeader> {
+  for await (const line of readLog(path)) return line.event as LogHeader;
+  throw noHeader(path, false);
+}
+
+function noHeader(path: string, truncated: boolean): LogFormatError {
+  return new LogFormatError(
+    truncated
+      ? `${path} is not a grapevine log: it has no complete header line (the file is cut short)`
+      : `${path} is empty: not a grapevine log`,
+    { line: 1, seq: 0 },
+    { hint: 'a log starts with its header line; the run may have died before writing it' },
+  );
+}

@@ -1,0 +1,240 @@
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { LogFormatError } from '../core/index.ts';
+import { type EncodedLine, LineEncoder } from './line-encoder.ts';
+import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
+import { prepareResume } from './log-resume.ts';
+
+/** Buffered text (in UTF-16 code units) above which `append` flushes on its own. */
+const AUTO_FLUSH_CHARS = 4 * 1024 * 1024;
+
+/** Everything a writer needs to continue a log. */
+interface WriterState {
+  path: string;
+  fd: number;
+  header: LogHeader;
+  seq: number;
+  lastTick: number;
+  chain: string;
+  bytesWritten: number;
+}
+
+/**
+ * Appends to a replay log (format: see `log-format.ts`). Lines are built as strings and
+ * buffered; {@link LogWriter.flush} writes the buffer with one `writeSync` (one complete
+ * gzip member for a `.gz` path), so a process killed at any moment leaves a log that
+ * reads up to its last flushed line. The runner flushes at the end of every tick; the
+ * writer also flushes by itself when the buffer exceeds 4 MiB.
+ *
+ * Synchronous by design: the simulation loop is deterministic and single-threaded, and a
+ * log line must be in the buffer the moment its event enters the run.
+ */
+export class LogWriter {
+  private readonly state: WriterState;
+  private readonly gzip: boolean;
+  private readonly encoder: LineEncoder;
+  private pending = '';
+  private closed = false;
+
+  private constructor(state: WriterState, encoder: LineEncoder) {
+    this.state = state;
+    this.encoder = encoder;
+    this.gzip = isGzipPath(state.path);
+  }
+
+  /**
+   * Creates (or overwrites) the log at `path`, creating missing directories, and writes
+   * and flushes the header line at once. `headerFields` are the run's header fields
+   * (engine, world, params, seed...); `type`, `seq`, `t`, `format` and `h` are set by the
+   * writer and may not be given.
+   *
+   * @throws LogFormatError when the file cannot be created or a header field is not JSON.
+   */
+  static create(path: string, headerFields: LogFields): LogWriter {
+    checkReserved(headerFields, 'header');
+    const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
+    const encoder = new LineEncoder();
+    let encoded: EncodedLine;
+    try {
+      encoded = encoder.encode(header, null);
+    } catch (cause) {
+      throw unwritable('header', 0, cause);
+    }
+    let fd: number;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      fd = openSync(path, 'w');
+    } catch (cause) {
+      throw ioError(`cannot create log file ${path}`, cause);
+    }
+    const writer = new LogWriter(
+      {
+        path,
+        fd,
+        header,
+        seq: 0,
+        lastTick: 0,
+        chain: encoded.chain,
+        bytesWritten: 0,
+      },
+      encoder,
+    );
+    writer.pending = `${encoded.text}\n`;
+    writer.flush();
+    return writer;
+  }
+
+  /**
+   * Opens an existing log for appending. The whole log is read and verified first; if it
+   * ends with a partial line (or a partial gzip member), the file is cut back to its last
+   * complete line before anything is appended, so the resumed log is byte-identical in
+   * content (and digest) to one written in one go.
+   *
+   * @throws LogFormatError when the log is missing, not a grapevine log, or fails
+   *   verification, or when it cannot be opened for writing.
+   */
+  static async resume(path: string): Promise<LogWriter> {
+    const resumed = await prepareResume(path);
+    let fd: number;
+    try {
+      fd = openSync(path, 'a');
+    } catch (cause) {
+      throw ioError(`cannot open log file ${path} for appending`, cause);
+    }
+    const { summary } = resumed;
+    return new LogWriter(
+      {
+        path,
+        fd,
+        header: summary.header,
+        seq: summary.lastSeq,
+        lastTick: summary.lastTick,
+        chain: summary.digest,
+        bytesWritten: resumed.size,
+      },
+      new LineEncoder(),
+    );
+  }
+
+  /**
+   * Appends one event at simulation time `t` and returns its `seq`. The line is built and
+   * chained now and written at the next flush. `fields` must be JSON-safe and may not use
+   * the keys `seq`, `t`, `type`, `h` or `format`; a `wall` field (an object) is written but
+   * not hashed.
+   *
+   * @throws LogFormatError on a reserved key, a non-finite `t`, an empty `type`, a
+   *   non-JSON value, or a closed writer.
+   */
+  append(type: string, t: number, fields: LogFields = {}): number {
+    const state = this.state;
+    if (this.closed) throw new LogFormatError(`cannot append to ${state.path}: the log writer is closed`);
+    if (typeof type !== 'string' || type === '')
+      throw new LogFormatError(`cannot append to ${state.path}: event type must be a non-empty string`);
+    if (typeof t !== 'number' || !Number.isFinite(t))
+      throw new LogFormatError(`cannot append ${type} event to ${state.path}: t must be a finite number`);
+    checkReserved(fields, type);
+    const seq = state.seq + 1;
+    let encoded: EncodedLine;
+    try {
+      encoded = this.encoder.encodeEvent(type, t, seq, fields, state.chain);
+    } catch (cause) {
+      throw unwritable(type, seq, cause);
+    }
+    state.seq = seq;
+    state.lastTick = t;
+    state.chain = encoded.chain;
+    this.pending += `${encoded.text}\n`;
+    if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
+    return seq;
+  }
+
+  /**
+   * Writes the buffered lines to the file with a single write (for `.gz`, one complete
+   * gzip member). Does nothing when the buffer is empty. Does not fsync.
+   *
+   * @throws LogFormatError when the write fails (disk full, file closed under us).
+   */
+  flush(): void {
+    if (this.pending === '') return;
+    const bytes = this.gzip ? gzipSync(this.pending) : Buffer.from(this.pending, 'utf8');
+    this.pending = '';
+    try {
+      let off = 0;
+      while (off < bytes.length) off += writeSync(this.state.fd, bytes, off, bytes.length - off);
+    } catch (cause) {
+      throw ioError(`cannot write log file ${this.state.path}`, cause);
+    }
+    this.state.bytesWritten += bytes.length;
+  }
+
+  /** Flushes and closes the file; returns the run digest. Calling it again is a no-op. */
+  close(): string {
+    if (this.closed) return this.state.chain;
+    this.flush();
+    this.closed = true;
+    try {
+      closeSync(this.state.fd);
+    } catch (cause) {
+      throw ioError(`cannot close log file ${this.state.path}`, cause);
+    }
+    return this.state.chain;
+  }
+
+  /** Seq of the last line appended (0 = only the header), flushed or not. */
+  get seq(): number {
+    return this.state.seq;
+  }
+
+  /** Simulation time of the last line appended (0 = only the header). */
+  get lastTick(): number {
+    return this.state.lastTick;
+  }
+
+  /** Full 64-hex chain value of the last line appended, flushed or not: the run digest so far. */
+  get digest(): string {
+    return this.state.chain;
+  }
+
+  /** The header of this log (for a resumed log, the one read from the file). */
+  get header(): LogHeader {
+    return this.state.header;
+  }
+
+  /** Path of the log file. */
+  get path(): string {
+    return this.state.path;
+  }
+
+  /** Size of the file so far (compressed bytes for `.gz`), not counting buffered lines. */
+  get bytesWritten(): number {
+    return this.state.bytesWritten;
+  }
+}
+
+function checkReserved(fields: LogFields, what: string): void {
+  for (const key of RESERVED_FIELDS)
+    if (Object.hasOwn(fields, key))
+      throw new LogFormatError(
+        `cannot write ${what} line: the field ${key} is set by the log writer`,
+        {},
+        { hint: `the fields ${RESERVED_FIELDS.join(', ')} are reserved; rename the payload field` },
+      );
+}
+
+function unwritable(type: string, seq: number, cause: unknown): LogFormatError {
+  return new LogFormatError(
+    `cannot write ${type} line (seq ${seq}): ${(cause as Error).message}`,
+    { seq },
+    { cause, hint: 'log fields must be JSON-safe: plain objects, arrays, strings, finite numbers' },
+  );
+}
+
+function ioError(message: string, cause: unknown): LogFormatError {
+  const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
+  return new LogFormatError(
+    `${message}: ${reason}`,
+    {},
+    { cause, hint: 'check the path and its permissions' },
+  );
+}

@@ -1,0 +1,67 @@
+import { LogFormatError } from '../core/index.ts';
+import { type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
+import type { LogHeader } from './log-format.ts';
+import { readLog } from './log-reader.ts';
+import { type RecordedChain, VerifyingLog } from './verifying-log.ts';
+
+/** What a recorded log holds, read and chain-verified. */
+export interface RecordedRun {
+  header: LogHeader;
+  chain: RecordedChain;
+  digest: string;
+  complete: boolean;
+  truncated: boolean;
+}
+
+/** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
+export async function readRecordedRun(path: string): Promise<RecordedRun> {
+  const chain: RecordedChain = { hashes: [], ticks: [], types: [] };
+  let header: LogHeader | undefined;
+  const lines = readLog(path);
+  for (;;) {
+    const step = await lines.next();
+    if (step.done) {
+      if (!header)
+        throw new LogFormatError(`${path} holds no header`, {}, { hint: 'is this a grapevine log?' });
+      return {
+        header,
+        chain,
+        digest: step.value.digest ?? '',
+        complete: step.value.complete,
+        truncated: step.value.truncated,
+      };
+    }
+    const line = step.value;
+    if (line.seq === 0) header = line.event as LogHeader;
+    chain.hashes.push(line.raw.slice(-18, -2));
+    chain.ticks.push(line.t);
+    chain.types.push(line.type);
+  }
+}
+
+/** Options of {@link rerunLog}. */
+export interface RerunOptions {
+  onTick?: (tick: number, max: number) => void;
+}
+
+/**
+ * Reruns the run a log records, from its header alone, and proves that it reproduces the
+ * log line for line (wall-clock fields aside). Throws a DivergenceError naming the first
+ * differing event.
+ */
+export async function rerunLog(
+  recorded: RecordedRun,
+  def: WorldDefinition,
+  opts: RerunOptions = {},
+): Promise<RunResult> {
+  const h = recorded.header;
+  return runWorld(def, {
+    params: h.params as Record<string, unknown>,
+    seed: h.seed as number,
+    ticks: h.ticks as number,
+    level: h.level as 'minimal' | 'full',
+    source: (h.world as { source: Record<string, never> }).source,
+    openLog: (header) => new VerifyingLog(header, recorded.chain),
+    onTick: opts.onTick,
+  });
+}

@@ -1,0 +1,79 @@
+import { DivergenceError } from '../core/index.ts';
+import type { RunLog } from '../world/index.ts';
+import { LineEncoder } from './line-encoder.ts';
+import { LOG_FORMAT } from './log-format.ts';
+
+/** The recorded line hashes a rerun is checked against. */
+export interface RecordedChain {
+  /** `h` of each line by seq (index 0 = header). */
+  hashes: string[];
+  /** Tick of each line by seq. */
+  ticks: number[];
+  /** Type of each line by seq. */
+  types: string[];
+}
+
+/**
+ * A {@link RunLog} that writes nothing: it encodes each line of a rerun exactly as the
+ * log writer would and compares its chained hash with the recorded one, so the first
+ * event that differs stops the rerun with a {@link DivergenceError} naming its seq and
+ * tick.
+ */
+export class VerifyingLog implements RunLog {
+  private readonly encoder = new LineEncoder();
+  private chain: string;
+  seq = 0;
+
+  constructor(
+    header: Record<string, unknown>,
+    private readonly recorded: RecordedChain,
+  ) {
+    const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: LOG_FORMAT }, null);
+    this.chain = line.chain;
+    if (line.chain.slice(0, 16) !== recorded.hashes[0]) {
+      throw new DivergenceError(
+        'the rerun does not reproduce the log header (seq 0, tick 0)',
+        { seq: 0, tick: 0 },
+        { hint: 'the header was edited, or the world definition changed its parameters' },
+      );
+    }
+  }
+
+  append(type: string, t: number, fields: Record<string, unknown>): number {
+    const seq = this.seq + 1;
+    const line = this.encoder.encode({ ...fields, seq, t, type }, this.chain);
+    const expected = this.recorded.hashes[seq];
+    if (expected === undefined) {
+      const last = this.recorded.hashes.length - 1;
+      throw new DivergenceError(
+        `the log ends at seq ${last} (tick ${this.recorded.ticks[last]}) but the rerun goes on with seq ${seq} (tick ${t}, ${type})`,
+        { seq, tick: t },
+        { hint: 'the log is incomplete: the run was interrupted or the file was truncated' },
+      );
+    }
+    if (line.chain.slice(0, 16) !== expected) {
+      throw new DivergenceError(
+        `the rerun diverges from the log at seq ${seq} (tick ${this.recorded.ticks[seq]}): the log has a "${this.recorded.types[seq]}" event, the rerun produced a different "${type}" event`,
+        { seq, tick: this.recorded.ticks[seq] },
+        { hint: 'the log was edited, or the world or engine behaves differently from the run that wrote it' },
+      );
+    }
+    this.chain = line.chain;
+    this.seq = seq;
+    return seq;
+  }
+
+  flush(): void {}
+
+  close(): string {
+    const last = this.recorded.hashes.length - 1;
+    if (this.seq < last) {
+      throw new DivergenceError(
+        `the rerun ended at seq ${this.seq} but the log goes on to seq ${last}`,
+        { seq: this.seq + 1, tick: this.recorded.ticks[this.seq + 1] },
+        { hint: 'the log has events the rerun does not produce' },
+      );
+    }
+    return this.chain;
+  }
+}
