@@ -21,7 +21,7 @@ export interface GzipTail {
 
 /**
  * Walks the gzip members of a file from the start and finds the end of the last complete
- * one. Each member is inflated once to learn its compressed length (gzip does not store
+ * one (a zero byte where a member should start also ends the walk, as it ends gunzip). Each member is inflated once to learn its compressed length (gzip does not store
  * it); memory stays bounded by a window of `windowBytes` (default 8 MiB) or twice the
  * largest member.
  *
@@ -36,6 +36,8 @@ export function findGzipTail(path: string, windowBytes = WINDOW): GzipTail {
     let pos = 0;
     let lines = 0;
     while (pos < size) {
+      // Zero bytes after a member are what a crash can leave; gunzip stops there too.
+      if (pos - winStart < win.length && win[pos - winStart] === 0) break;
       const member = inflateMember(win, pos - winStart, path, pos);
       if (member !== null) {
         pos += member.length;

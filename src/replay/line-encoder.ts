@@ -72,23 +72,29 @@ export class LineEncoder {
     event: EventKeys | null,
     prevChain: string | null,
   ): EncodedLine {
-    let body = '{';
-    let hashed = '{';
+    const members: string[] = [];
+    let wall = -1;
     for (const key of sortKeys(keys)) {
       const value = event !== null && isEventKey(key) ? event[key] : fields[key];
       if (value === undefined) continue;
       const item = this.json.tryEncode(value);
       if (item === undefined) throw rejection(fields, event);
-      const member = `${this.json.quote(key)}:${item}`;
-      body += body.length === 1 ? member : `,${member}`;
-      if (key !== 'wall') hashed += hashed.length === 1 ? member : `,${member}`;
-      else if (value === null || typeof value !== 'object' || Array.isArray(value))
-        throw new TypeError('the field `wall` must be an object');
+      if (key === 'wall') {
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+          throw new TypeError('the field `wall` must be an object');
+        wall = members.length;
+      }
+      members.push(`${this.json.quote(key)}:${item}`);
     }
-    hashed += '}';
+    const inner = members.join(',');
+    let hashed = `{${inner}}`;
+    if (wall !== -1) {
+      members.splice(wall, 1);
+      hashed = `{${members.join(',')}}`;
+    }
     const chain = sha256Hex(prevChain === null ? `${LOG_FORMAT}\n${hashed}` : `${prevChain}\n${hashed}`);
     const h = `"h":"${chain.slice(0, 16)}"}`;
-    return { text: body.length === 1 ? `{${h}` : `${body},${h}`, chain };
+    return { text: inner === '' ? `{${h}` : `{${inner},${h}`, chain };
   }
 }
 

@@ -1,11 +1,13 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
 import { isGzipPath } from './log-format.ts';
 
 const READ_CHUNK = 1024 * 1024;
+/** Longest line the reader accepts; a longer one means the file is not a log. */
+const MAX_LINE = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
@@ -20,21 +22,29 @@ const NEWLINE = 0x0a;
  *   holds the 1-based `line` where the problem starts.
  */
 export async function* readRawLines(path: string): AsyncGenerator<string[], boolean, undefined> {
-  if ((await checkFile(path)) === 0) return false;
+  const size = await checkFile(path);
+  if (size === 0) return false;
   const gzip = isGzipPath(path);
   const stream = openStream(path, gzip);
-  let carry: Buffer | null = null;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let lineNo = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const buf: Buffer = carry === null ? chunk : Buffer.concat([carry, chunk]);
+      if (lineNo === 0 && pendingBytes === 0 && !gzip) checkNotGzip(chunk, path);
       const batch: string[] = [];
       let start = 0;
-      let nl = buf.indexOf(NEWLINE, start);
-      while (nl !== -1) {
-        const text = buf.toString('utf8', start, nl);
+      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
         lineNo++;
-        if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(buf.subarray(start, nl))) {
+        let text: string | null;
+        if (pendingBytes === 0) text = decode(chunk, start, nl);
+        else {
+          pending.push(chunk.subarray(start, nl));
+          text = decode(Buffer.concat(pending), 0, pendingBytes + nl - start);
+          pending = [];
+          pendingBytes = 0;
+        }
+        if (text === null) {
           if (batch.length > 0) yield batch;
           throw new LogFormatError(
             `line ${lineNo} of ${path} is not valid UTF-8`,
@@ -44,9 +54,12 @@ export async function* readRawLines(path: string): AsyncGenerator<string[], bool
         }
         batch.push(text);
         start = nl + 1;
-        nl = buf.indexOf(NEWLINE, start);
       }
-      carry = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > MAX_LINE) throw tooLong(path, lineNo + 1);
+      }
       if (batch.length > 0) yield batch;
     }
   } catch (err) {
@@ -56,7 +69,61 @@ export async function* readRawLines(path: string): AsyncGenerator<string[], bool
   } finally {
     stream.destroy();
   }
-  return carry !== null;
+  if (gzip && (await endsEarly(stream as Gunzip, path, size))) return true;
+  return pendingBytes > 0;
+}
+
+/** The UTF-8 text of `buf[start, end)`, or null when those bytes are not valid UTF-8. */
+function decode(buf: Buffer, start: number, end: number): string | null {
+  const text = buf.toString('utf8', start, end);
+  if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(buf.subarray(start, end))) return null;
+  return text;
+}
+
+/**
+ * True when the gunzip stopped before the end of the file because only zero bytes follow
+ * the last member (what a crash can leave behind on some file systems): the log is then
+ * cut short. Any other unread data is an error.
+ */
+async function endsEarly(gunzip: Gunzip, path: string, size: number): Promise<boolean> {
+  const consumed = gunzip.bytesWritten;
+  if (consumed >= size) return false;
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    for (let pos = consumed; pos < size; ) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (bytesRead === 0) break;
+      const bad = buf.subarray(0, bytesRead).findIndex((b) => b !== 0);
+      if (bad !== -1)
+        throw new LogFormatError(
+          `${path} has unreadable data at byte ${pos + bad}, after the gzip members that end at byte ${consumed}`,
+          {},
+          BAD_HINT,
+        );
+      pos += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+function checkNotGzip(chunk: Buffer, path: string): void {
+  if (chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b)
+    throw new LogFormatError(
+      `${path} is gzip-compressed but its name does not end in .gz`,
+      { line: 1 },
+      { hint: 'rename it to end in .ndjson.gz' },
+    );
+}
+
+function tooLong(path: string, lineNo: number): LogFormatError {
+  return new LogFormatError(
+    `line ${lineNo} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB: not a grapevine log line`,
+    { line: lineNo },
+    BAD_HINT,
+  );
 }
 
 const BAD_HINT = { hint: 'the log was damaged or edited; restore it from a copy or rerun' };

@@ -62,10 +62,22 @@
  *
  * ## Crashes and truncation
  *
- * A final line without its `\n`, or a final gzip member that is cut short, is not an
- * error: readers stop at the last complete line and report the log as truncated, and a
- * writer can resume it, continuing the chain so that the result is identical to a log
- * written in one go.
+ * A final line without its `\n`, a final gzip member that is cut short, or zero bytes
+ * after the last gzip member (what a crash can leave on some file systems) are not
+ * errors: readers stop at the last complete line and report the log as `truncated`. A
+ * writer can resume such a log: it cuts the file back to its last complete line (for
+ * gzip: to its last complete member, then writes the complete lines recovered from the
+ * partial member again as a new member) and continues the chain, so that the result has
+ * the same lines and digest as a log written in one go.
+ *
+ * ## Verification
+ *
+ * A reader checks every line, in this order, and reports the first failure with its line
+ * number, the seq expected there and the tick: the line is valid UTF-8 and JSON; line 1
+ * is a header of this format, every other line an event (`seq` an integer, `t` a finite
+ * number, `type` a non-empty string); `seq` is one more than the previous line's (a
+ * removed, repeated or moved line shows here); the bytes are exactly the canonical
+ * encoding of the parsed line with its `h` last; `h` continues the hash chain.
  *
  * @packageDocumentation
  */

@@ -153,7 +153,8 @@ export class LogWriter {
    * Writes the buffered lines to the file with a single write (for `.gz`, one complete
    * gzip member). Does nothing when the buffer is empty. Does not fsync.
    *
-   * @throws LogFormatError when the write fails (disk full, file closed under us).
+   * @throws LogFormatError when the write fails (disk full, file closed under us); the
+   *   writer is then closed, and {@link LogWriter.resume} can continue the log.
    */
   flush(): void {
     if (this.pending === '') return;
@@ -163,7 +164,13 @@ export class LogWriter {
       let off = 0;
       while (off < bytes.length) off += writeSync(this.state.fd, bytes, off, bytes.length - off);
     } catch (cause) {
-      throw ioError(`cannot write log file ${this.state.path}`, cause);
+      // The file may now end with part of this write: stop here, so that nothing is
+      // appended after it. LogWriter.resume can cut it back and continue.
+      this.closed = true;
+      try {
+        closeSync(this.state.fd);
+      } catch {}
+      throw ioError(`cannot write log file ${this.state.path}; the writer is closed`, cause);
     }
     this.state.bytesWritten += bytes.length;
   }

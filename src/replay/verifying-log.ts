@@ -41,7 +41,7 @@ export class VerifyingLog implements RunLog {
 
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
-    const line = this.encoder.encode({ ...fields, seq, t, type }, this.chain);
+    const line = this.encoder.encodeEvent(type, t, seq, fields, this.chain);
     const expected = this.recorded.hashes[seq];
     if (expected === undefined) {
       const last = this.recorded.hashes.length - 1;

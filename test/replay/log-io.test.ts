@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
 import { type LogLine, LogWriter, readHeader, readLog, scanLog } from '../../src/replay/index.ts';
@@ -44,6 +44,13 @@ function writeSample(path: string, total = 40, wall?: number): string {
   const writer = LogWriter.create(path, header);
   appendEvents(writer, 1, total, total, wall);
   return writer.close();
+}
+
+/** Writes the sample log that `plain` holds again as a .gz file; returns its path. */
+function tmpGz(plain: string): string {
+  const path = tmp('ndjson.gz');
+  writeFileSync(path, gzipSync(readFileSync(plain)));
+  return path;
 }
 
 async function readAll(path: string, verify = true): Promise<LogLine[]> {
@@ -117,6 +124,21 @@ describe('round trip', () => {
     expect((await scanLog(gz)).digest).toBe(digest);
     expect((await readAll(gz)).map((l) => l.raw)).toEqual((await readAll(plain)).map((l) => l.raw));
     expect(gunzipSync(readFileSync(gz)).equals(readFileSync(plain))).toBe(true);
+  });
+
+  it('reads lines longer than a read chunk, with multi-byte characters across chunk edges', async () => {
+    for (const ext of ['ndjson', 'ndjson.gz']) {
+      const path = tmp(ext);
+      const writer = LogWriter.create(path, HEADER);
+      const long = 'é✓😀x'.repeat(400_000);
+      writer.append('say', 1, { text: long });
+      writer.append('say', 1, { text: 'short' });
+      writer.append('say', 2, { text: long.slice(3) });
+      const digest = writer.close();
+      const lines = await readAll(path);
+      expect(lines.map((l) => l.event.text)).toEqual([undefined, long, 'short', long.slice(3)]);
+      expect((await scanLog(path)).digest).toBe(digest);
+    }
   });
 
   it('reports the writer state through its getters', () => {
@@ -332,6 +354,23 @@ describe('truncation', () => {
     });
   });
 
+  it('treats zero bytes after the last gzip member as a cut-short end, and resumes from it', async () => {
+    const whole = tmp('ndjson.gz');
+    const digest = writeSample(whole, 20);
+    const path = tmp('ndjson.gz');
+    const writer = LogWriter.create(path, HEADER);
+    appendEvents(writer, 1, 12, 20);
+    writer.close();
+    writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.alloc(4096)]));
+    expect(await scanLog(path)).toMatchObject({ lastSeq: 12, truncated: true });
+    const resumed = await LogWriter.resume(path);
+    appendEvents(resumed, 13, 20);
+    expect(resumed.close()).toBe(digest);
+    expect(gunzipSync(readFileSync(path)).equals(gunzipSync(readFileSync(whole)))).toBe(true);
+    writeFileSync(path, Buffer.concat([readFileSync(whole), Buffer.alloc(10), readFileSync(whole)]));
+    expect((await failure(scanLog(path))).message).toContain('unreadable data at byte');
+  });
+
   it('treats a file that ends exactly at a line or member boundary as whole but incomplete', async () => {
     const path = tmp();
     writeSample(path, 30);
@@ -458,6 +497,9 @@ describe('files that are not logs', () => {
     const path = tmp('ndjson.gz');
     writeFileSync(path, readFileSync(plain));
     expect((await failure(scanLog(path))).message).toContain('is not a gzip-compressed grapevine log');
+    const misnamed = tmp();
+    writeFileSync(misnamed, readFileSync(tmpGz(plain)));
+    expect((await failure(scanLog(misnamed))).message).toContain('its name does not end in .gz');
     const sub = join(dir, 'a-directory.ndjson');
     mkdirSync(sub);
     expect((await failure(scanLog(sub))).message).toContain('is a directory');
