@@ -1,4 +1,5 @@
 import type { Digest, Json } from '../core/index.ts';
+import type { MachineLayout } from './machine-layout.ts';
 
 /** An agent's persisted state, in the shape of an XState persisted snapshot. */
 export interface AgentSnapshot {
@@ -13,25 +14,40 @@ export interface AgentSnapshot {
  * Runs the statecharts of a whole population. Two implementations share this contract and
  * a conformance suite: {@link XStateExecutor} (one XState actor per agent, full statechart
  * semantics) and {@link ColumnarExecutor} (state and numeric memory in typed arrays).
+ * Regions, states, events and memory slots are addressed by the numbers of the machine's
+ * {@link MachineLayout}; the name-based methods are conveniences.
  */
 export interface AgentExecutor {
   readonly kind: 'xstate' | 'columnar';
   readonly size: number;
-  /** Region names in table order; index 0 is the lifecycle region. */
+  readonly layout: MachineLayout;
+  /** Region names in layout order; index 0 is the lifecycle region. */
   readonly regionNames: readonly string[];
   /** State names of a region, by region index. */
   stateNames(region: number): readonly string[];
-  /** Sends an event to agent `i`'s machine. Returns true if its state changed. */
+  /** Sends an event (by layout id) to agent `i`'s machine. Returns true if its state changed. */
+  sendId(i: number, event: number): boolean;
+  /** Sends an event by name. */
   send(i: number, event: string): boolean;
+  /** Starts agent `i`'s step (lifecycle: idle -> deliberating). */
+  beginStep(i: number): void;
+  /** Ends agent `i`'s step (lifecycle: deliberating -> idle). */
+  endStep(i: number): void;
   /** Index of agent `i`'s current state in region `region`. */
   stateIndex(i: number, region: number): number;
   /** True if any of agent `i`'s current states is tagged `active`. */
   isActive(i: number): boolean;
   /** Number of agents in an active state. */
   activeCount(): number;
-  /** Reads a memory slot of agent `i`. */
+  /** 1 per agent in an active state (live view, do not modify). */
+  activeMask(): Uint8Array;
+  /** Reads numeric memory slot `k` of agent `i`. */
+  slot(i: number, k: number): number;
+  /** Writes numeric memory slot `k` of agent `i` (stored as the slot's type). */
+  setSlot(i: number, k: number, value: number): void;
+  /** Reads a memory entry by name (a slot, or any JSON on the XState executor). */
   getMemory(i: number, key: string): Json | undefined;
-  /** Writes a memory slot of agent `i` (numeric slots only on the columnar executor). */
+  /** Writes a memory entry by name (numeric slots only on the columnar executor). */
   setMemory(i: number, key: string, value: Json): void;
   /** Occupancy of each state of a region (live view, do not modify). */
   counts(region: number): Int32Array;
@@ -39,8 +55,10 @@ export interface AgentExecutor {
   snapshot(i: number): AgentSnapshot;
   /** Replaces agent `i`'s state by a snapshot. */
   restore(i: number, snapshot: AgentSnapshot): void;
+  /** The incremental 64-bit state hash (16 hex), the same on both executors. */
+  stateHash(): string;
   /** Feeds the whole population's state into a digest, in a form both executors share. */
   digest(d: Digest): void;
-  /** Bytes of state held per agent (approximate, for reports). */
+  /** Bytes of typed state per agent (the columnar executor's columns). */
   bytesPerAgent(): number;
 }

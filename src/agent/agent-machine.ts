@@ -1,5 +1,6 @@
 import { type AnyStateMachine, assign, setup } from 'xstate';
 import { ConfigError } from '../core/index.ts';
+import { MachineLayout } from './machine-layout.ts';
 
 /** One state of a knowledge/behaviour region. */
 export interface RegionStateSpec {
@@ -50,6 +51,8 @@ export interface AgentContext {
 export interface AgentMachine {
   readonly spec: AgentMachineSpec;
   readonly machine: AnyStateMachine;
+  /** Numeric handles of regions, states, events and slots. */
+  readonly layout: MachineLayout;
 }
 
 /**
@@ -81,7 +84,12 @@ export function defineAgentMachine(spec: AgentMachineSpec): AgentMachine {
     // biome-ignore lint/suspicious/noExplicitAny: generated config; checked by validateSpec
     states: states as any,
   });
-  return { spec, machine };
+  const layout = new MachineLayout(spec, {
+    name: LIFE_REGION,
+    states: ['idle', 'deliberating'],
+    events: [OBSERVE, COMMIT],
+  });
+  return { spec, machine, layout };
 }
 
 function regionConfig(region: RegionSpec): unknown {

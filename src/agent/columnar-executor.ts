@@ -2,6 +2,8 @@ import { ConfigError, type Digest, type Json } from '../core/index.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import type { AgentMachine, MemoryType } from './agent-machine.ts';
 import { compileMachine, type TransitionTable } from './compile-machine.ts';
+import type { MachineLayout } from './machine-layout.ts';
+import { StateHash } from './state-hash.ts';
 
 /** A typed column of numeric memory. */
 export type Column = Uint8Array | Int32Array | Float64Array;
@@ -22,20 +24,25 @@ export function makeColumn(type: MemoryType, size: number, initial: number): Col
 export class ColumnarExecutor implements AgentExecutor {
   readonly kind = 'columnar' as const;
   readonly table: TransitionTable;
+  readonly layout: MachineLayout;
   readonly regionNames: readonly string[];
   private readonly state: Uint8Array[];
   private readonly occupancy: Int32Array[];
   private readonly activeFlag: Uint8Array;
   private active = 0;
-  private readonly memory = new Map<string, Column>();
-  private readonly memoryKeys: string[];
+  private readonly columns: Column[];
+  private readonly eventMap: Int32Array;
+  private readonly hash = new StateHash();
 
   constructor(
     readonly agentMachine: AgentMachine,
     readonly size: number,
   ) {
     this.table = compileMachine(agentMachine.machine);
-    this.regionNames = this.table.regions.map((r) => r.name);
+    this.layout = agentMachine.layout;
+    this.regionNames = this.layout.regions;
+    this.checkLayout();
+    this.eventMap = Int32Array.from(this.layout.events, (e) => this.table.eventIndex.get(e) ?? -1);
     this.state = this.table.regions.map((r) => new Uint8Array(size).fill(r.initial));
     this.occupancy = this.table.regions.map((r) => {
       const c = new Int32Array(r.states.length);
@@ -43,15 +50,23 @@ export class ColumnarExecutor implements AgentExecutor {
       return c;
     });
     this.activeFlag = new Uint8Array(size);
-    const initiallyActive = this.table.regions.some((r) => r.active[r.initial] === 1);
-    if (initiallyActive) {
+    if (this.table.regions.some((r) => r.active[r.initial] === 1)) {
       this.activeFlag.fill(1);
       this.active = size;
     }
-    this.memoryKeys = Object.keys(agentMachine.spec.memory ?? {}).sort();
-    for (const key of this.memoryKeys) {
-      const slot = agentMachine.spec.memory![key];
-      this.memory.set(key, makeColumn(slot.type ?? 'f64', size, slot.initial));
+    this.columns = this.layout.slots.map((_, k) =>
+      makeColumn(this.layout.slotTypes[k], size, this.layout.slotInitial[k]),
+    );
+  }
+
+  private checkLayout(): void {
+    const same = this.table.regions.every(
+      (r, k) => r.name === this.layout.regions[k] && r.states.join() === this.layout.states[k].join(),
+    );
+    if (!same || this.table.regions.length !== this.layout.regions.length) {
+      throw new ConfigError(`machine "${this.table.id}" does not match its layout`, {
+        hint: 'build agent machines with defineAgentMachine',
+      });
     }
   }
 
@@ -60,8 +75,13 @@ export class ColumnarExecutor implements AgentExecutor {
   }
 
   send(i: number, event: string): boolean {
-    const e = this.table.eventIndex.get(event);
-    if (e === undefined) return false;
+    const id = this.layout.eventId(event);
+    return id < 0 ? false : this.sendId(i, id);
+  }
+
+  sendId(i: number, event: number): boolean {
+    const e = this.eventMap[event];
+    if (e < 0) return false;
     const E = this.table.events.length;
     let changed = false;
     const regions = this.table.regions;
@@ -73,11 +93,18 @@ export class ColumnarExecutor implements AgentExecutor {
       col[i] = to;
       this.occupancy[r][from]--;
       this.occupancy[r][to]++;
+      this.hash.change(i, r, from, to);
       changed = true;
     }
     if (changed) this.refreshActive(i);
     return changed;
   }
+
+  /** The lifecycle is not observable from outside a synchronous step: nothing to do. */
+  beginStep(_i: number): void {}
+
+  /** See {@link ColumnarExecutor.beginStep}. */
+  endStep(_i: number): void {}
 
   private refreshActive(i: number): void {
     let a = 0;
@@ -101,18 +128,29 @@ export class ColumnarExecutor implements AgentExecutor {
     return this.active;
   }
 
+  activeMask(): Uint8Array {
+    return this.activeFlag;
+  }
+
   /** The typed column of a memory slot, for world code that reads populations in bulk. */
   column(key: string): Column {
-    const col = this.memory.get(key);
-    if (!col)
-      throw new ConfigError(`unknown memory slot "${key}"`, {
-        hint: `declared slots: ${this.memoryKeys.join(', ')}`,
-      });
-    return col;
+    return this.columns[this.layout.slot(key)];
+  }
+
+  slot(i: number, k: number): number {
+    return this.columns[k][i];
+  }
+
+  setSlot(i: number, k: number, value: number): void {
+    const col = this.columns[k];
+    const from = col[i];
+    col[i] = value;
+    this.hash.change(i, this.regionNames.length + k, from, col[i]);
   }
 
   getMemory(i: number, key: string): Json | undefined {
-    return this.memory.get(key)?.[i];
+    const k = this.layout.slots.indexOf(key);
+    return k < 0 ? undefined : this.columns[k][i];
   }
 
   setMemory(i: number, key: string, value: Json): void {
@@ -121,7 +159,7 @@ export class ColumnarExecutor implements AgentExecutor {
         hint: 'store numbers, or run these agents with executor "xstate"',
       });
     }
-    this.column(key)[i] = value;
+    this.setSlot(i, this.layout.slot(key), value);
   }
 
   counts(region: number): Int32Array {
@@ -134,7 +172,9 @@ export class ColumnarExecutor implements AgentExecutor {
       value[r.name] = r.states[this.state[k][i]];
     });
     const mem: Record<string, Json> = {};
-    for (const key of this.memoryKeys) mem[key] = this.memory.get(key)![i];
+    this.layout.slots.forEach((key, k) => {
+      mem[key] = this.columns[k][i];
+    });
     return { status: 'active', value, historyValue: {}, context: { mem }, children: {} };
   }
 
@@ -145,24 +185,34 @@ export class ColumnarExecutor implements AgentExecutor {
         throw new ConfigError(
           `snapshot of agent ${i}: unknown state "${snapshot.value[r.name]}" in region "${r.name}"`,
         );
-      this.occupancy[k][this.state[k][i]]--;
+      const from = this.state[k][i];
+      this.occupancy[k][from]--;
       this.occupancy[k][s]++;
       this.state[k][i] = s;
+      this.hash.change(i, k, from, s);
     });
-    for (const key of this.memoryKeys) this.setMemory(i, key, snapshot.context.mem[key] ?? 0);
+    this.layout.slots.forEach((key, k) => {
+      this.setSlot(i, k, Number(snapshot.context.mem[key] ?? this.layout.slotInitial[k]));
+    });
     this.refreshActive(i);
+  }
+
+  stateHash(): string {
+    return this.hash.hex();
   }
 
   digest(d: Digest): void {
     this.table.regions.forEach((r, k) => {
       d.text(`region:${r.name}\n`).bytes(this.state[k]);
     });
-    for (const key of this.memoryKeys) d.text(`mem:${key}\n`).bytes(this.memory.get(key)!);
+    this.layout.slots.forEach((key, k) => {
+      d.text(`mem:${key}\n`).bytes(this.columns[k]);
+    });
   }
 
   bytesPerAgent(): number {
     let bytes = this.state.length + 1;
-    for (const col of this.memory.values()) bytes += col.BYTES_PER_ELEMENT;
+    for (const col of this.columns) bytes += col.BYTES_PER_ELEMENT;
     return bytes;
   }
 }

@@ -94,6 +94,42 @@ export class StepContext<P = unknown> {
     return r;
   }
 
+  /** Index of this agent's current state in region `region` (layout numbers). */
+  stateOf(region: number): number {
+    return this.executor.stateIndex(this.agent, region);
+  }
+
+  /** True if this agent is in state `state` of region `region` (layout numbers). */
+  in(region: number, state: number): boolean {
+    return this.executor.stateIndex(this.agent, region) === state;
+  }
+
+  /** Sends an event (layout id) to this agent's statechart. Returns true if its state changed. */
+  fire(event: number): boolean {
+    this.guard();
+    this.record?.events.push(this.executor.layout.events[event]);
+    return this.executor.sendId(this.agent, event);
+  }
+
+  /** Reads numeric memory slot `k` (layout number). */
+  slot(k: number): number {
+    return this.executor.slot(this.agent, k);
+  }
+
+  /** Writes numeric memory slot `k` (layout number). */
+  setSlot(k: number, value: number): void {
+    this.guard();
+    if (this.record) this.record.memory[this.executor.layout.slots[k]] = value;
+    this.executor.setSlot(this.agent, k, value);
+  }
+
+  /** Sends a direct message to agent `to`. */
+  tell(to: number, kind: string, item?: string, payload?: Json): void {
+    this.guard();
+    const m = this.bus.sendTo(this.agent, this.tick, to, kind, item, payload);
+    this.record?.sent.push(m.id);
+  }
+
   /** Sends an event to this agent's own statechart. Returns true if its state changed. */
   emit(event: string): boolean {
     this.guard();

@@ -1,8 +1,10 @@
 import { type AnyActor, createActor } from 'xstate';
-import { ConfigError, canonicalJson, type Digest, type Json } from '../core/index.ts';
+import { ConfigError, canonicalJson, type Digest, type Json, sha256Hex } from '../core/index.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
-import { type AgentMachine, LIFE_REGION, MEMORY_EVENT } from './agent-machine.ts';
+import { type AgentMachine, COMMIT, MEMORY_EVENT, OBSERVE } from './agent-machine.ts';
 import { makeColumn } from './columnar-executor.ts';
+import type { MachineLayout } from './machine-layout.ts';
+import { StateHash } from './state-hash.ts';
 
 /**
  * One XState v5 actor per agent, with full statechart semantics. Actors are hydrated
@@ -11,25 +13,25 @@ import { makeColumn } from './columnar-executor.ts';
  */
 export class XStateExecutor implements AgentExecutor {
   readonly kind = 'xstate' as const;
+  readonly layout: MachineLayout;
   readonly regionNames: readonly string[];
   private readonly actors: (AnyActor | undefined)[];
-  private readonly states: string[][];
   private readonly activeStates: Set<string>[];
   private readonly occupancy: Int32Array[];
   private readonly initial: AgentSnapshot;
   private readonly activeFlag: Uint8Array;
   private active = 0;
+  private readonly hash = new StateHash();
+  /** One-element columns that coerce slot values exactly as the columnar executor stores them. */
+  private readonly coerce: ReturnType<typeof makeColumn>[];
 
   constructor(
     readonly agentMachine: AgentMachine,
     readonly size: number,
   ) {
     const spec = agentMachine.spec;
-    this.regionNames = [LIFE_REGION, ...Object.keys(spec.regions)];
-    this.states = [
-      ['idle', 'deliberating'],
-      ...Object.values(spec.regions).map((r) => Object.keys(r.states)),
-    ];
+    this.layout = agentMachine.layout;
+    this.regionNames = this.layout.regions;
     this.activeStates = [
       new Set<string>(),
       ...Object.values(spec.regions).map(
@@ -41,14 +43,15 @@ export class XStateExecutor implements AgentExecutor {
           ),
       ),
     ];
+    this.coerce = this.layout.slotTypes.map((t) => makeColumn(t, 1, 0));
     this.actors = new Array(size);
     const start = createActor(agentMachine.machine);
     start.start();
     this.initial = start.getPersistedSnapshot() as unknown as AgentSnapshot;
     start.stop();
     this.occupancy = this.regionNames.map((name, r) => {
-      const c = new Int32Array(this.states[r].length);
-      c[this.states[r].indexOf(this.initial.value[name])] = size;
+      const c = new Int32Array(this.layout.states[r].length);
+      c[this.layout.states[r].indexOf(this.initial.value[name])] = size;
       return c;
     });
     this.activeFlag = new Uint8Array(size);
@@ -78,24 +81,48 @@ export class XStateExecutor implements AgentExecutor {
     return a ? (a.getSnapshot().value as Record<string, string>) : this.initial.value;
   }
 
+  private mem(i: number): Record<string, Json> {
+    const a = this.actors[i];
+    return a ? (a.getSnapshot().context.mem as Record<string, Json>) : this.initial.context.mem;
+  }
+
   stateNames(region: number): readonly string[] {
-    return this.states[region];
+    return this.layout.states[region];
+  }
+
+  sendId(i: number, event: number): boolean {
+    return this.send(i, this.layout.events[event]);
   }
 
   send(i: number, event: string): boolean {
     const before = this.value(i);
     this.actor(i).send({ type: event });
-    const after = this.value(i);
+    return this.account(i, before, this.value(i));
+  }
+
+  private account(i: number, before: Record<string, string>, after: Record<string, string>): boolean {
     if (after === before) return false;
     let changed = false;
     this.regionNames.forEach((name, r) => {
       if (before[name] === after[name]) return;
       changed = true;
-      this.occupancy[r][this.states[r].indexOf(before[name])]--;
-      this.occupancy[r][this.states[r].indexOf(after[name])]++;
+      const states = this.layout.states[r];
+      const from = states.indexOf(before[name]);
+      const to = states.indexOf(after[name]);
+      this.occupancy[r][from]--;
+      this.occupancy[r][to]++;
+      this.hash.change(i, r, from, to);
     });
     if (changed) this.refreshActive(i, after);
     return changed;
+  }
+
+  beginStep(i: number): void {
+    this.send(i, OBSERVE);
+  }
+
+  endStep(i: number): void {
+    this.send(i, COMMIT);
   }
 
   private refreshActive(i: number, value: Record<string, string>): void {
@@ -107,7 +134,7 @@ export class XStateExecutor implements AgentExecutor {
   }
 
   stateIndex(i: number, region: number): number {
-    return this.states[region].indexOf(this.value(i)[this.regionNames[region]]);
+    return this.layout.states[region].indexOf(this.value(i)[this.regionNames[region]]);
   }
 
   isActive(i: number): boolean {
@@ -118,13 +145,37 @@ export class XStateExecutor implements AgentExecutor {
     return this.active;
   }
 
+  activeMask(): Uint8Array {
+    return this.activeFlag;
+  }
+
+  slot(i: number, k: number): number {
+    return Number(this.mem(i)[this.layout.slots[k]] ?? this.layout.slotInitial[k]);
+  }
+
+  setSlot(i: number, k: number, value: number): void {
+    const from = this.slot(i, k);
+    const c = this.coerce[k];
+    c[0] = value;
+    const to = c[0];
+    this.actor(i).send({ type: MEMORY_EVENT, patch: { [this.layout.slots[k]]: to } } as { type: string });
+    this.hash.change(i, this.regionNames.length + k, from, to);
+  }
+
   getMemory(i: number, key: string): Json | undefined {
-    const a = this.actors[i];
-    const mem = a ? (a.getSnapshot().context.mem as Record<string, Json>) : this.initial.context.mem;
-    return mem[key];
+    return this.mem(i)[key];
   }
 
   setMemory(i: number, key: string, value: Json): void {
+    const k = this.layout.slots.indexOf(key);
+    if (k >= 0) {
+      if (typeof value !== 'number')
+        throw new ConfigError(`memory slot "${key}" is numeric; got ${typeof value}`, {
+          hint: 'store numbers in declared slots, other JSON under other keys',
+        });
+      this.setSlot(i, k, value);
+      return;
+    }
     this.actor(i).send({ type: MEMORY_EVENT, patch: { [key]: value } } as { type: string });
   }
 
@@ -138,21 +189,41 @@ export class XStateExecutor implements AgentExecutor {
   }
 
   restore(i: number, snapshot: AgentSnapshot): void {
-    const before = this.value(i);
     for (const [name, state] of Object.entries(snapshot.value)) {
       const r = this.regionNames.indexOf(name);
-      if (r < 0 || !this.states[r].includes(state))
+      if (r < 0 || !this.layout.states[r].includes(state))
         throw new ConfigError(`snapshot of agent ${i}: unknown state "${state}" in region "${name}"`);
     }
+    const before = this.value(i);
+    const slotsBefore = this.layout.slots.map((_, k) => this.slot(i, k));
     this.actors[i]?.stop();
     const a = createActor(this.agentMachine.machine, { snapshot: snapshot as never });
     a.start();
     this.actors[i] = a;
-    this.regionNames.forEach((name, r) => {
-      this.occupancy[r][this.states[r].indexOf(before[name])]--;
-      this.occupancy[r][this.states[r].indexOf(snapshot.value[name])]++;
+    this.account(i, before, snapshot.value);
+    slotsBefore.forEach((from, k) => {
+      this.hash.change(i, this.regionNames.length + k, from, this.slot(i, k));
     });
-    this.refreshActive(i, snapshot.value);
+  }
+
+  stateHash(): string {
+    const extra = this.extraMemory();
+    return extra.length === 0
+      ? this.hash.hex()
+      : sha256Hex(this.hash.hex() + canonicalJson(extra)).slice(0, 16);
+  }
+
+  /** Memory outside the declared numeric slots (LLM agents' JSON), by agent. */
+  private extraMemory(): Json[] {
+    const out: Json[] = [];
+    const slots = new Set(this.layout.slots);
+    for (let i = 0; i < this.size; i++) {
+      if (!this.actors[i]) continue;
+      const mem = this.mem(i);
+      const rest = Object.keys(mem).filter((k) => !slots.has(k));
+      if (rest.length) out.push([i, Object.fromEntries(rest.map((k) => [k, mem[k]]))]);
+    }
+    return out;
   }
 
   digest(d: Digest): void {
@@ -161,24 +232,16 @@ export class XStateExecutor implements AgentExecutor {
       for (let i = 0; i < this.size; i++) col[i] = this.stateIndex(i, r);
       d.text(`region:${name}\n`).bytes(col);
     });
-    const slots = this.agentMachine.spec.memory ?? {};
-    const extra: Json[] = [];
-    for (const key of Object.keys(slots).sort()) {
-      const col = makeColumn(slots[key].type ?? 'f64', this.size, 0);
-      for (let i = 0; i < this.size; i++) col[i] = Number(this.getMemory(i, key) ?? 0);
+    this.layout.slots.forEach((key, k) => {
+      const col = makeColumn(this.layout.slotTypes[k], this.size, 0);
+      for (let i = 0; i < this.size; i++) col[i] = this.slot(i, k);
       d.text(`mem:${key}\n`).bytes(col);
-    }
-    for (let i = 0; i < this.size; i++) {
-      const a = this.actors[i];
-      if (!a) continue;
-      const mem = a.getSnapshot().context.mem as Record<string, Json>;
-      const rest = Object.keys(mem).filter((k) => !(k in slots));
-      if (rest.length) extra.push([i, Object.fromEntries(rest.map((k) => [k, mem[k]]))]);
-    }
+    });
+    const extra = this.extraMemory();
     if (extra.length) d.text(`json:${canonicalJson(extra)}`);
   }
 
   bytesPerAgent(): number {
-    return 3000;
+    return 0;
   }
 }

@@ -10,6 +10,9 @@ export class DeliveryBatch {
   msg = new Int32Array(64);
   length = 0;
 
+  /** @param deliverAt the tick these deliveries become visible. */
+  constructor(readonly deliverAt: number) {}
+
   /** Adds a message and returns its index in this batch. */
   addMessage(m: Message): number {
     this.messages.push(m);

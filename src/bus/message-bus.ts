@@ -1,5 +1,5 @@
 import { type Observable, Subject } from 'rxjs';
-import { ConfigError, RunError } from '../core/index.ts';
+import { ConfigError, type Json, RunError } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
@@ -38,7 +38,7 @@ export class MessageBus {
   private pendingRows = 0;
   private nextId = 0;
   private readonly channels = new Map<string, Int32Array>();
-  private current = new DeliveryBatch();
+  private current = new DeliveryBatch(0);
   private order = new Int32Array(64);
   private readonly inboxStart: Int32Array;
   private readonly inboxCount: Int32Array;
@@ -92,33 +92,68 @@ export class MessageBus {
 
   /** Sends a message from `from` (-1 = the world) at `tick`; returns it. */
   send(from: number, tick: number, out: OutgoingMessage): Message {
-    const latency = out.latency ?? this.latency;
-    if (!Number.isInteger(latency) || latency < 1)
-      throw new RunError(`message latency must be an integer >= 1, got ${latency}`);
-    const deliverAt = tick + latency;
-    const route = routeOf(out.address);
-    const message: Message = {
+    const a = out.address;
+    const channel = a.to === 'channel' ? a.channel : undefined;
+    const batch = this.batchFor(tick, out.latency);
+    const message = this.record(from, tick, batch, routeOf(a), channel, out.kind, out.item, out.payload);
+    const before = batch.length;
+    this.route(batch, batch.addMessage(message), from, a);
+    this.sent(batch, before, tick, message);
+    return message;
+  }
+
+  /** Sends a direct message to one agent without building an address (the hot path). */
+  sendTo(from: number, tick: number, to: number, kind: string, item?: string, payload?: Json): Message {
+    this.checkAgent(to, 'recipient');
+    const batch = this.batchFor(tick, undefined);
+    const message = this.record(from, tick, batch, 'direct', undefined, kind, item, payload);
+    const before = batch.length;
+    batch.add(to, batch.addMessage(message));
+    this.sent(batch, before, tick, message);
+    return message;
+  }
+
+  private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
+    const l = latency ?? this.latency;
+    if (!Number.isInteger(l) || l < 1)
+      throw new RunError(`message latency must be an integer >= 1, got ${l}`);
+    const deliverAt = tick + l;
+    let batch = this.pending.get(deliverAt);
+    if (!batch) {
+      batch = new DeliveryBatch(deliverAt);
+      this.pending.set(deliverAt, batch);
+    }
+    return batch;
+  }
+
+  private record(
+    from: number,
+    tick: number,
+    batch: DeliveryBatch,
+    route: Route,
+    channel: string | undefined,
+    kind: string,
+    item: string | undefined,
+    payload: Json | undefined,
+  ): Message {
+    // One object shape for every message keeps property reads monomorphic.
+    return {
       id: this.nextId++,
       from,
       route,
-      ...(out.address.to === 'channel' ? { channel: out.address.channel } : {}),
-      kind: out.kind,
-      ...(out.item === undefined ? {} : { item: out.item }),
-      ...(out.payload === undefined ? {} : { payload: out.payload }),
+      channel,
+      kind,
+      item,
+      payload,
       sentAt: tick,
-      deliverAt,
+      deliverAt: batch.deliverAt,
     };
-    let batch = this.pending.get(deliverAt);
-    if (!batch) {
-      batch = new DeliveryBatch();
-      this.pending.set(deliverAt, batch);
-    }
-    const before = batch.length;
-    this.route(batch, batch.addMessage(message), from, out.address);
+  }
+
+  private sent(batch: DeliveryBatch, before: number, tick: number, message: Message): void {
     const recipients = batch.length - before;
     this.pendingRows += recipients;
     if (this.events.observed) this.events.next({ type: 'sent', tick, message, recipients });
-    return message;
   }
 
   private route(batch: DeliveryBatch, m: number, from: number, address: Address): void {
@@ -155,11 +190,11 @@ export class MessageBus {
 
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
   release(tick: number): number {
-    const carried = this.carryOver();
+    const carried = this.carryOver(tick);
     const due = this.pending.get(tick);
     this.pending.delete(tick);
     if (due) this.pendingRows -= due.length;
-    const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch());
+    const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch(tick));
     if (this.visibility) applyVisibility(batch, this.visibility);
     this.current = batch;
     this.releasedTick = tick;
@@ -167,14 +202,14 @@ export class MessageBus {
     return this.touchedCount;
   }
 
-  private carryOver(): DeliveryBatch | undefined {
+  private carryOver(tick: number): DeliveryBatch | undefined {
     let carried: DeliveryBatch | undefined;
     const remap = new Map<number, number>();
     for (let k = 0; k < this.touchedCount; k++) {
       const i = this.touched[k];
       const n = this.inboxCount[i];
       if (n === 0) continue;
-      carried ??= new DeliveryBatch();
+      carried ??= new DeliveryBatch(tick);
       for (let r = 0; r < n; r++) {
         const m = this.current.msg[this.order[this.inboxStart[i] + r]];
         let idx = remap.get(m);
@@ -214,6 +249,11 @@ export class MessageBus {
       const to = batch.to[r];
       this.order[this.inboxStart[to] + count[to]++] = r;
     }
+  }
+
+  /** Messages waiting per agent this tick (live view, do not modify). */
+  inboxCounts(): Int32Array {
+    return this.inboxCount;
   }
 
   /** True if agent `i` has messages this tick. */

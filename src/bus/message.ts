@@ -21,13 +21,13 @@ export interface Message {
   readonly from: number;
   readonly route: Route;
   /** Channel name for channel posts. */
-  readonly channel?: string;
+  readonly channel: string | undefined;
   /** What kind of message: e.g. `tell`, `ack`, `say`. */
   readonly kind: string;
   /** The knowledge item it carries, if any. */
-  readonly item?: string;
+  readonly item: string | undefined;
   /** Free JSON payload (text of an utterance, etc.). */
-  readonly payload?: Json;
+  readonly payload: Json | undefined;
   /** Tick it was sent at. */
   readonly sentAt: number;
   /** Tick it becomes visible. */

@@ -7,12 +7,6 @@ function hasTick(popped: readonly ClockEvent[]): boolean {
   return false;
 }
 
-function dueAgents(ctx: TurnContext, test: (i: number) => boolean): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < ctx.size; i++) if (test(i)) out.push(i);
-  return out;
-}
-
 /** Everyone due acts on the same snapshot; decisions commit in agent-index order. */
 export class SimultaneousPolicy implements TurnPolicy {
   readonly name = 'simultaneous' as const;
@@ -22,7 +16,7 @@ export class SimultaneousPolicy implements TurnPolicy {
   turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
     if (!hasTick(popped)) return [];
     queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
-    return dueAgents(ctx, (i) => ctx.isDue(i));
+    return ctx.due();
   }
 }
 
@@ -48,7 +42,7 @@ export class RandomOrderPolicy implements TurnPolicy {
   turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
     if (!hasTick(popped)) return [];
     queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
-    const due = dueAgents(ctx, (i) => ctx.isDue(i));
+    const due = ctx.due();
     ctx.rng.at(-1, tick).shuffle(due);
     return due;
   }
@@ -93,7 +87,7 @@ export class WakeOnMessagePolicy implements TurnPolicy {
   turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
     if (!hasTick(popped)) return [];
     queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
-    return dueAgents(ctx, tick === 1 ? (i) => ctx.isDue(i) : (i) => ctx.hasInbox(i));
+    return tick === 1 ? ctx.due() : ctx.withInbox();
   }
 }
 

@@ -9,6 +9,10 @@ export interface TurnContext {
   hasInbox(i: number): boolean;
   /** True if agent `i` has envelopes or is in a state that acts every turn. */
   isDue(i: number): boolean;
+  /** Agents with envelopes or in an active state, ascending. */
+  due(): number[];
+  /** Agents with envelopes, ascending. */
+  withInbox(): number[];
   /** A counter-based stream for scheduling draws (turn order, waiting times). */
   readonly rng: StepRng;
 }

@@ -36,8 +36,8 @@ export interface WorldInstance<P = unknown> {
   channels?: Record<string, number[]>;
   /** Sets the initial state at tick 0 (seeds, planted items, first messages). */
   init?(control: WorldControl): void;
-  /** Per-tick metrics (numbers only; they go into every tick line of the log). */
-  metrics?(view: WorldView): Record<string, number>;
+  /** Per-tick metrics (numbers only; they go into every tick line of the log). `previous` is the last tick's. */
+  metrics?(view: WorldView, previous: Readonly<Record<string, number>> | undefined): Record<string, number>;
   /** Returns a reason to stop after this tick, or null to go on. */
   stop?(view: WorldView): string | null;
   /** Final summary, from the per-tick metric history. */

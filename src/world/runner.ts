@@ -68,6 +68,13 @@ export function runHeader(
   };
 }
 
+/** Agents with mail or in an active state, ascending. */
+function dueList(inbox: Int32Array, active: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < active.length; i++) if (active[i] === 1 || inbox[i] > 0) out.push(i);
+  return out;
+}
+
 class NullLog implements RunLog {
   seq = 0;
   append(): number {
@@ -175,11 +182,15 @@ class Engine {
 
   async run(seed: number, maxTicks: number, onTick?: RunOptions['onTick']): Promise<RunResult> {
     const bus = this.bus;
+    const inbox = bus.inboxCounts();
+    const active = this.executor.activeMask();
     const turnCtx: TurnContext = {
       size: this.world.size,
-      hasInbox: (i) => bus.hasInbox(i),
-      isDue: (i) => bus.hasInbox(i) || this.executor.isActive(i),
+      hasInbox: (i) => inbox[i] > 0,
+      isDue: (i) => inbox[i] > 0 || active[i] === 1,
       rng: this.rng.stepRng('turns'),
+      due: () => dueList(inbox, active),
+      withInbox: () => Array.from(bus.recipients()),
     };
     this.world.init?.(this.control);
     this.endTick(0);
@@ -215,7 +226,7 @@ class Engine {
     const ex = this.executor;
     const ctx = this.ctx;
     for (const i of turns) {
-      ex.send(i, OBSERVE);
+      ex.beginStep(i);
       const inbox = this.bus.take(i);
       this.deliveries += inbox.length;
       const out = this.world.policy(ctx.aim(i, tick, inbox));
@@ -241,7 +252,7 @@ class Engine {
 
   private commit(i: number): void {
     const record = this.ctx.close();
-    this.executor.send(i, COMMIT);
+    this.executor.endStep(i);
     if (record)
       this.log.append('act', this.ctx.tick, {
         agent: i,
@@ -253,12 +264,10 @@ class Engine {
 
   private endTick(tick: number): void {
     this.control.tick = tick;
-    const metrics = this.world.metrics?.(this.control) ?? {};
+    const metrics = this.world.metrics?.(this.control, this.history[this.history.length - 1]) ?? {};
     this.history.push(metrics);
-    const d = new Digest();
-    this.executor.digest(d);
     this.log.append('tick', tick, {
-      state: d.hex(16),
+      state: this.executor.stateHash(),
       stepped: this.control.stepped,
       pending: this.bus.pendingCount,
       metrics,
@@ -269,7 +278,10 @@ class Engine {
   private finish(seed: number, tick: number, reason: string): RunResult {
     const summary = this.world.summary?.(this.history, this.control) ?? {};
     const metrics = this.history[this.history.length - 1] ?? {};
+    const d = new Digest();
+    this.executor.digest(d);
     this.log.append('end', tick, {
+      finalState: d.hex(),
       reason,
       ticks: tick,
       steps: this.steps,

@@ -11,7 +11,7 @@ import {
   type Topology,
   type WorldControl,
 } from '../../src/index.ts';
-import { ROLE, rumorAgent } from './machine.ts';
+import { H, ROLE, ROLE_SLOT, rumorAgent } from './machine.ts';
 import { rumorMetrics, rumorSummary } from './metrics.ts';
 import { type RumorParams, rumorParams } from './params.ts';
 import { rumorPolicy } from './policy.ts';
@@ -67,8 +67,8 @@ function seed(control: WorldControl, p: RumorParams, rng: RngStreams): void {
   const roles = rng.stream('roles');
   for (let i = 0; i < control.size; i++) {
     const u = roles.next();
-    if (u < p.skeptics) control.set(i, 'role', ROLE.skeptic);
-    else if (u < p.skeptics + p.debunkers) control.set(i, 'role', ROLE.debunker);
+    if (u < p.skeptics) control.executor.setSlot(i, ROLE_SLOT, ROLE.skeptic);
+    else if (u < p.skeptics + p.debunkers) control.executor.setSlot(i, ROLE_SLOT, ROLE.debunker);
   }
   const taken = new Set<number>();
   for (const i of pickDistinct(p.insiders, control.size, rng, 'insiders', taken)) plant(control, i, 'fact');
@@ -77,9 +77,10 @@ function seed(control: WorldControl, p: RumorParams, rng: RngStreams): void {
 }
 
 function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
-  control.emit(i, `HEAR_${item.toUpperCase()}`);
-  control.set(i, `src_${item}`, i);
-  control.set(i, `at_${item}`, 0);
+  const x = H[item === 'fact' ? 0 : 1];
+  control.executor.sendId(i, x.hear);
+  control.executor.setSlot(i, x.src, i);
+  control.executor.setSlot(i, x.at, 0);
 }
 
 /**

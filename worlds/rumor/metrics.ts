@@ -1,25 +1,25 @@
 import type { Json, WorldView } from '../../src/index.ts';
-import { ITEMS } from './machine.ts';
+import { H } from './machine.ts';
 
-/** Per-tick metrics: agents per state per item, newly informed, aware and fraction aware. */
-export function rumorMetrics(view: WorldView): Record<string, number> {
+/**
+ * Per-tick metrics, per item: agents per state, `aware` (ever heard of it), `new` (first
+ * heard this tick) and `fractionAware`. All from the executor's state counts: O(1).
+ */
+export function rumorMetrics(
+  view: WorldView,
+  previous: Readonly<Record<string, number>> | undefined,
+): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const item of ITEMS) {
-    for (const state of ['ignorant', 'spreader', 'stifler'])
-      out[`${item}.${state}`] = view.count(item, state);
-    const at = view.memoryColumn(`at_${item}`);
-    let aware = 0;
-    let fresh = 0;
-    for (let i = 0; i < at.length; i++) {
-      const t = at[i];
-      if (t >= 0) {
-        aware++;
-        if (t === view.tick) fresh++;
-      }
-    }
-    out[`${item}.aware`] = aware;
-    out[`${item}.new`] = fresh;
-    out[`${item}.fractionAware`] = aware / view.size;
+  for (const x of H) {
+    const counts = view.executor.counts(x.region);
+    const ignorant = counts[x.ignorant];
+    out[`${x.name}.ignorant`] = ignorant;
+    out[`${x.name}.aware`] = view.size - ignorant;
+    out[`${x.name}.spreader`] = counts[x.spreader];
+    out[`${x.name}.stifler`] = counts[x.stifler];
+    out[`${x.name}.unconvinced`] = counts[x.aware];
+    out[`${x.name}.new`] = (previous?.[`${x.name}.ignorant`] ?? view.size) - ignorant;
+    out[`${x.name}.fractionAware`] = (view.size - ignorant) / view.size;
   }
   return out;
 }
@@ -27,12 +27,12 @@ export function rumorMetrics(view: WorldView): Record<string, number> {
 /** Final summary per item: reach, peak spreaders, time to peak, time to extinction. */
 export function rumorSummary(history: readonly Record<string, number>[]): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const item of ITEMS) {
+  for (const { name } of H) {
     let peak = -1;
     let timeToPeak = 0;
     let extinction: number | null = null;
     history.forEach((m, t) => {
-      const s = m[`${item}.spreader`];
+      const s = m[`${name}.spreader`];
       if (s > peak) {
         peak = s;
         timeToPeak = t;
@@ -40,9 +40,9 @@ export function rumorSummary(history: readonly Record<string, number>[]): Record
       if (extinction === null && t > 0 && s === 0) extinction = t;
     });
     const last = history[history.length - 1] ?? {};
-    out[item] = {
-      reach: last[`${item}.fractionAware`] ?? 0,
-      aware: last[`${item}.aware`] ?? 0,
+    out[name] = {
+      reach: last[`${name}.fractionAware`] ?? 0,
+      aware: last[`${name}.aware`] ?? 0,
       peak,
       timeToPeak,
       timeToExtinction: extinction,

@@ -1,41 +1,22 @@
 import type { StepContext } from '../../src/index.ts';
-import { ITEMS, type Item, ROLE } from './machine.ts';
+import { H, type ItemHandles, ROLE, ROLE_SLOT } from './machine.ts';
 import type { RumorParams } from './params.ts';
 
-const EVENTS = {
-  fact: {
-    hear: 'HEAR_FACT',
-    know: 'KNOW_FACT',
-    stifle: 'STIFLE_FACT',
-    heard: 'heard_fact',
-    src: 'src_fact',
-    at: 'at_fact',
-  },
-  rumor: {
-    hear: 'HEAR_RUMOR',
-    know: 'KNOW_RUMOR',
-    stifle: 'STIFLE_RUMOR',
-    heard: 'heard_rumor',
-    src: 'src_rumor',
-    at: 'at_rumor',
-  },
-} as const;
-
 type Ctx = StepContext<RumorParams>;
+const [FACT, RUMOR] = H;
 
 /** True for the classic pairwise models, where a teller learns that the other already knew. */
 function pairwise(p: RumorParams): boolean {
   return p.model === 'daley-kendall' || p.model === 'maki-thompson';
 }
 
-/** Records the first telling of an item (provenance) and counts tellings. */
-export function noteHeard(ctx: Ctx, item: Item, from: number): number {
-  const e = EVENTS[item];
-  const heard = ctx.num(e.heard) + 1;
-  ctx.set(e.heard, heard);
-  if (heard === 1) {
-    ctx.set(e.src, from);
-    ctx.set(e.at, ctx.tick);
+/** Counts a telling and records the first one (who told, when): the provenance. */
+function noteHeard(ctx: Ctx, x: ItemHandles, from: number): number {
+  const heard = ctx.slot(x.heard) + 1;
+  ctx.setSlot(x.heard, heard);
+  if (ctx.slot(x.at) < 0) {
+    ctx.setSlot(x.src, from);
+    ctx.setSlot(x.at, ctx.tick);
   }
   return heard;
 }
@@ -47,45 +28,48 @@ function adopts(ctx: Ctx, heard: number): boolean {
   return true;
 }
 
-/** Whether this agent refuses to pass the rumour on (and, for debunkers, starts spreading the fact). */
+/** Whether this agent refuses to pass the rumour on (debunkers then spread the fact). */
 function rejectsRumor(ctx: Ctx): boolean {
-  const p = ctx.params;
-  const role = ctx.num('role');
+  const role = ctx.slot(ROLE_SLOT);
   if (role === ROLE.debunker) {
-    if (ctx.is('fact', 'ignorant')) {
-      noteHeard(ctx, 'fact', ctx.agent);
-      ctx.emit(EVENTS.fact.hear);
+    const s = ctx.stateOf(FACT.region);
+    if (s === FACT.ignorant || s === FACT.aware) {
+      noteHeard(ctx, FACT, ctx.agent);
+      ctx.fire(FACT.hear);
     }
     return true;
   }
-  if (p.factBlocksRumor && !ctx.is('fact', 'ignorant')) return true;
+  const p = ctx.params;
+  if (p.factBlocksRumor && ctx.stateOf(FACT.region) !== FACT.ignorant) return true;
   return role === ROLE.skeptic && ctx.rng.chance(p.skepticism);
 }
 
-function hear(ctx: Ctx, item: Item, from: number): void {
-  const e = EVENTS[item];
-  const heard = noteHeard(ctx, item, from);
-  const state = ctx.state(item);
-  if (state === 'ignorant') {
-    if (!adopts(ctx, heard)) return;
-    ctx.emit(item === 'rumor' && rejectsRumor(ctx) ? e.know : e.hear);
+function hear(ctx: Ctx, x: ItemHandles, from: number): void {
+  const heard = noteHeard(ctx, x, from);
+  const state = ctx.stateOf(x.region);
+  if (state === x.ignorant || state === x.aware) {
+    if (!adopts(ctx, heard)) {
+      if (state === x.ignorant) ctx.fire(x.notice);
+      return;
+    }
+    ctx.fire(x === RUMOR && rejectsRumor(ctx) ? x.know : x.hear);
     return;
   }
   if (!pairwise(ctx.params)) return;
-  // The teller meets someone who already knew: it stops (both models); in Daley-Kendall
-  // a spreader who is told again stops too.
-  if (from >= 0) ctx.send({ to: 'agent', id: from }, 'ack', item);
-  if (ctx.params.model === 'daley-kendall' && state === 'spreader') ctx.emit(e.stifle);
+  // The teller met someone who already knew: it stops (both models); in Daley-Kendall a
+  // spreader who is told again stops too.
+  if (from >= 0) ctx.tell(from, 'ack', x.name);
+  if (ctx.params.model === 'daley-kendall' && state === x.spreader) ctx.fire(x.stifle);
 }
 
-function spread(ctx: Ctx, item: Item): void {
+function spread(ctx: Ctx, x: ItemHandles): void {
   if (pairwise(ctx.params)) {
     const j = ctx.randomNeighbour();
-    if (j >= 0) ctx.send({ to: 'agent', id: j }, 'tell', item);
+    if (j >= 0) ctx.tell(j, 'tell', x.name);
     return;
   }
-  ctx.send({ to: 'neighbours' }, 'tell', item);
-  ctx.emit(EVENTS[item].stifle);
+  ctx.send({ to: 'neighbours' }, 'tell', x.name);
+  ctx.fire(x.stifle);
 }
 
 /**
@@ -97,9 +81,10 @@ export function rumorPolicy(ctx: Ctx): void {
   const inbox = ctx.inbox;
   for (let k = 0; k < inbox.length; k++) {
     const m = inbox.get(k);
-    const item = m.item as Item;
-    if (m.kind === 'tell') hear(ctx, item, m.from);
-    else if (m.kind === 'ack' && ctx.is(item, 'spreader')) ctx.emit(EVENTS[item].stifle);
+    const x = m.item === 'fact' ? FACT : RUMOR;
+    if (m.kind === 'tell') hear(ctx, x, m.from);
+    else if (m.kind === 'ack' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
   }
-  for (const item of ITEMS) if (ctx.is(item, 'spreader')) spread(ctx, item);
+  if (ctx.in(FACT.region, FACT.spreader)) spread(ctx, FACT);
+  if (ctx.in(RUMOR.region, RUMOR.spreader)) spread(ctx, RUMOR);
 }
