@@ -144,7 +144,7 @@ export class ColumnarExecutor implements AgentExecutor {
   setSlot(i: number, k: number, value: number): void {
     const col = this.columns[k];
     const from = col[i];
-    col[i] = value;
+    col[i] = value + 0; // -0 -> 0: a JSON snapshot cannot hold -0
     this.hash.change(i, this.regionNames.length + k, from, col[i]);
   }
 

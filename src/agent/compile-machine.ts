@@ -45,9 +45,9 @@ function unsupported(where: string, what: string): ConfigError {
 }
 
 function checkPlainNode(node: NodeView, where: string): void {
-  if (node.entry.length || node.exit.length) throw unsupported(where, 'entry/exit actions');
-  if (node.invoke.length) throw unsupported(where, 'invoked actors');
   if (node.after.length) throw unsupported(where, 'delayed (after) transitions');
+  if (node.invoke.length) throw unsupported(where, 'invoked actors');
+  if (node.entry.length || node.exit.length) throw unsupported(where, 'entry/exit actions');
   if (node.always?.length) throw unsupported(where, 'eventless (always) transitions');
 }
 
@@ -61,6 +61,7 @@ export function compileMachine(machine: AnyStateMachine): TransitionTable {
   const root = machine.root as unknown as NodeView;
   if (root.type !== 'parallel')
     throw unsupported(`machine "${machine.id}"`, `a ${root.type} root (needs parallel)`);
+  checkPlainNode(root, `machine "${machine.id}"`);
   for (const ev of Object.keys(root.on))
     if (ev !== MEMORY_EVENT) throw unsupported('the root', `a handler for "${ev}"`);
   const eventIndex = new Map<string, number>();
@@ -96,7 +97,8 @@ function compileRegion(region: NodeView, eventIndex: Map<string, number>): Compi
         throw unsupported(at, `a guarded transition on "${ev}"`);
       if (t.actions.length) throw unsupported(at, `actions on "${ev}"`);
       const target = t.target?.[0];
-      if (!target || t.target!.length !== 1 || !(target.key in region.states))
+      if (ev.includes('*')) throw unsupported(at, `a wildcard event descriptor "${ev}"`);
+      if (!target || t.target!.length !== 1 || region.states[target.key] !== target)
         throw unsupported(at, `a transition on "${ev}" leaving its region`);
       next[s * E + eventIndex.get(ev)!] = names.indexOf(target.key);
     }

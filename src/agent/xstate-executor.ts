@@ -156,7 +156,7 @@ export class XStateExecutor implements AgentExecutor {
   setSlot(i: number, k: number, value: number): void {
     const from = this.slot(i, k);
     const c = this.coerce[k];
-    c[0] = value;
+    c[0] = value + 0; // -0 -> 0, as the columnar executor stores it
     const to = c[0];
     this.actor(i).send({ type: MEMORY_EVENT, patch: { [this.layout.slots[k]]: to } } as { type: string });
     this.hash.change(i, this.regionNames.length + k, from, to);

@@ -191,11 +191,16 @@ export class MessageBus {
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
   release(tick: number): number {
     const carried = this.carryOver(tick);
-    const due = this.pending.get(tick);
-    this.pending.delete(tick);
-    if (due) this.pendingRows -= due.length;
+    let due: DeliveryBatch | undefined;
+    for (const at of [...this.pending.keys()].filter((t) => t <= tick).sort((a, b) => a - b)) {
+      const b = this.pending.get(at)!;
+      this.pending.delete(at);
+      this.pendingRows -= b.length;
+      due = due ? appendBatch(due, b) : b;
+    }
+    // carried deliveries were filtered when they arrived
+    if (due && this.visibility) applyVisibility(due, this.visibility);
     const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch(tick));
-    if (this.visibility) applyVisibility(batch, this.visibility);
     this.current = batch;
     this.releasedTick = tick;
     this.index(batch);

@@ -20,7 +20,8 @@ export interface EventQueueState {
   events: ClockEvent[];
 }
 
-function before(a: ClockEvent, b: ClockEvent): boolean {
+/** True if `a` runs before `b` in (time, priority, seq) order. */
+export function before(a: ClockEvent, b: ClockEvent): boolean {
   if (a.time !== b.time) return a.time < b.time;
   if (a.priority !== b.priority) return a.priority < b.priority;
   return a.seq < b.seq;

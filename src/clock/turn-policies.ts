@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/index.ts';
-import type { ClockEvent, EventQueue } from './event-queue.ts';
+import { before, type ClockEvent, type EventQueue } from './event-queue.ts';
 import { PRIORITY, type TurnContext, type TurnPolicy, type TurnPolicyName } from './turn-policy.ts';
 
 function hasTick(popped: readonly ClockEvent[]): boolean {
@@ -63,9 +63,19 @@ export class AsyncActivationPolicy implements TurnPolicy {
   start(queue: EventQueue, ctx: TurnContext): void {
     for (let i = 0; i < ctx.size; i++) this.schedule(queue, ctx, i, 0, 0);
   }
-  turns(_tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
     const out: number[] = [];
-    for (const e of popped) {
+    let k = 0;
+    for (;;) {
+      // merge the popped wakes with wakes rescheduled into this same tick, in queue order
+      const head = queue.peek();
+      const fromQueue =
+        head !== undefined &&
+        head.kind === 'wake' &&
+        head.time <= tick &&
+        (k >= popped.length || before(head, popped[k]));
+      const e = fromQueue ? queue.pop()! : popped[k++];
+      if (e === undefined) break;
       if (e.kind !== 'wake') continue;
       out.push(e.agent);
       this.schedule(queue, ctx, e.agent, e.time, e.n + 1);

@@ -39,6 +39,11 @@ function writeArray(value: readonly unknown[], path: string): string {
 function writeObject(value: Record<string, unknown>, path: string): string {
   if (ArrayBuffer.isView(value))
     throw new TypeError(`canonical JSON: typed array at ${path}; convert it first`);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(
+      `canonical JSON: cannot serialise a ${value.constructor?.name ?? 'non-plain object'} at ${path}`,
+    );
   const keys = Object.keys(value).sort();
   const parts: string[] = [];
   for (const key of keys) {

@@ -57,6 +57,8 @@ export class CanonicalEncoder {
 
   private writeObject(value: Record<string, unknown>): string | undefined {
     if (ArrayBuffer.isView(value)) return undefined;
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return undefined;
     const keys = sortKeys(Object.keys(value));
     let out = '{';
     for (const key of keys) {

@@ -39,14 +39,10 @@ describe('resolveLlmConfig', () => {
       env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: 'https://user:pw@example.com/v1?k=1' },
     });
     expect(c.apiKey?.reveal()).toBe(KEY);
-    for (const shown of [
-      JSON.stringify(c),
-      canonicalJson({ ...c }),
-      inspect(c),
-      String(c.apiKey),
-      describeEndpoint(c),
-    ])
+    for (const shown of [JSON.stringify(c), inspect(c), String(c.apiKey), describeEndpoint(c)])
       expect(shown).not.toContain(KEY);
+    // canonical JSON refuses class instances rather than serialising the key
+    expect(() => canonicalJson({ ...c })).toThrow(/ApiKey/);
     expect(describeEndpoint(c)).toBe('gpt-4o-mini at https://example.com/v1 (key from OPENAI_API_KEY)');
   });
 

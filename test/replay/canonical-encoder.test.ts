@@ -91,7 +91,7 @@ describe('CanonicalEncoder', () => {
       { a: undefined },
       -0,
       'x',
-      new Date(0),
+      Object.create(null),
       many,
       { b: 1, a: [{ d: 1, c: 2 }] },
     ])
@@ -107,6 +107,8 @@ describe('CanonicalEncoder', () => {
       { n: 10n },
       { s: Symbol('s') },
       { t: new Uint8Array(2) },
+      { d: new Date(0) },
+      { m: new Map() },
       undefined,
     ];
     for (const value of bad) {
