@@ -216,3 +216,38 @@ export const world = defineWorld({
     expect(report.tick).toBe(observe.t);
   });
 });
+
+describe('a killed run', () => {
+  it('leaves a readable, chain-verified log up to its last flushed tick; verify reports it incomplete', async () => {
+    const { spawn } = await import('node:child_process');
+    const { scanLog } = await import('../../src/replay/index.ts');
+    const out = join(dir, 'killed.ndjson');
+    const child = spawn(process.execPath, [
+      bin,
+      'run',
+      'rumor',
+      '--set',
+      'n=200000',
+      '--log',
+      'full',
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    // wait until a few ticks are on disk, then kill without warning
+    for (let k = 0; k < 200; k++) {
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        if (lines(out).filter((l) => l.includes('"type":"tick"')).length >= 3) break;
+      } catch {}
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const summary = await scanLog(out);
+    expect(summary.complete).toBe(false);
+    expect(summary.lastSeq).toBeGreaterThan(3);
+    const r = await cli('replay', out, '--verify');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('incomplete');
+  });
+});

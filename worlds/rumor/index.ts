@@ -95,6 +95,14 @@ export const world = defineWorld({
   params: rumorParams,
   defaultTicks: 1000,
   create({ params, rng }) {
+    if (params.skeptics + params.debunkers > 1) {
+      throw new ConfigError(
+        `skeptics (${params.skeptics}) + debunkers (${params.debunkers}) exceed the whole population`,
+        {
+          hint: 'the two fractions must add up to at most 1',
+        },
+      );
+    }
     const { topology, inputs } = buildNetwork(params, rng);
     return {
       size: topology.size,
