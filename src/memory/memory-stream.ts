@@ -1,0 +1,156 @@
+import { ConfigError, RunError } from '../core/index.ts';
+import { clampImportance, estimateImportance, type ImportanceFn } from './importance.ts';
+import { LexicalRelevance } from './lexical-relevance.ts';
+import {
+  MEMORY_KINDS,
+  type MemoryEntry,
+  type MemoryKind,
+  type MemoryStreamState,
+  type NewMemory,
+} from './memory-entry.ts';
+import { evictLowest } from './memory-eviction.ts';
+import type { RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
+import { checkDecay, DEFAULT_DECAY, type RetrievalWeights, scoreMemories } from './retrieval.ts';
+
+/** Default cap on the number of entries of a stream. */
+export const DEFAULT_MAX_ENTRIES = 500;
+/** Default number of memories {@link recall} returns. */
+export const DEFAULT_RECALL_K = 10;
+
+/** Options of {@link remember}. */
+export interface RememberOptions {
+  /** Cap on the number of entries; past it the least worth keeping go. Default 500. */
+  maxEntries?: number;
+  /** Decay per tick used to weigh age when evicting. Default {@link DEFAULT_DECAY}. */
+  decay?: number;
+  /** Rates memories given without an importance. Default {@link estimateImportance}. */
+  importance?: ImportanceFn;
+}
+
+/** Options of {@link recall}. */
+export interface RecallOptions {
+  /** The current tick. Default: the latest `t` in the stream. */
+  now?: number;
+  /** Most memories to return (an integer >= 0, or Infinity). Default 10. */
+  k?: number;
+  /** Component weights. Default all 1. */
+  weights?: Partial<RetrievalWeights>;
+  /** Recency decay per tick. Default {@link DEFAULT_DECAY}. */
+  decay?: number;
+  /** Only these kinds are candidates. Default all. */
+  kinds?: readonly MemoryKind[];
+  /** Relevance scorer. Default a {@link LexicalRelevance}. */
+  relevance?: SyncRelevanceScorer;
+}
+
+/** Options of {@link recallAsync}. */
+export interface RecallAsyncOptions extends Omit<RecallOptions, 'relevance'> {
+  /** Relevance scorer, e.g. an `EmbeddingRelevance`. Default a {@link LexicalRelevance}. */
+  relevance?: RelevanceScorer;
+}
+
+const LEXICAL = new LexicalRelevance();
+
+/** A new, empty memory stream. */
+export function emptyMemory(): MemoryStreamState {
+  return { nextId: 0, entries: [] };
+}
+
+/**
+ * Returns a new state with `memories` appended (ids from `state.nextId` on). Memories
+ * without an importance are rated by `opts.importance`; every importance is rounded and
+ * clamped to 1..10. When the stream grows past `maxEntries`, the entries with the lowest
+ * `importance * decay ^ age` (age from the latest tick; ties: oldest first) are dropped.
+ * `state` is not modified.
+ */
+export function remember(
+  state: MemoryStreamState,
+  memories: NewMemory | readonly NewMemory[],
+  opts: RememberOptions = {},
+): MemoryStreamState {
+  const maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  if (!(Number.isInteger(maxEntries) && maxEntries >= 1))
+    throw new ConfigError(`memory maxEntries must be an integer >= 1, got ${maxEntries}`);
+  const decay = checkDecay(opts.decay ?? DEFAULT_DECAY);
+  const rate = opts.importance ?? estimateImportance;
+  const list: readonly NewMemory[] = Array.isArray(memories) ? memories : [memories as NewMemory];
+  let nextId = state.nextId;
+  const added = list.map((m) => toEntry(m, nextId++, rate));
+  let entries = [...state.entries, ...added];
+  if (entries.length > maxEntries)
+    entries = evictLowest(entries, entries.length - maxEntries, latestOf(entries), decay);
+  return { nextId, entries };
+}
+
+function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
+  if (!Number.isFinite(m.t)) throw new RunError(`memory tick must be a finite number, got ${m.t}`);
+  if (!MEMORY_KINDS.includes(m.kind))
+    throw new RunError(`unknown memory kind "${m.kind}"`, { hint: `kinds: ${MEMORY_KINDS.join(', ')}` });
+  if (typeof m.text !== 'string') throw new RunError(`memory text must be a string, got ${typeof m.text}`);
+  const input = { kind: m.kind, text: m.text, ...(m.source === undefined ? {} : { source: m.source }) };
+  const importance = clampImportance(m.importance ?? rate(input));
+  const entry: MemoryEntry = { id, t: m.t, kind: m.kind, text: m.text, importance };
+  if (m.source !== undefined) entry.source = m.source;
+  return entry;
+}
+
+/** The latest tick in the stream (0 when empty). */
+export function latestTick(state: MemoryStreamState): number {
+  return latestOf(state.entries);
+}
+
+function latestOf(entries: readonly MemoryEntry[]): number {
+  let latest = entries.length === 0 ? 0 : entries[0].t;
+  for (const e of entries) if (e.t > latest) latest = e.t;
+  return latest;
+}
+
+/**
+ * The `k` memories that best match `query`, best first: recency, importance and lexical
+ * relevance combined as in {@link scoreMemories}; ties go to the newer entry. Synchronous,
+ * so a rule policy can call it inside its step.
+ */
+export function recall(state: MemoryStreamState, query: string, opts: RecallOptions = {}): MemoryEntry[] {
+  const candidates = candidatesOf(state, opts);
+  const scorer = opts.relevance ?? LEXICAL;
+  const relevances = candidates.length === 0 ? [] : scorer.scoreSync(query, candidates.map(textOf));
+  return rank(state, candidates, relevances, opts);
+}
+
+/**
+ * Like {@link recall}, with an asynchronous relevance scorer (e.g. embeddings). The
+ * result depends only on the state, the query and the scores, never on timing.
+ */
+export async function recallAsync(
+  state: MemoryStreamState,
+  query: string,
+  opts: RecallAsyncOptions = {},
+): Promise<MemoryEntry[]> {
+  const candidates = candidatesOf(state, opts);
+  const scorer = opts.relevance ?? LEXICAL;
+  const relevances = candidates.length === 0 ? [] : await scorer.score(query, candidates.map(textOf));
+  return rank(state, candidates, relevances, opts);
+}
+
+function candidatesOf(state: MemoryStreamState, opts: RecallAsyncOptions): readonly MemoryEntry[] {
+  const k = opts.k ?? DEFAULT_RECALL_K;
+  if (!(k === Number.POSITIVE_INFINITY || (Number.isInteger(k) && k >= 0)))
+    throw new ConfigError(`recall k must be an integer >= 0 or Infinity, got ${k}`);
+  const kinds = opts.kinds;
+  return kinds ? state.entries.filter((e) => kinds.includes(e.kind)) : state.entries;
+}
+
+function textOf(entry: MemoryEntry): string {
+  return entry.text;
+}
+
+function rank(
+  state: MemoryStreamState,
+  candidates: readonly MemoryEntry[],
+  relevances: readonly number[],
+  opts: RecallAsyncOptions,
+): MemoryEntry[] {
+  const now = opts.now ?? latestTick(state);
+  const scored = scoreMemories(candidates, relevances, { now, decay: opts.decay, weights: opts.weights });
+  return scored.slice(0, opts.k ?? DEFAULT_RECALL_K).map((s) => s.entry);
+}
