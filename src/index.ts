@@ -4,5 +4,9 @@ export * from './agent/index.ts';
 export * from './bus/index.ts';
 export * from './clock/index.ts';
 export * from './core/index.ts';
+export * from './llm/index.ts';
+/** Token estimate of the LLM rate limiter (the memory module has its own, for prompt budgets). */
+export { estimateTokens } from './llm/index.ts';
+export * from './memory/index.ts';
 export * from './network/index.ts';
 export * from './world/index.ts';

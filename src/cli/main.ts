@@ -3,6 +3,7 @@ import { ENGINE_VERSION } from '../world/index.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { replayCommand } from './commands/replay.ts';
 import { runCommand } from './commands/run.ts';
+import { serveLlmCommand } from './commands/serve-llm.ts';
 import { worldsCommand } from './commands/worlds.ts';
 import { reportError } from './report-error.ts';
 
@@ -34,7 +35,32 @@ function program(setExit: (code: number) => void): Command {
     .option('--json', 'print a one-object JSON summary on stdout')
     .option('--quiet', 'no progress bar, no summary')
     .option('--force', 'overwrite an existing --out file')
+    .option(
+      '--llm-base-url <url>',
+      'OpenAI-compatible endpoint (env OPENAI_BASE_URL; default: the shipped local server)',
+    )
+    .option('--model <name>', 'model name (env GRAPEVINE_MODEL)')
+    .option('--llm-concurrency <n>', 'LLM calls in flight at most (default 16)')
+    .option('--llm-rpm <n>', 'requests per minute limit')
+    .option('--llm-tpm <n>', 'tokens per minute limit')
+    .option('--llm-timeout-ms <n>', 'timeout of one LLM call')
+    .option('--budget-tokens <n>', 'stop at a tick boundary once this many tokens are spent')
+    .option('--budget-usd <x>', 'stop at a tick boundary once this much money is spent')
+    .option('--llm-cache <dir>', 'reuse replies from an on-disk cache (keyed by model, parameters, messages)')
     .action(async (world, o) => setExit(await runCommand(world, o)));
+  cli
+    .command('serve-llm')
+    .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port (0 = any free port)', '8787')
+    .option('--model <name>', 'model name it reports')
+    .option('--latency-ms <n>', 'fixed latency per reply')
+    .option('--latency-jitter-ms <n>', 'extra uniform random latency')
+    .option('--fault-rate <x>', 'share of requests that fail (0..1)')
+    .option('--fault-kinds <list>', 'comma list of 429,500,timeout,malformed,drop')
+    .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
+    .option('--seed <n>', 'seed of the fault and latency draws')
+    .action(async (o) => setExit(await serveLlmCommand(o)));
   cli
     .command('replay')
     .description('rerun a log and check that it reproduces it exactly')

@@ -1,5 +1,5 @@
 import { LogFormatError } from '../core/index.ts';
-import { type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
+import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
 import type { LogHeader } from './log-format.ts';
 import { readLog } from './log-reader.ts';
 import { type RecordedChain, VerifyingLog } from './verifying-log.ts';
@@ -11,11 +11,20 @@ export interface RecordedRun {
   digest: string;
   complete: boolean;
   truncated: boolean;
+  /** Recorded LLM calls (`llm` events), in log order. */
+  llmRecords: Record<string, unknown>[];
+  /** The `end` event, when the run finished. */
+  end?: { reason: string; ticks: number };
 }
+
+/** Stop reasons that come from outside the world (a replay must stop at the same tick). */
+export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
 /** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
 export async function readRecordedRun(path: string): Promise<RecordedRun> {
   const chain: RecordedChain = { hashes: [], ticks: [], types: [] };
+  const llmRecords: Record<string, unknown>[] = [];
+  let end: RecordedRun['end'];
   let header: LogHeader | undefined;
   const lines = readLog(path);
   for (;;) {
@@ -29,10 +38,17 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
         digest: step.value.digest ?? '',
         complete: step.value.complete,
         truncated: step.value.truncated,
+        llmRecords,
+        end,
       };
     }
     const line = step.value;
     if (line.seq === 0) header = line.event as LogHeader;
+    if (line.type === 'llm') {
+      const { seq: _s, t: _t, type: _y, ...record } = line.event;
+      llmRecords.push(record);
+    }
+    if (line.type === 'end') end = { reason: String(line.event.reason), ticks: Number(line.event.ticks) };
     chain.hashes.push(line.raw.slice(-18, -2));
     chain.ticks.push(line.t);
     chain.types.push(line.type);
@@ -42,6 +58,8 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
 /** Options of {@link rerunLog}. */
 export interface RerunOptions {
   onTick?: (tick: number, max: number) => void;
+  /** Services for worlds that need them (e.g. a replaying LLM port and its input buffer). */
+  services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks'>;
 }
 
 /**
@@ -55,6 +73,7 @@ export async function rerunLog(
   opts: RerunOptions = {},
 ): Promise<RunResult> {
   const h = recorded.header;
+  const end = recorded.end;
   return runWorld(def, {
     params: h.params as Record<string, unknown>,
     seed: h.seed as number,
@@ -63,5 +82,8 @@ export async function rerunLog(
     source: (h.world as { source: Record<string, never> }).source,
     openLog: (header) => new VerifyingLog(header, recorded.chain),
     onTick: opts.onTick,
+    ...opts.services,
+    shouldStop: (tick) =>
+      end && EXTERNAL_STOPS.includes(end.reason) && tick >= end.ticks ? end.reason : null,
   });
 }

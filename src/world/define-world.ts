@@ -3,6 +3,7 @@ import type { AgentMachine, Policy } from '../agent/index.ts';
 import type { VisibilityRule } from '../bus/index.ts';
 import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
 import type { Json, RngStreams } from '../core/index.ts';
+import type { LlmPort } from '../llm/port.ts';
 import type { Topology } from '../network/topology.ts';
 import type { WorldControl, WorldView } from './world-view.ts';
 
@@ -14,6 +15,19 @@ export interface WorldSetup<P> {
   seed: number;
   /** Every random stream of the run derives from here. */
   rng: RngStreams;
+  /** The LLM, for worlds that declare `needsLlm` (recorded, or replayed from a log). */
+  llm?: LlmPort;
+  /** The model name to put in LLM requests (recorded in the log header). */
+  model?: string;
+  /** Where worlds count fallback decisions (the run summary reports them). */
+  fallbacks?: { fallbacks: number };
+}
+
+/** A private item of one agent (goal, secret...), for prompt audits. */
+export interface PrivateItem {
+  owner: number;
+  kind: string;
+  text: string;
 }
 
 /** A world built for one run. */
@@ -42,6 +56,8 @@ export interface WorldInstance<P = unknown> {
   stop?(view: WorldView): string | null;
   /** Final summary, from the per-tick metric history. */
   summary?(history: readonly Record<string, number>[], view: WorldView): Record<string, Json>;
+  /** Agents' private texts: a prompt audit checks that no other agent's prompt holds them. */
+  privateItems?: PrivateItem[];
   /** Files the world read (path and sha256), recorded in the log header. */
   inputs?: Record<string, Json>;
 }
@@ -56,6 +72,8 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Parameters: a zod object whose fields have defaults and `.describe()` texts. */
   params: S;
+  /** True if the world's agents call an LLM (the CLI then provides one). */
+  needsLlm?: boolean;
   /** The default number of ticks when the user gives none. */
   defaultTicks?: number;
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;

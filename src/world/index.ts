@@ -1,4 +1,5 @@
 export * from './define-world.ts';
+export * from './input-buffer.ts';
 export * from './resolve-params.ts';
 export * from './run-log.ts';
 export * from './runner.ts';

@@ -9,8 +9,10 @@ import {
 } from '../agent/index.ts';
 import { type BusEvent, MessageBus } from '../bus/index.ts';
 import { createTurnPolicy, EventQueue, type TurnContext, type TurnPolicy } from '../clock/index.ts';
-import { Digest, type Json, RngStreams, RunError } from '../core/index.ts';
+import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/index.ts';
+import type { LlmPort } from '../llm/port.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
+import { InputBuffer } from './input-buffer.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import { WorldControl, type WorldView } from './world-view.ts';
@@ -31,6 +33,16 @@ export interface RunOptions {
   openLog?: (header: Record<string, unknown>) => RunLog;
   /** Called after every tick (progress bars). */
   onTick?: (tick: number, maxTicks: number, view: WorldView) => void;
+  /** The LLM handed to worlds that need one (already wrapped by a recorder feeding `inputs`). */
+  llm?: LlmPort;
+  /** LLM model and endpoint description (no key), recorded in the header. */
+  llmInfo?: { model: string; [key: string]: Json };
+  /** Counter for fallback decisions, handed to the world. */
+  fallbacks?: { fallbacks: number };
+  /** Inputs from outside (LLM calls) to write to the log at each tick's commit. */
+  inputs?: InputBuffer;
+  /** Checked at every tick boundary: a reason to stop (e.g. budget exhausted), or null. */
+  shouldStop?: (tick: number) => string | null;
   /** Called once the world is built, before tick 0 (tools subscribe to the bus here). */
   onStart?: (view: WorldView) => void;
 }
@@ -65,6 +77,7 @@ export function runHeader(
     seed,
     ticks: maxTicks,
     level: opts.level ?? 'minimal',
+    ...(opts.llmInfo ? { llm: opts.llmInfo } : {}),
   };
 }
 
@@ -93,17 +106,37 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const params = resolveParams(def, opts.params ?? {});
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
   const rng = new RngStreams(seed);
-  const instance = def.create({ params, seed, rng }) as WorldInstance<unknown>;
+  if (def.needsLlm && !opts.llm) {
+    throw new ConfigError(`world "${def.id}" needs an LLM`, {
+      hint: 'run it with the grapevine CLI (which starts the local server) or pass an llm port',
+    });
+  }
+  const instance = def.create({
+    params,
+    seed,
+    rng,
+    llm: opts.llm,
+    model: opts.llmInfo?.model,
+    fallbacks: opts.fallbacks,
+  }) as WorldInstance<unknown>;
   const header = {
     ...runHeader(def, params, seed, maxTicks, opts),
     size: instance.size,
     ...(instance.inputs ? { inputs: instance.inputs } : {}),
   };
   const log = opts.openLog ? opts.openLog(header) : new NullLog();
-  const engine = new Engine(def, instance, params, rng, opts.level ?? 'minimal', log);
+  const engine = new Engine(
+    def,
+    instance,
+    params,
+    rng,
+    opts.level ?? 'minimal',
+    log,
+    opts.inputs ?? new InputBuffer(),
+  );
   try {
     opts.onStart?.(engine.view);
-    return await engine.run(seed, maxTicks, opts.onTick);
+    return await engine.run(seed, maxTicks, opts.onTick, opts.shouldStop);
   } finally {
     engine.dispose();
   }
@@ -133,6 +166,7 @@ class Engine {
     private readonly rng: RngStreams,
     level: LogLevel,
     private readonly log: RunLog,
+    private readonly inputs: InputBuffer,
   ) {
     const size = world.size;
     this.executor =
@@ -180,7 +214,12 @@ class Engine {
     }
   }
 
-  async run(seed: number, maxTicks: number, onTick?: RunOptions['onTick']): Promise<RunResult> {
+  async run(
+    seed: number,
+    maxTicks: number,
+    onTick?: RunOptions['onTick'],
+    shouldStop?: RunOptions['shouldStop'],
+  ): Promise<RunResult> {
     const bus = this.bus;
     const inbox = bus.inboxCounts();
     const active = this.executor.activeMask();
@@ -214,7 +253,7 @@ class Engine {
       await this.stepAll(tick, this.turnPolicy.turns(tick, popped, this.queue, turnCtx));
       this.endTick(tick);
       onTick?.(tick, maxTicks, this.control);
-      reason = this.world.stop?.(this.control) ?? null;
+      reason = this.world.stop?.(this.control) ?? shouldStop?.(tick) ?? null;
     }
     return this.finish(seed, tick, reason);
   }
@@ -240,6 +279,7 @@ class Engine {
     this.steps += turns.length;
     if (asyncDecisions.length === 0) return;
     const decided = await Promise.allSettled(asyncDecisions.map(([, p]) => p));
+    for (const input of this.inputs.drain()) this.log.append(input.type, tick, input.fields);
     const emptyInbox = this.bus.emptyInbox();
     asyncDecisions.forEach(([i], k) => {
       const d = decided[k];

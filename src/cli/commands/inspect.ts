@@ -2,6 +2,7 @@ import { type Json, UsageError } from '../../core/index.ts';
 import { type AgentSnapshot, type Message, runWorld } from '../../index.ts';
 import { readLog, readRecordedRun } from '../../replay/index.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+import { replayServices } from './replay.ts';
 import { intFlag } from './run.ts';
 
 /** Options of `grapevine inspect`. */
@@ -34,6 +35,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
     seed: h.seed as number,
     ticks: at,
     level: 'minimal',
+    ...replayServices(recorded),
     onStart: (view) => {
       if (agent !== undefined)
         view.bus

@@ -1,5 +1,8 @@
 import { UsageError } from '../../core/index.ts';
-import { readRecordedRun, rerunLog } from '../../replay/index.ts';
+import type { LlmCallRecord } from '../../llm/index.ts';
+import { type RecordedRun, type RerunOptions, readRecordedRun, rerunLog } from '../../replay/index.ts';
+import { InputBuffer } from '../../world/index.ts';
+import { openReplayLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 
@@ -8,6 +11,15 @@ export interface ReplayCommandOptions {
   verify?: boolean;
   json?: boolean;
   quiet?: boolean;
+}
+
+/** The recorded LLM replies of a log, served without any network, for worlds that need them. */
+export function replayServices(recorded: RecordedRun): RerunOptions['services'] {
+  const info = recorded.header.llm as { model: string } | undefined;
+  if (!info) return undefined;
+  const inputs = new InputBuffer();
+  const llm = openReplayLlm(recorded.llmRecords as unknown as LlmCallRecord[], info, inputs);
+  return { llm: llm.port, llmInfo: info, inputs, fallbacks: llm.counters };
 }
 
 /** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */
@@ -19,9 +31,11 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
   const recorded = await readRecordedRun(path);
   const { def } = await loadWorldFromHeader(recorded.header);
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
-  const result = await rerunLog(recorded, def, { onTick: (t, max) => progress.tick(t, max) }).finally(() =>
-    progress.stop(),
-  );
+  const services = replayServices(recorded);
+  const result = await rerunLog(recorded, def, {
+    onTick: (t, max) => progress.tick(t, max),
+    services,
+  }).finally(() => progress.stop());
   if (opts.json) {
     process.stdout.write(
       `${JSON.stringify({ verified: true, log: path, digest: result.digest, events: result.events, ticks: result.ticks })}\n`,

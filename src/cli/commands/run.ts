@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, UsageError } from '../../core/index.ts';
+import type { LlmCounters, LlmFlags } from '../../llm/index.ts';
 import { LogWriter } from '../../replay/index.ts';
-import { type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
+import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
+import { openLiveLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 
@@ -17,6 +19,9 @@ export interface RunCommandOptions {
   quiet?: boolean;
   force?: boolean;
 }
+
+/** LLM flags of `run` (used by worlds that need an LLM). */
+export type RunLlmOptions = LlmFlags;
 
 /** Parses a non-negative integer flag. */
 export function intFlag(name: string, value: string | undefined): number | undefined {
@@ -54,13 +59,18 @@ function readConfig(path: string | undefined): {
   return { params: obj };
 }
 
+/** One line of LLM counters for the run summary. */
+export function describeCounters(c: LlmCounters): string {
+  return `${c.calls} calls, ${c.tokensIn} tokens in / ${c.tokensOut} out, ${c.retries} retries, ${c.failures} failed calls, ${c.fallbacks} fallbacks, $${c.costUsd.toFixed(4)}, ${c.cacheHits} cache hits`;
+}
+
 function defaultOut(world: string, seed: number): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   return `runs/${world}-s${seed}-${stamp}.ndjson`;
 }
 
 /** `grapevine run`: runs a world and writes its replay log. Returns the exit code. */
-export async function runCommand(ref: string, opts: RunCommandOptions): Promise<number> {
+export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOptions): Promise<number> {
   const level = (opts.log ?? 'minimal') as LogLevel;
   if (level !== 'minimal' && level !== 'full')
     throw new UsageError(`--log must be minimal or full, got "${opts.log}"`);
@@ -74,24 +84,42 @@ export async function runCommand(ref: string, opts: RunCommandOptions): Promise<
     throw new UsageError(`${out} already exists`, {
       hint: 'choose another --out, or add --force to overwrite it',
     });
+  const inputs = new InputBuffer();
+  const llm = def.needsLlm ? await openLiveLlm(opts, process.env, seed, inputs) : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
   const started = Date.now();
+  const wall = { startedAt: new Date(started).toISOString(), ...(llm ? { llmEndpoint: llm.endpoint } : {}) };
   const result = await runWorld(def, {
     params,
     seed,
     ticks,
     level,
     source,
-    openLog: (header) =>
-      LogWriter.create(out, { ...header, wall: { startedAt: new Date(started).toISOString() } }),
+    openLog: (header) => LogWriter.create(out, { ...header, wall }),
     onTick: (t, max) => progress.tick(t, max),
-  }).finally(() => progress.stop());
+    ...(llm
+      ? {
+          llm: llm.port,
+          llmInfo: llm.info,
+          inputs,
+          fallbacks: llm.counters,
+          shouldStop: () => llm.shouldStop(),
+        }
+      : {}),
+  }).finally(async () => {
+    progress.stop();
+    await llm?.close();
+  });
   const wallMs = Date.now() - started;
+  const llmSummary = llm
+    ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
+    : {};
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ ...result, log: out, wallMs })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...result, ...llmSummary, log: out, wallMs })}\n`);
   } else if (!opts.quiet) {
     process.stdout.write(
       `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${(wallMs / 1000).toFixed(2)} s\n` +
+        (llm ? `llm ${describeCounters(llm.counters)} via ${llm.endpoint}\n` : '') +
         `summary ${JSON.stringify(result.summary)}\nlog ${out}\ndigest ${result.digest}\n`,
     );
   }

@@ -1,0 +1,86 @@
+import { ConfigError } from '../core/index.ts';
+import { readLog } from '../replay/index.ts';
+import type { PrivateItem } from '../world/index.ts';
+
+/** One private text of another agent found in a recorded prompt. */
+export interface AuditFinding {
+  /** Log sequence number and tick of the LLM call. */
+  seq: number;
+  tick: number;
+  /** The agent whose prompt it was. */
+  caller: number;
+  /** Whose private item it is, and which. */
+  owner: number;
+  kind: string;
+  text: string;
+  /** True when the caller had observed a message carrying the text (so it was said to it). */
+  allowed: boolean;
+}
+
+/** What {@link auditPrompts} found. */
+export interface AuditReport {
+  prompts: number;
+  findings: AuditFinding[];
+  /** Findings that no observed message explains: real leaks. */
+  leaks: AuditFinding[];
+}
+
+/** Lowercase, letters and digits only, single spaces: how texts are compared. */
+export function normalizeText(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Checks every recorded prompt of a run for other agents' private texts (goals, secrets).
+ * A private text in agent A's prompt is allowed only if A had observed a message that
+ * carried it (someone chose to say it); anything else is a leak. Needs a `--log full` log,
+ * whose `send` and `observe` events say what each agent saw.
+ */
+export async function auditPrompts(path: string, privates: readonly PrivateItem[]): Promise<AuditReport> {
+  const items = privates.map((p) => ({ ...p, norm: normalizeText(p.text) })).filter((p) => p.norm.length > 0);
+  const said = new Map<number, string>();
+  const seen = new Map<number, string[]>();
+  const report: AuditReport = { prompts: 0, findings: [], leaks: [] };
+  for await (const line of readLog(path)) {
+    const e = line.event;
+    if (line.seq === 0 && e.level !== 'full') {
+      throw new ConfigError(
+        `${path} is a "${String(e.level)}" log; the audit needs what each agent observed`,
+        { hint: 'rerun the world with --log full' },
+      );
+    }
+    if (line.type === 'send')
+      said.set(
+        Number(e.id),
+        normalizeText(String((e.payload as { text?: unknown } | undefined)?.text ?? '')),
+      );
+    if (line.type === 'observe') {
+      const list = seen.get(Number(e.agent)) ?? [];
+      for (const id of e.msgs as number[]) list.push(said.get(id) ?? '');
+      seen.set(Number(e.agent), list);
+    }
+    if (line.type !== 'llm' || !/^\d+$/.test(String(e.caller))) continue;
+    report.prompts++;
+    const caller = Number(e.caller);
+    const prompt = normalizeText((e.messages as { content: string }[]).map((m) => m.content).join('\n'));
+    for (const p of items) {
+      if (p.owner === caller || !prompt.includes(p.norm)) continue;
+      const allowed = (seen.get(caller) ?? []).some((t) => t.includes(p.norm));
+      const finding = {
+        seq: line.seq,
+        tick: line.t,
+        caller,
+        owner: p.owner,
+        kind: p.kind,
+        text: p.text,
+        allowed,
+      };
+      report.findings.push(finding);
+      if (!allowed) report.leaks.push(finding);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
+import { decideStructured } from '../../src/llm/index.ts';
+import {
+  emptyMemory,
+  fitToBudget,
+  type MemoryStreamState,
+  recall,
+  remember,
+} from '../../src/memory/index.ts';
+import { type Heard, takeInbox } from './observe.ts';
+import { ACTIONS, buildPrompt } from './prompt.ts';
+import { contactsOf, ITEM_HANDLES, type Town } from './town.ts';
+
+const NO_ACTION = { action: 'none' as const, to: '', text: '' };
+
+function heardLine(h: Heard): string {
+  return `${h.speaker}${h.where === 'dm' ? ' (to you)' : ''}: ${h.text}`;
+}
+
+/** What this agent knows, in the words it has: its own starting items, then what it heard. */
+function knownItems(ctx: StepContext<unknown>, town: Town, words: Record<string, Json>): string[] {
+  const self = town.cast[ctx.agent];
+  const out: string[] = [];
+  for (const h of ITEM_HANDLES) {
+    if (ctx.in(h.region, h.ignorant)) continue;
+    if (self.starts.includes(h.item.id as 'fact' | 'rumor')) out.push(h.item.text);
+    else if (typeof words[h.item.id] === 'string') out.push(words[h.item.id] as string);
+  }
+  return out;
+}
+
+/**
+ * An LLM resident's step. Synchronously it takes in its inbox (knowledge and provenance,
+ * memories) and builds its prompt from its own view; then it asks the model for one JSON
+ * action and returns the decision, which the engine commits in agent order.
+ */
+export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decision> {
+  const i = ctx.agent;
+  const tick = ctx.tick;
+  const self = town.cast[i];
+  const { heard, words } = takeInbox(ctx, town, 'learn');
+  let memory = (ctx.get('memory') as MemoryStreamState | undefined) ?? emptyMemory();
+  for (const h of heard)
+    memory = remember(memory, { t: tick, kind: 'observation', text: heardLine(h), source: h.speaker });
+  const query = heard.map((h) => h.text).join(' ') || self.goal;
+  const recalled = fitToBudget(recall(memory, query, { now: tick, k: 24 }), town.params.memoryTokens);
+  const contacts = contactsOf(town, i);
+  const messages = buildPrompt({
+    self,
+    tick,
+    known: knownItems(ctx, town, words),
+    memories: recalled.map((e) => `- ${e.text}`),
+    contacts: contacts.names,
+  });
+  const schema = z.object({
+    action: z.enum(ACTIONS),
+    to: z.enum(['', ...contacts.names] as [string, ...string[]]),
+    text: z.string(),
+  });
+  const request = {
+    caller: String(i),
+    tick,
+    purpose: 'decide',
+    messages,
+    params: {
+      model: town.model,
+      temperature: town.params.temperature,
+      maxTokens: town.params.maxTokens,
+      seed: town.seed,
+    },
+  };
+  const llm = town.llm!;
+  return (async () => {
+    const result = await decideStructured(llm, request, schema, {
+      fallback: NO_ACTION,
+      counters: town.fallbacks,
+      name: 'town_action',
+    });
+    const a = result.value;
+    const text = a.text.trim();
+    const out: OutgoingMessage[] = [];
+    if (text && a.action === 'speak')
+      out.push({ address: { to: 'channel', channel: 'square' }, kind: 'say', payload: { text } });
+    const j = contacts.index.get(a.to);
+    if (text && a.action === 'dm' && j !== undefined)
+      out.push({ address: { to: 'agent', id: j }, kind: 'say', payload: { text } });
+    if (out.length)
+      memory = remember(memory, {
+        t: tick,
+        kind: 'action',
+        text: `${self.name} (you${a.action === 'dm' ? ` to ${a.to}` : ''}): ${text}`,
+      });
+    return {
+      memory: { memory: memory as unknown as Json, heard: words, fallback: result.fallback },
+      messages: out,
+    };
+  })();
+}
