@@ -51,7 +51,13 @@ export async function openLiveLlm(
     env,
   });
   const stack = createLlmStack(
-    { mode: 'live', ...config, budgetTokens: undefined, budgetUsd: undefined },
+    {
+      mode: 'live',
+      ...config,
+      budgetTokens: undefined,
+      budgetUsd: undefined,
+      retry: { maxAttempts: config.maxAttempts },
+    },
     { onRecord: recordInto(inputs), rng: new RngStreams(seed).stream('llm-retry') },
   );
   return {

@@ -44,6 +44,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--llm-rpm <n>', 'requests per minute limit')
     .option('--llm-tpm <n>', 'tokens per minute limit')
     .option('--llm-timeout-ms <n>', 'timeout of one LLM call')
+    .option('--llm-attempts <n>', 'attempts per LLM call, first try included (default 6)')
     .option('--budget-tokens <n>', 'stop at a tick boundary once this many tokens are spent')
     .option('--budget-usd <x>', 'stop at a tick boundary once this much money is spent')
     .option('--llm-cache <dir>', 'reuse replies from an on-disk cache (keyed by model, parameters, messages)')

@@ -23,6 +23,8 @@ export interface LlmConfig {
   budgetUsd: number | undefined;
   /** Directory of the opt-in response cache. */
   cacheDir: string | undefined;
+  /** Attempts per call, first try included (retries on 429, 5xx, timeouts, drops, malformed). */
+  maxAttempts: number;
 }
 
 /** Command-line flags as commander camel-cases them (`--llm-base-url` -> `llmBaseUrl`). */
@@ -39,6 +41,7 @@ export interface LlmFlags {
   budgetTokens?: string | number;
   budgetUsd?: string | number;
   llmCache?: string;
+  llmAttempts?: string | number;
 }
 
 /** Default endpoint when neither `--llm-base-url` nor `OPENAI_BASE_URL` is given. */
@@ -79,6 +82,7 @@ export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): L
     budgetTokens: num(flags.budgetTokens, 'GRAPEVINE_BUDGET_TOKENS', '--budget-tokens', 0),
     budgetUsd: num(flags.budgetUsd, 'GRAPEVINE_BUDGET_USD', '--budget-usd', 0, false),
     cacheDir: flags.llmCache ?? nonEmpty(env.GRAPEVINE_LLM_CACHE),
+    maxAttempts: num(flags.llmAttempts, 'GRAPEVINE_LLM_ATTEMPTS', '--llm-attempts', 1) ?? 6,
   };
 }
 

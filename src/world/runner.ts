@@ -279,13 +279,14 @@ class Engine {
     this.steps += turns.length;
     if (asyncDecisions.length === 0) return;
     const decided = await Promise.allSettled(asyncDecisions.map(([, p]) => p));
+    // The first failure in commit order ends the run before anything of this tick is logged.
+    for (const d of decided)
+      if (d.status === 'rejected')
+        throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
     for (const input of this.inputs.drain()) this.log.append(input.type, tick, input.fields);
     const emptyInbox = this.bus.emptyInbox();
     asyncDecisions.forEach(([i], k) => {
-      const d = decided[k];
-      if (d.status === 'rejected')
-        throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
-      ctx.aim(i, tick, emptyInbox).apply(d.value);
+      ctx.aim(i, tick, emptyInbox).apply((decided[k] as PromiseFulfilledResult<Decision>).value);
       this.commit(i);
     });
   }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, sha256Hex } from '../../src/index.ts';
+import { ConfigError } from '../../src/index.ts';
 import type { TownParams } from './params.ts';
 
 /** A persona from agents/personas.json. */
@@ -24,8 +24,11 @@ export interface Resident extends Persona {
 
 const PERSONAS_PATH = fileURLToPath(new URL('../../agents/personas.json', import.meta.url));
 
-/** Reads the shipped personas and their sha256 (recorded in the log header). */
-export function loadPersonas(path = PERSONAS_PATH): { personas: Persona[]; sha256: string } {
+/**
+ * Reads personas (default: the shipped file). Their text reaches the log through the
+ * prompts, so an edited persona makes a replay stop at the first prompt that differs.
+ */
+export function loadPersonas(path = PERSONAS_PATH): { personas: Persona[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -35,9 +38,26 @@ export function loadPersonas(path = PERSONAS_PATH): { personas: Persona[]; sha25
       hint: 'reinstall grapevine or restore agents/personas.json',
     });
   }
-  const personas = JSON.parse(text) as Persona[];
-  if (!Array.isArray(personas) || personas.length === 0) throw new ConfigError(`${path} holds no personas`);
-  return { personas, sha256: sha256Hex(text) };
+  let personas: Persona[];
+  try {
+    personas = JSON.parse(text) as Persona[];
+  } catch (cause) {
+    throw new ConfigError(`personas file ${path} is not valid JSON`, {
+      cause,
+      hint: 'it must be a JSON array of {name, age, occupation, persona, goal}',
+    });
+  }
+  if (!Array.isArray(personas) || personas.length === 0)
+    throw new ConfigError(`${path} holds no personas`, { hint: 'it must be a non-empty JSON array' });
+  personas.forEach((p, k) => {
+    for (const field of ['name', 'occupation', 'persona', 'goal'] as const) {
+      if (typeof p?.[field] !== 'string' || !p[field])
+        throw new ConfigError(`persona ${k} in ${path} has no "${field}"`, {
+          hint: 'every persona needs name, age, occupation, persona and goal',
+        });
+    }
+  });
+  return { personas };
 }
 
 const ORDINALS = ['', ' II', ' III', ' IV'];

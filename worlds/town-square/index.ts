@@ -52,7 +52,7 @@ export const world = defineWorld({
   needsLlm: true,
   defaultTicks: 10,
   create({ params, rng, seed, llm, model, fallbacks }) {
-    const { personas, sha256 } = loadPersonas();
+    const { personas } = loadPersonas(params.personas || undefined);
     const cast = buildCast(params, personas, SECRET);
     const topology = network(params, rng);
     const town: Town = {
@@ -81,7 +81,6 @@ export const world = defineWorld({
         ...cast.map((r) => ({ owner: r.index, kind: 'goal', text: r.goal })),
         ...cast.filter((r) => r.secret).map((r) => ({ owner: r.index, kind: 'secret', text: r.secret! })),
       ],
-      inputs: { personas: sha256 },
     };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 /** Parameters of the town square, with defaults and descriptions (shown by `grapevine worlds`). */
 export const townParams = z.object({
+  personas: z.string().default('').describe('personas JSON file (default: the shipped agents/personas.json)'),
   agents: z.number().int().min(5).max(50).default(8).describe('number of agents (5 to 50)'),
   llmAgents: z
     .number()
