@@ -13,8 +13,10 @@ export interface AuditFinding {
   owner: number;
   kind: string;
   text: string;
-  /** True when the caller had observed a message carrying the text (so it was said to it). */
+  /** True when the caller had observed a message carrying the text, or the world declares it visible to the caller. */
   allowed: boolean;
+  /** Why it is allowed: `observed` (someone said it), `declared` (visibility rules), or absent for a leak. */
+  basis?: 'observed' | 'declared';
 }
 
 /** What {@link auditPrompts} found. */

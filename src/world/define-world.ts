@@ -25,9 +25,12 @@ export interface WorldSetup<P> {
 
 /** A private item of one agent (goal, secret...), for prompt audits. */
 export interface PrivateItem {
+  /** The agent it belongs to, or -1 for the environment (text only the judge may see). */
   owner: number;
   kind: string;
   text: string;
+  /** Agents the world's visibility rules allow to see it anyway (e.g. mindreaders): declared, not leaks. */
+  visibleTo?: number[];
 }
 
 /** A world built for one run. */
