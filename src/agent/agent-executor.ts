@@ -59,6 +59,10 @@ export interface AgentExecutor {
   stateHash(): string;
   /** Feeds the whole population's state into a digest, in a form both executors share. */
   digest(d: Digest): void;
+  /** The whole population's state as plain JSON (for snapshots). */
+  exportState(): Json;
+  /** Replaces the whole population's state by {@link AgentExecutor.exportState}'s output. */
+  importState(state: Json): void;
   /** Bytes of typed state per agent (the columnar executor's columns). */
   bytesPerAgent(): number;
 }

@@ -1,4 +1,4 @@
-import { ConfigError, type Digest, type Json } from '../core/index.ts';
+import { base64ToTyped, ConfigError, type Digest, type Json, typedToBase64 } from '../core/index.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import type { AgentMachine, MemoryType } from './agent-machine.ts';
 import { compileMachine, type TransitionTable } from './compile-machine.ts';
@@ -26,11 +26,11 @@ export class ColumnarExecutor implements AgentExecutor {
   readonly table: TransitionTable;
   readonly layout: MachineLayout;
   readonly regionNames: readonly string[];
-  private readonly state: Uint8Array[];
+  private state: Uint8Array[];
   private readonly occupancy: Int32Array[];
   private readonly activeFlag: Uint8Array;
   private active = 0;
-  private readonly columns: Column[];
+  private columns: Column[];
   private readonly eventMap: Int32Array;
   private readonly hash = new StateHash();
 
@@ -208,6 +208,56 @@ export class ColumnarExecutor implements AgentExecutor {
     this.layout.slots.forEach((key, k) => {
       d.text(`mem:${key}\n`).bytes(this.columns[k]);
     });
+  }
+
+  exportState(): Json {
+    return {
+      kind: 'columnar',
+      size: this.size,
+      regions: this.state.map((col) => typedToBase64(col)),
+      columns: this.columns.map((col) => typedToBase64(col)),
+      hash: this.hash.state(),
+    };
+  }
+
+  importState(json: Json): void {
+    const s = json as {
+      kind: string;
+      size: number;
+      regions: string[];
+      columns: string[];
+      hash: [number, number];
+    };
+    if (
+      s.kind !== 'columnar' ||
+      s.size !== this.size ||
+      s.regions.length !== this.state.length ||
+      s.columns.length !== this.columns.length
+    ) {
+      throw new ConfigError(
+        'snapshot does not fit this population (executor, size, regions or memory slots differ)',
+        { hint: 'restore a snapshot of the same world and parameters' },
+      );
+    }
+    this.state = s.regions.map((b) => base64ToTyped(b, Uint8Array));
+    this.columns = s.columns.map((b, k) => {
+      const t = this.layout.slotTypes[k];
+      return t === 'u8'
+        ? base64ToTyped(b, Uint8Array)
+        : t === 'i32'
+          ? base64ToTyped(b, Int32Array)
+          : base64ToTyped(b, Float64Array);
+    });
+    this.hash.restore(s.hash);
+    this.occupancy.forEach((c) => {
+      c.fill(0);
+    });
+    this.active = 0;
+    this.activeFlag.fill(0);
+    for (let i = 0; i < this.size; i++) {
+      for (let r = 0; r < this.state.length; r++) this.occupancy[r][this.state[r][i]]++;
+      this.refreshActive(i);
+    }
   }
 
   bytesPerAgent(): number {

@@ -41,13 +41,18 @@ export class StepContext<P = unknown> {
     readonly rng: StepRng,
     private readonly executor: AgentExecutor,
     private readonly bus: MessageBus,
-    private readonly topology: Topology | undefined,
+    private topology: Topology | undefined,
     /** Record committed actions (full logs). */
     readonly recording: boolean,
   ) {
     executor.regionNames.forEach((n, i) => {
       this.regionIndex.set(n, i);
     });
+  }
+
+  /** Replaces the network (network interventions; engine use). */
+  setTopology(topology: Topology): void {
+    this.topology = topology;
   }
 
   /** Aims the context at agent `agent` for `tick` (engine use). */

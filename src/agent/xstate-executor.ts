@@ -241,6 +241,47 @@ export class XStateExecutor implements AgentExecutor {
     if (extra.length) d.text(`json:${canonicalJson(extra)}`);
   }
 
+  exportState(): Json {
+    const agents: Json[] = [];
+    for (let i = 0; i < this.size; i++)
+      if (this.actors[i]) agents.push([i, this.snapshot(i) as unknown as Json]);
+    return { kind: 'xstate', size: this.size, agents, hash: this.hash.state() };
+  }
+
+  importState(json: Json): void {
+    const s = json as {
+      kind: string;
+      size: number;
+      agents: [number, AgentSnapshot][];
+      hash: [number, number];
+    };
+    if (s.kind !== 'xstate' || s.size !== this.size) {
+      throw new ConfigError('snapshot does not fit this population (executor or size differ)', {
+        hint: 'restore a snapshot of the same world and parameters',
+      });
+    }
+    for (let i = 0; i < this.size; i++) this.actors[i]?.stop();
+    this.actors.fill(undefined);
+    for (const [i, snap] of s.agents) {
+      const a = createActor(this.agentMachine.machine, { snapshot: snap as never });
+      a.start();
+      this.actors[i] = a;
+    }
+    this.hash.restore(s.hash);
+    this.occupancy.forEach((c) => {
+      c.fill(0);
+    });
+    this.active = 0;
+    this.activeFlag.fill(0);
+    for (let i = 0; i < this.size; i++) {
+      const value = this.value(i);
+      this.regionNames.forEach((name, r) => {
+        this.occupancy[r][this.layout.states[r].indexOf(value[name])]++;
+      });
+      this.refreshActive(i, value);
+    }
+  }
+
   bytesPerAgent(): number {
     return 0;
   }

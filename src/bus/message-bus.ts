@@ -1,5 +1,5 @@
 import { type Observable, Subject } from 'rxjs';
-import { ConfigError, type Json, RunError } from '../core/index.ts';
+import { base64ToTyped, ConfigError, type Json, RunError, typedToBase64 } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
@@ -32,7 +32,7 @@ export type BusEvent =
 export class MessageBus {
   readonly size: number;
   readonly latency: number;
-  private readonly topology?: Topology;
+  private topology?: Topology;
   private readonly visibility?: VisibilityRule;
   private readonly pending = new Map<number, DeliveryBatch>();
   private pendingRows = 0;
@@ -64,6 +64,11 @@ export class MessageBus {
     this.inboxStart = new Int32Array(opts.size);
     this.inboxCount = new Int32Array(opts.size);
     this.view = new Inbox({ messageAtRow: (row) => this.current.messages[this.current.msg[row]] });
+  }
+
+  /** Replaces the network used for `neighbours` addressing (network interventions). */
+  setTopology(topology: Topology): void {
+    this.topology = topology;
   }
 
   /** Declares a channel and its members (agent indices). */
@@ -304,6 +309,53 @@ export class MessageBus {
       this.streams.set(i, s);
     }
     return s.asObservable();
+  }
+
+  /** Everything in flight as plain JSON: pending batches and inboxes not yet taken (for snapshots). */
+  exportState(): Json {
+    const batch = (b: DeliveryBatch): Json => ({
+      deliverAt: b.deliverAt,
+      messages: b.messages as unknown as Json,
+      to: typedToBase64(b.to.subarray(0, b.length)),
+      msg: typedToBase64(b.msg.subarray(0, b.length)),
+    });
+    const keys = [...this.pending.keys()].sort((a, b) => a - b);
+    const waiting = this.carryOver(this.releasedTick);
+    if (waiting) this.index(waiting);
+    this.current = waiting ?? new DeliveryBatch(this.releasedTick);
+    return {
+      nextId: this.nextId,
+      releasedTick: this.releasedTick,
+      pending: keys.map((k) => batch(this.pending.get(k)!)),
+      waiting: waiting ? batch(waiting) : null,
+    };
+  }
+
+  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world). */
+  importState(json: Json): void {
+    const s = json as { nextId: number; releasedTick: number; pending: Json[]; waiting: Json | null };
+    const batch = (j: Json): DeliveryBatch => {
+      const o = j as unknown as { deliverAt: number; messages: Message[]; to: string; msg: string };
+      const b = new DeliveryBatch(o.deliverAt);
+      for (const m of o.messages) b.addMessage(m);
+      const to = base64ToTyped(o.to, Int32Array);
+      const msg = base64ToTyped(o.msg, Int32Array);
+      for (let r = 0; r < to.length; r++) b.add(to[r], msg[r]);
+      return b;
+    };
+    this.nextId = s.nextId;
+    this.releasedTick = s.releasedTick;
+    this.pending.clear();
+    this.pendingRows = 0;
+    for (const j of s.pending) {
+      const b = batch(j);
+      this.pending.set(b.deliverAt, b);
+      this.pendingRows += b.length;
+    }
+    for (let k = 0; k < this.touchedCount; k++) this.inboxCount[this.touched[k]] = 0;
+    this.touchedCount = 0;
+    this.current = s.waiting ? batch(s.waiting) : new DeliveryBatch(this.releasedTick);
+    this.index(this.current);
   }
 
   /** Completes every stream. */

@@ -1,3 +1,4 @@
+export * from './base64.ts';
 export * from './canonical-json.ts';
 export * from './errors.ts';
 export * from './hash.ts';

@@ -99,8 +99,13 @@ export class StepRng extends Rng {
   private counter = 0;
 
   /** @param purposeKey 32-bit key of the (run seed, purpose) pair. */
-  constructor(readonly purposeKey: number) {
+  constructor(public purposeKey: number) {
     super();
+  }
+
+  /** Re-keys the stream (a reseeded future); every later draw changes. */
+  rekey(purposeKey: number): void {
+    this.purposeKey = purposeKey >>> 0;
   }
 
   /** Positions the stream at the start of agent `agent`'s draws for `tick`. */

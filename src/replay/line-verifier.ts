@@ -48,7 +48,15 @@ export class LineVerifier {
     this.lastSeq = seq;
     this.lastTick = t;
     this.lastType = record.type as string;
-    return { seq, t, type: this.lastType, line, raw, event: record };
+    return {
+      seq,
+      t,
+      type: this.lastType,
+      line,
+      raw,
+      event: record,
+      ...(this.chain === null ? {} : { chain: this.chain }),
+    };
   }
 
   /** Re-raises an error of the line source with this verifier's position (expected seq, tick). */

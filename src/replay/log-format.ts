@@ -122,4 +122,6 @@ export interface LogLine {
   raw: string;
   /** The parsed line, without `h` (with `wall`, when present). */
   event: Record<string, unknown>;
+  /** Full 64-hex chain value after this line (when read with verification). */
+  chain?: string;
 }

@@ -59,6 +59,15 @@ export interface WorldInstance<P = unknown> {
   stop?(view: WorldView): string | null;
   /** Final summary, from the per-tick metric history. */
   summary?(history: readonly Record<string, number>[], view: WorldView): Record<string, Json>;
+  /**
+   * Applies a world-specific intervention (a type the engine does not know). Return false
+   * for unknown types; throw a ConfigError for bad fields.
+   */
+  intervene?(intervention: { type: string; [key: string]: Json }, control: WorldControl): boolean;
+  /** World-level mutable state as plain JSON, for snapshots (worlds whose closures change). */
+  getState?(): Json;
+  /** Restores {@link WorldInstance.getState}. */
+  setState?(state: Json): void;
   /** Agents' private texts: a prompt audit checks that no other agent's prompt holds them. */
   privateItems?: PrivateItem[];
   /** Files the world read (path and sha256), recorded in the log header. */

@@ -15,7 +15,7 @@ export class WorldView {
     readonly size: number,
     readonly executor: AgentExecutor,
     readonly bus: MessageBus,
-    readonly network: Topology | undefined,
+    public network: Topology | undefined,
   ) {
     executor.regionNames.forEach((n, i) => {
       this.regionIndex.set(n, i);

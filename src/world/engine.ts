@@ -1,0 +1,381 @@
+import {
+  type AgentExecutor,
+  ColumnarExecutor,
+  type Decision,
+  StepContext,
+  XStateExecutor,
+} from '../agent/index.ts';
+import { type BusEvent, MessageBus } from '../bus/index.ts';
+import {
+  createTurnPolicy,
+  EventQueue,
+  type EventQueueState,
+  type TurnContext,
+  type TurnPolicy,
+} from '../clock/index.ts';
+import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/index.ts';
+import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
+import type { WorldDefinition, WorldInstance } from './define-world.ts';
+import type { InputBuffer } from './input-buffer.ts';
+import type { EngineIntervention, Intervention } from './intervention.ts';
+import { resolveParams } from './resolve-params.ts';
+import type { LogLevel, RunLog } from './run-log.ts';
+import { WorldControl, type WorldView } from './world-view.ts';
+
+/** A complete, plain-JSON picture of a run at a tick boundary: restoring it and running on reproduces the run. */
+export interface EngineState {
+  tick: number;
+  steps: number;
+  deliveries: number;
+  history: Record<string, number>[];
+  params: Record<string, unknown>;
+  rngKeys: { agent: number; turns: number };
+  executor: Json;
+  bus: Json;
+  queue: EventQueueState;
+  network: EdgeEdit[] | null;
+  world: Json | null;
+}
+
+/** What the engine reports at the end. */
+export interface EngineResult {
+  ticks: number;
+  reason: string;
+  events: number;
+  digest: string;
+  metrics: Record<string, number>;
+  summary: Record<string, Json>;
+  steps: number;
+  deliveries: number;
+}
+
+/** How the engine is driven, beyond the world itself. */
+export interface EngineHooks {
+  onTick?: (tick: number, maxTicks: number, view: WorldView) => void;
+  shouldStop?: (tick: number) => string | null;
+  /** Interventions to apply right after the given tick's end (recorded as `intervene` events). */
+  interventionsAt?: (tick: number) => readonly Intervention[];
+  /** Write a snapshot every this many ticks (0 = only at the end). */
+  snapshotEvery?: number;
+}
+
+function dueList(inbox: Int32Array, active: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < active.length; i++) if (active[i] === 1 || inbox[i] > 0) out.push(i);
+  return out;
+}
+
+/** The tick loop of one run (see docs/ARCHITECTURE.md, "The tick"). */
+export class Engine {
+  private readonly executor: AgentExecutor;
+  private readonly bus: MessageBus;
+  private readonly control: WorldControl;
+  private readonly ctx: StepContext<unknown>;
+  private readonly turnPolicy: TurnPolicy;
+  private readonly turnCtx: TurnContext;
+  private queue = new EventQueue();
+  private history: Record<string, number>[] = [];
+  private steps = 0;
+  private deliveries = 0;
+  private tick = 0;
+  private overlay: OverlayTopology | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly def: WorldDefinition,
+    private readonly world: WorldInstance<unknown>,
+    private readonly params: Record<string, unknown>,
+    rng: RngStreams,
+    level: LogLevel,
+    private readonly log: RunLog,
+    private readonly inputs: InputBuffer,
+  ) {
+    const size = world.size;
+    this.executor =
+      world.executor === 'columnar'
+        ? new ColumnarExecutor(world.agents, size)
+        : new XStateExecutor(world.agents, size);
+    this.bus = new MessageBus({
+      size,
+      topology: world.network,
+      latency: world.latency,
+      visibility: world.visibility,
+    });
+    for (const [name, members] of Object.entries(world.channels ?? {})) this.bus.defineChannel(name, members);
+    this.control = new WorldControl(size, this.executor, this.bus, world.network);
+    this.ctx = new StepContext(
+      params,
+      rng.stepRng('agent'),
+      this.executor,
+      this.bus,
+      world.network,
+      level === 'full',
+    );
+    this.turnPolicy =
+      typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
+    const inbox = this.bus.inboxCounts();
+    const active = this.executor.activeMask();
+    this.turnCtx = {
+      size,
+      hasInbox: (i) => inbox[i] > 0,
+      isDue: (i) => inbox[i] > 0 || active[i] === 1,
+      rng: rng.stepRng('turns'),
+      due: () => dueList(inbox, active),
+      withInbox: () => Array.from(this.bus.recipients()),
+    };
+    const sub = level === 'full' ? this.bus.events$.subscribe((e) => this.logBusEvent(e)) : undefined;
+    this.unsubscribe = () => sub?.unsubscribe();
+  }
+
+  /** Read access for tools. */
+  get view(): WorldView {
+    return this.control;
+  }
+
+  private logBusEvent(e: BusEvent): void {
+    if (e.type === 'sent') {
+      const m = e.message;
+      this.log.append('send', e.tick, {
+        id: m.id,
+        from: m.from,
+        route: m.route,
+        channel: m.channel,
+        kind: m.kind,
+        item: m.item,
+        payload: m.payload,
+        deliverAt: m.deliverAt,
+        recipients: e.recipients,
+      });
+    } else {
+      this.log.append('observe', e.tick, { agent: e.agent, msgs: e.messages.map((m) => m.id) });
+    }
+  }
+
+  /** Sets up tick 0 (the world's initial state) and logs it. */
+  start(hooks: EngineHooks): void {
+    this.world.init?.(this.control);
+    this.endTick(0, hooks);
+    this.turnPolicy.start(this.queue, this.turnCtx);
+  }
+
+  /** Runs ticks until a stop condition, then writes the end. */
+  async run(maxTicks: number, hooks: EngineHooks): Promise<EngineResult> {
+    let reason = this.tick === 0 ? (this.world.stop?.(this.control) ?? null) : null;
+    while (reason === null) {
+      const next = this.queue.peek();
+      if (!next) {
+        reason = 'quiescent';
+        break;
+      }
+      const t = Math.max(this.tick + 1, Math.ceil(next.time));
+      if (t > maxTicks) {
+        reason = 'max-ticks';
+        break;
+      }
+      this.tick = t;
+      const popped = this.queue.popUntil(t);
+      this.bus.release(t);
+      await this.stepAll(t, this.turnPolicy.turns(t, popped, this.queue, this.turnCtx));
+      this.endTick(t, hooks);
+      hooks.onTick?.(t, maxTicks, this.control);
+      reason = this.world.stop?.(this.control) ?? hooks.shouldStop?.(t) ?? null;
+    }
+    return this.finish(reason);
+  }
+
+  private async stepAll(tick: number, turns: readonly number[]): Promise<void> {
+    this.control.tick = tick;
+    this.control.stepped = turns.length;
+    const asyncDecisions: [number, Promise<Decision>][] = [];
+    const ctx = this.ctx;
+    for (const i of turns) {
+      this.executor.beginStep(i);
+      const inbox = this.bus.take(i);
+      this.deliveries += inbox.length;
+      const out = this.world.policy(ctx.aim(i, tick, inbox));
+      if (out instanceof Promise) {
+        ctx.close();
+        asyncDecisions.push([i, out]);
+        continue;
+      }
+      this.commit(i);
+    }
+    this.steps += turns.length;
+    if (asyncDecisions.length === 0) return;
+    const decided = await Promise.allSettled(asyncDecisions.map(([, p]) => p));
+    // The first failure in commit order ends the run before anything of this tick is logged.
+    for (const d of decided)
+      if (d.status === 'rejected')
+        throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
+    for (const input of this.inputs.drain()) this.log.append(input.type, tick, input.fields);
+    const emptyInbox = this.bus.emptyInbox();
+    asyncDecisions.forEach(([i], k) => {
+      ctx.aim(i, tick, emptyInbox).apply((decided[k] as PromiseFulfilledResult<Decision>).value);
+      this.commit(i);
+    });
+  }
+
+  private commit(i: number): void {
+    const record = this.ctx.close();
+    this.executor.endStep(i);
+    if (record)
+      this.log.append('act', this.ctx.tick, {
+        agent: i,
+        events: record.events,
+        memory: record.memory,
+        sent: record.sent,
+      });
+  }
+
+  private endTick(tick: number, hooks: EngineHooks): void {
+    this.control.tick = tick;
+    const metrics = this.world.metrics?.(this.control, this.history[this.history.length - 1]) ?? {};
+    this.history.push(metrics);
+    this.log.append('tick', tick, {
+      state: this.executor.stateHash(),
+      stepped: this.control.stepped,
+      pending: this.bus.pendingCount,
+      metrics,
+    });
+    const every = hooks.snapshotEvery ?? 0;
+    if (every > 0 && tick > 0 && tick % every === 0)
+      this.log.append('snapshot', tick, { state: this.exportState() as unknown as Json });
+    for (const iv of hooks.interventionsAt?.(tick) ?? []) this.intervene(iv);
+    this.log.flush();
+  }
+
+  private finish(reason: string): EngineResult {
+    const summary = this.world.summary?.(this.history, this.control) ?? {};
+    const metrics = this.history[this.history.length - 1] ?? {};
+    const d = new Digest();
+    this.executor.digest(d);
+    this.log.append('snapshot', this.tick, { state: this.exportState() as unknown as Json });
+    this.log.append('end', this.tick, {
+      finalState: d.hex(),
+      reason,
+      ticks: this.tick,
+      steps: this.steps,
+      deliveries: this.deliveries,
+      summary,
+    });
+    const events = this.log.seq;
+    const digest = this.log.close();
+    return {
+      ticks: this.tick,
+      reason,
+      events,
+      digest,
+      metrics,
+      summary,
+      steps: this.steps,
+      deliveries: this.deliveries,
+    };
+  }
+
+  /** Applies an intervention now (between ticks) and records it. */
+  intervene(iv: Intervention): void {
+    this.log.append('intervene', this.tick, { intervention: iv as unknown as Json });
+    const e = iv as EngineIntervention;
+    switch (e.type) {
+      case 'message': {
+        const to =
+          e.to === 'all'
+            ? ({ to: 'all' } as const)
+            : 'agent' in e.to
+              ? ({ to: 'agent', id: e.to.agent } as const)
+              : ({ to: 'channel', channel: e.to.channel } as const);
+        this.bus.send(e.from, this.tick, {
+          address: to,
+          kind: e.kind,
+          item: e.item,
+          payload: e.payload as Json | undefined,
+        });
+        return;
+      }
+      case 'agent':
+        this.checkAgent(e.agent);
+        for (const ev of e.events) this.executor.send(e.agent, ev);
+        for (const [k, v] of Object.entries(e.memory)) this.executor.setMemory(e.agent, k, v as Json);
+        for (const k of e.forget) this.executor.setMemory(e.agent, k, null);
+        return;
+      case 'network':
+        return this.editNetwork(
+          e.add
+            .map(([i, j]) => ['add', i, j] as EdgeEdit)
+            .concat(e.remove.map(([i, j]) => ['remove', i, j] as EdgeEdit)),
+          e.isolate,
+        );
+      case 'params':
+        Object.assign(this.params, resolveParams(this.def, { ...this.params, ...e.set }));
+        return;
+      case 'reseed': {
+        const fresh = new RngStreams(e.seed);
+        this.ctx.rng.rekey(fresh.stepRng('agent').purposeKey);
+        this.turnCtx.rng.rekey(fresh.stepRng('turns').purposeKey);
+        return;
+      }
+      default:
+        if (!this.world.intervene?.(iv as { type: string; [key: string]: Json }, this.control)) {
+          throw new ConfigError(`unknown intervention type "${iv.type}" for world "${this.def.id}"`, {
+            hint: 'engine types: message, agent, network, params, reseed',
+          });
+        }
+    }
+  }
+
+  private checkAgent(i: number): void {
+    if (i >= this.world.size)
+      throw new ConfigError(`intervention names agent ${i}, but the population is 0..${this.world.size - 1}`);
+  }
+
+  private editNetwork(edits: EdgeEdit[], isolate: readonly number[]): void {
+    if (!this.world.network) throw new ConfigError(`world "${this.def.id}" has no network to edit`);
+    if (!this.overlay) {
+      this.overlay = new OverlayTopology(this.world.network);
+      this.bus.setTopology(this.overlay);
+      this.ctx.setTopology(this.overlay);
+      this.control.network = this.overlay;
+    }
+    for (const edit of edits) this.overlay.apply(edit);
+    for (const i of isolate) this.overlay.isolate(i);
+  }
+
+  /** The run's state at this tick boundary, as plain JSON. */
+  exportState(): EngineState {
+    return {
+      tick: this.tick,
+      steps: this.steps,
+      deliveries: this.deliveries,
+      history: this.history,
+      params: this.params,
+      rngKeys: { agent: this.ctx.rng.purposeKey, turns: this.turnCtx.rng.purposeKey },
+      executor: this.executor.exportState(),
+      bus: this.bus.exportState(),
+      queue: this.queue.state(),
+      network: this.overlay ? this.overlay.edits() : null,
+      world: this.world.getState?.() ?? null,
+    };
+  }
+
+  /** Restores a state taken by {@link Engine.exportState} (instead of {@link Engine.start}). */
+  importState(s: EngineState): void {
+    this.tick = s.tick;
+    this.steps = s.steps;
+    this.deliveries = s.deliveries;
+    this.history = s.history.map((m) => ({ ...m }));
+    Object.assign(this.params, s.params);
+    this.ctx.rng.rekey(s.rngKeys.agent);
+    this.turnCtx.rng.rekey(s.rngKeys.turns);
+    this.executor.importState(s.executor);
+    this.bus.importState(s.bus);
+    this.queue = EventQueue.restore(s.queue);
+    if (s.network?.length) this.editNetwork(s.network, []);
+    if (s.world !== null) this.world.setState?.(s.world);
+    this.control.tick = s.tick;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.bus.close();
+  }
+}
