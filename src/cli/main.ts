@@ -1,7 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ENGINE_VERSION } from '../world/index.ts';
+import { diffCommand } from './commands/diff.ts';
+import { forkCommand } from './commands/fork.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { replayCommand } from './commands/replay.ts';
+import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
 import { serveLlmCommand } from './commands/serve-llm.ts';
 import { worldsCommand } from './commands/worlds.ts';
@@ -35,6 +38,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--json', 'print a one-object JSON summary on stdout')
     .option('--quiet', 'no progress bar, no summary')
     .option('--force', 'overwrite an existing --out file')
+    .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)')
     .option(
       '--llm-base-url <url>',
       'OpenAI-compatible endpoint (env OPENAI_BASE_URL; default: the shipped local server)',
@@ -49,6 +53,38 @@ function program(setExit: (code: number) => void): Command {
     .option('--budget-usd <x>', 'stop at a tick boundary once this much money is spent')
     .option('--llm-cache <dir>', 'reuse replies from an on-disk cache (keyed by model, parameters, messages)')
     .action(async (world, o) => setExit(await runCommand(world, o)));
+  cli
+    .command('fork')
+    .description('rewind a run to a tick, change something, and run on (a "what if")')
+    .argument('<log>', 'parent log')
+    .option('--at <tick>', 'fork after this tick')
+    .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
+    .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
+    .option('--seed <n>', 'reseed the future (same past, another random future)')
+    .option('--replicates <n>', 'write N treated and N control children with different future seeds')
+    .option('--out <path>', 'child log (or directory with --replicates)')
+    .option('--force', 'overwrite existing outputs')
+    .option('--json', 'print JSON')
+    .option('--quiet', 'no output on success')
+    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
+    .option('--model <name>', 'model name')
+    .action(async (log, o) => setExit(await forkCommand(log, o)));
+  cli
+    .command('resume')
+    .description('continue an interrupted run from its last complete tick, appending to its log')
+    .argument('<log>', 'log of the interrupted run')
+    .option('--json', 'print JSON')
+    .option('--quiet', 'no output on success')
+    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
+    .option('--model <name>', 'model name')
+    .action(async (log, o) => setExit(await resumeCommand(log, o)));
+  cli
+    .command('diff')
+    .description('where two runs first differ, their metrics side by side, agents that end differently')
+    .argument('<a>', 'a log, or a fork --replicates directory')
+    .argument('[b]', 'another log')
+    .option('--json', 'print JSON')
+    .action(async (a, b, o) => setExit(await diffCommand(a, b, o)));
   cli
     .command('serve-llm')
     .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')

@@ -17,3 +17,4 @@ export * from './replaying-port.ts';
 export * from './retrying-port.ts';
 export * from './server/index.ts';
 export * from './structured-reply.ts';
+export * from './switching-port.ts';

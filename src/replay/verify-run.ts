@@ -1,5 +1,11 @@
 import { LogFormatError } from '../core/index.ts';
-import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
+import {
+  type Intervention,
+  type RunOptions,
+  type RunResult,
+  runWorld,
+  type WorldDefinition,
+} from '../world/index.ts';
 import type { LogHeader } from './log-format.ts';
 import { readLog } from './log-reader.ts';
 import { type RecordedChain, VerifyingLog } from './verifying-log.ts';
@@ -15,6 +21,12 @@ export interface RecordedRun {
   llmRecords: Record<string, unknown>[];
   /** The `end` event, when the run finished. */
   end?: { reason: string; ticks: number };
+  /** Recorded interventions by the tick after whose end they were applied. */
+  interventions: Map<number, Intervention[]>;
+  /** Snapshot events (seq and tick), in log order. */
+  snapshots: { seq: number; tick: number }[];
+  /** Full chain value of every tick, snapshot and intervene line, by seq (to continue a log from there). */
+  boundaryChains: Map<number, string>;
 }
 
 /** Stop reasons that come from outside the world (a replay must stop at the same tick). */
@@ -24,6 +36,9 @@ export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 export async function readRecordedRun(path: string): Promise<RecordedRun> {
   const chain: RecordedChain = { hashes: [], ticks: [], types: [] };
   const llmRecords: Record<string, unknown>[] = [];
+  const interventions = new Map<number, Intervention[]>();
+  const snapshots: { seq: number; tick: number }[] = [];
+  const boundaryChains = new Map<number, string>();
   let end: RecordedRun['end'];
   let header: LogHeader | undefined;
   const lines = readLog(path);
@@ -40,6 +55,9 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
         truncated: step.value.truncated,
         llmRecords,
         end,
+        interventions,
+        snapshots,
+        boundaryChains,
       };
     }
     const line = step.value;
@@ -47,6 +65,14 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
     if (line.type === 'llm') {
       const { seq: _s, t: _t, type: _y, ...record } = line.event;
       llmRecords.push(record);
+    }
+    if ((line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene') && line.chain)
+      boundaryChains.set(line.seq, line.chain);
+    if (line.type === 'snapshot') snapshots.push({ seq: line.seq, tick: line.t });
+    if (line.type === 'intervene') {
+      const list = interventions.get(line.t) ?? [];
+      list.push(line.event.intervention as Intervention);
+      interventions.set(line.t, list);
     }
     if (line.type === 'end') end = { reason: String(line.event.reason), ticks: Number(line.event.ticks) };
     chain.hashes.push(line.raw.slice(-18, -2));
@@ -83,6 +109,8 @@ export async function rerunLog(
     openLog: (header) => new VerifyingLog(header, recorded.chain),
     onTick: opts.onTick,
     ...opts.services,
+    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+    interventionsAt: (tick) => recorded.interventions.get(tick) ?? [],
     shouldStop: (tick) =>
       end && EXTERNAL_STOPS.includes(end.reason) && tick >= end.ticks ? end.reason : null,
   });

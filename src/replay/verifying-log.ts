@@ -13,6 +13,15 @@ export interface RecordedChain {
   types: string[];
 }
 
+/** Where a verified rerun starts and what takes over after the verified part (resume, fork). */
+export interface VerifyingTail {
+  /** Start after this recorded line (a snapshot), continuing its chain. */
+  from?: { seq: number; chain: string };
+  /** Verify up to this seq, then hand every later line to `then`. */
+  until?: number;
+  then?: RunLog;
+}
+
 /**
  * A {@link RunLog} that writes nothing: it encodes each line of a rerun exactly as the
  * log writer would and compares its chained hash with the recorded one, so the first
@@ -27,9 +36,11 @@ export class VerifyingLog implements RunLog {
   constructor(
     header: Record<string, unknown>,
     private readonly recorded: RecordedChain,
+    private readonly tail: VerifyingTail = {},
   ) {
     const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: LOG_FORMAT }, null);
-    this.chain = line.chain;
+    this.chain = tail.from?.chain ?? line.chain;
+    this.seq = tail.from?.seq ?? 0;
     if (line.chain.slice(0, 16) !== recorded.hashes[0]) {
       throw new DivergenceError(
         'the rerun does not reproduce the log header (seq 0, tick 0)',
@@ -41,6 +52,15 @@ export class VerifyingLog implements RunLog {
 
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
+    if (this.tail.then && seq > (this.tail.until ?? 0)) {
+      this.seq = this.tail.then.append(type, t, fields);
+      if (this.seq !== seq)
+        throw new DivergenceError(`the continued log is at seq ${this.seq}, expected ${seq}`, {
+          seq,
+          tick: t,
+        });
+      return seq;
+    }
     const line = this.encoder.encodeEvent(type, t, seq, fields, this.chain);
     const expected = this.recorded.hashes[seq];
     if (expected === undefined) {
@@ -63,9 +83,12 @@ export class VerifyingLog implements RunLog {
     return seq;
   }
 
-  flush(): void {}
+  flush(): void {
+    this.tail.then?.flush();
+  }
 
   close(): string {
+    if (this.tail.then) return this.tail.then.close();
     const last = this.recorded.hashes.length - 1;
     if (this.seq < last) {
       throw new DivergenceError(

@@ -135,8 +135,10 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   };
   try {
     opts.onStart?.(engine.view);
-    if (opts.restore) engine.importState(opts.restore);
-    else engine.start(hooks);
+    if (opts.restore) {
+      engine.importState(opts.restore);
+      for (const iv of opts.interventionsAt?.(opts.restore.tick) ?? []) engine.intervene(iv);
+    } else engine.start(hooks);
     opts.onReady?.(engine);
     const r = await engine.run(maxTicks, hooks);
     return { world: def.id, seed, size: instance.size, ...r };

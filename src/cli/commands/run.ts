@@ -18,6 +18,7 @@ export interface RunCommandOptions {
   json?: boolean;
   quiet?: boolean;
   force?: boolean;
+  snapshotEvery?: string;
 }
 
 /** LLM flags of `run` (used by worlds that need an LLM). */
@@ -95,6 +96,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     ticks,
     level,
     source,
+    snapshotEvery: intFlag('snapshot-every', opts.snapshotEvery) ?? 0,
     openLog: (header) => LogWriter.create(out, { ...header, wall }),
     onTick: (t, max) => progress.tick(t, max),
     ...(llm

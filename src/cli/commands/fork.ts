@@ -1,0 +1,153 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Json, UsageError } from '../../core/index.ts';
+import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
+import { continueRun, endOfTick, type RecordedRun, readRecordedRun } from '../../replay/index.ts';
+import {
+  InputBuffer,
+  type Intervention,
+  parseAssignments,
+  type RunResult,
+  type WorldDefinition,
+} from '../../world/index.ts';
+import { readInterventions } from '../interventions-file.ts';
+import { openLiveLlm } from '../llm-session.ts';
+import { loadWorldFromHeader } from '../load-world.ts';
+import { intFlag } from './run.ts';
+
+/** Options of `grapevine fork`. */
+export interface ForkCommandOptions extends LlmFlags {
+  at?: string;
+  intervene?: string[];
+  set?: string[];
+  seed?: string;
+  out?: string;
+  replicates?: string;
+  json?: boolean;
+  quiet?: boolean;
+  force?: boolean;
+}
+
+interface ForkPlan {
+  def: WorldDefinition;
+  recorded: RecordedRun;
+  path: string;
+  atTick: number;
+}
+
+/** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
+async function forkOne(
+  plan: ForkPlan,
+  out: string,
+  interventions: readonly Intervention[],
+  flags: LlmFlags,
+): Promise<RunResult> {
+  const { def, recorded, path, atTick } = plan;
+  const wall = {
+    fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
+  };
+  if (!def.needsLlm) return continueRun({ def, recorded, path, atTick, out, interventions, wall });
+  const inputs = new InputBuffer();
+  const info = recorded.header.llm as { model: string };
+  const past = createLlmStack(
+    {
+      mode: 'replay',
+      records: recorded.llmRecords.filter((r) => (r.tick as number) <= atTick) as unknown as LlmCallRecord[],
+    },
+    {
+      onRecord: (rec) =>
+        inputs.push({ type: 'llm', caller: rec.caller, fields: rec as unknown as Record<string, unknown> }),
+    },
+  );
+  const live = await openLiveLlm(
+    { ...flags, model: flags.model ?? info.model },
+    process.env,
+    recorded.header.seed as number,
+    inputs,
+  );
+  try {
+    const llm = new SwitchingPort(past.port, live.port, atTick);
+    return await continueRun({
+      def,
+      recorded,
+      path,
+      atTick,
+      out,
+      interventions,
+      wall: { ...wall, llmEndpoint: live.endpoint } as Record<string, Json>,
+      services: { llm, llmInfo: info, inputs, fallbacks: live.counters },
+    });
+  } finally {
+    await live.close();
+  }
+}
+
+function checkOut(out: string, force: boolean | undefined): void {
+  if (existsSync(out) && !force)
+    throw new UsageError(`${out} already exists`, { hint: 'choose another --out, or add --force' });
+}
+
+/**
+ * `grapevine fork <log> --at TICK [--intervene file ...] [--set k=v ...] [--seed N] --out child`:
+ * rewinds a run to TICK, changes something, and runs on; with `--replicates R`, writes R
+ * treated and R control children with different future seeds to the --out directory.
+ */
+export async function forkCommand(path: string, opts: ForkCommandOptions): Promise<number> {
+  const at = intFlag('at', opts.at);
+  if (at === undefined) throw new UsageError('fork needs --at TICK');
+  if (!opts.out)
+    throw new UsageError('fork needs --out', { hint: 'a log path, or a directory with --replicates' });
+  const interventions = (opts.intervene ?? []).flatMap((f) => readInterventions(f));
+  const set = parseAssignments(opts.set ?? []);
+  if (Object.keys(set).length) interventions.push({ type: 'params', set: set as Record<string, Json> });
+  const seed = intFlag('seed', opts.seed);
+  const recorded = await readRecordedRun(path);
+  endOfTick(recorded, at);
+  const { def } = await loadWorldFromHeader(recorded.header);
+  const plan = { def, recorded, path, atTick: at };
+  const replicates = intFlag('replicates', opts.replicates);
+  if (replicates === undefined) {
+    checkOut(opts.out, opts.force);
+    const ivs =
+      seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
+    const r = await forkOne(plan, opts.out, ivs, opts);
+    report({ ...r, log: opts.out, parent: path, atTick: at }, opts);
+    return 0;
+  }
+  if (replicates < 1) throw new UsageError('--replicates must be at least 1');
+  mkdirSync(opts.out, { recursive: true });
+  const base = seed ?? (recorded.header.seed as number);
+  const children: Record<string, Json>[] = [];
+  for (let k = 1; k <= replicates; k++) {
+    const reseed = { type: 'reseed', seed: base * 1000 + k } as Intervention;
+    for (const [arm, ivs] of [
+      ['treated', [...interventions, reseed]],
+      ['control', [reseed]],
+    ] as const) {
+      const out = join(opts.out, `${arm}-${k}.ndjson`);
+      checkOut(out, opts.force);
+      const r = await forkOne(plan, out, ivs, opts);
+      children.push({ arm, replicate: k, log: out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
+    }
+  }
+  report({ parent: path, atTick: at, replicates, children }, opts);
+  return 0;
+}
+
+function report(result: Record<string, unknown>, opts: ForkCommandOptions): void {
+  if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else if (!opts.quiet) {
+    const r = result as {
+      log?: string;
+      digest?: string;
+      ticks?: number;
+      reason?: string;
+      children?: unknown[];
+    };
+    process.stdout.write(
+      r.children
+        ? `wrote ${r.children.length} children\n`
+        : `fork of ${result.parent} at tick ${result.atTick}: ${r.ticks} ticks (${r.reason})\nlog ${r.log}\ndigest ${r.digest}\n`,
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { UsageError } from '../../core/index.ts';
+import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
+import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
+import { InputBuffer } from '../../world/index.ts';
+import { openLiveLlm } from '../llm-session.ts';
+import { loadWorldFromHeader } from '../load-world.ts';
+
+/** Options of `grapevine resume`. */
+export interface ResumeCommandOptions extends LlmFlags {
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/**
+ * `grapevine resume <log>`: continues an interrupted run (killed, crashed, budget spent)
+ * from its last complete tick, appending to the same log; the result equals an
+ * uninterrupted run.
+ */
+export async function resumeCommand(path: string, opts: ResumeCommandOptions): Promise<number> {
+  const recorded = await readRecordedRun(path);
+  if (recorded.complete && recorded.end?.reason !== 'budget-exhausted') {
+    throw new UsageError(`${path} is a finished run (${recorded.end?.reason ?? 'end'}): nothing to resume`, {
+      hint: 'use fork to continue a finished run in another direction',
+    });
+  }
+  const at = lastTick(recorded);
+  if (at < 0)
+    throw new UsageError(`${path} has no complete tick to resume from`, { hint: 'run the world again' });
+  const { def } = await loadWorldFromHeader(recorded.header);
+  let services: Parameters<typeof continueRun>[0]['services'];
+  let close = async () => {};
+  if (def.needsLlm) {
+    const inputs = new InputBuffer();
+    const info = recorded.header.llm as { model: string };
+    const past = createLlmStack(
+      {
+        mode: 'replay',
+        records: recorded.llmRecords.filter((r) => (r.tick as number) <= at) as unknown as LlmCallRecord[],
+      },
+      {
+        onRecord: (rec) =>
+          inputs.push({ type: 'llm', caller: rec.caller, fields: rec as unknown as Record<string, unknown> }),
+      },
+    );
+    const live = await openLiveLlm(
+      { ...opts, model: opts.model ?? info.model },
+      process.env,
+      recorded.header.seed as number,
+      inputs,
+    );
+    services = {
+      llm: new SwitchingPort(past.port, live.port, at),
+      llmInfo: info,
+      inputs,
+      fallbacks: live.counters,
+      shouldStop: () => live.shouldStop(),
+    };
+    close = () => live.close();
+  }
+  try {
+    const r = await continueRun({ def, recorded, path, atTick: at, out: path, services });
+    if (opts.json) process.stdout.write(`${JSON.stringify({ ...r, log: path, resumedAt: at })}\n`);
+    else if (!opts.quiet)
+      process.stdout.write(
+        `resumed ${path} after tick ${at}: ${r.ticks} ticks (${r.reason})\ndigest ${r.digest}\n`,
+      );
+    return 0;
+  } finally {
+    await close();
+  }
+}

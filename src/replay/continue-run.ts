@@ -1,0 +1,101 @@
+import { ConfigError, type Json } from '../core/index.ts';
+import {
+  type EngineState,
+  type Intervention,
+  type RunOptions,
+  type RunResult,
+  runWorld,
+  type WorldDefinition,
+} from '../world/index.ts';
+import { copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { LogWriter } from './log-writer.ts';
+import type { RecordedRun } from './verify-run.ts';
+import { VerifyingLog } from './verifying-log.ts';
+
+/** How to continue a recorded run past one of its ticks. */
+export interface ContinueOptions {
+  def: WorldDefinition;
+  /** The log read and chain-verified by readRecordedRun. */
+  recorded: RecordedRun;
+  /** Its path. */
+  path: string;
+  /** The last tick taken from the recording. */
+  atTick: number;
+  /** Where the continued log goes (the same path to resume in place). */
+  out: string;
+  /** Applied right after `atTick` and recorded in the new log (fork). */
+  interventions?: readonly Intervention[];
+  /** Extra header `wall` fields (fork provenance). */
+  wall?: Record<string, Json>;
+  /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
+  services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
+  onTick?: RunOptions['onTick'];
+}
+
+const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
+
+/** Seq of the last line of tick `tick` in a recording (its tick line, then its snapshot and interventions). */
+export function endOfTick(recorded: RecordedRun, tick: number): number {
+  const { types, ticks } = recorded.chain;
+  let seq = -1;
+  for (let k = types.length - 1; k >= 0; k--) {
+    if (types[k] === 'tick' && ticks[k] === tick) {
+      seq = k;
+      break;
+    }
+  }
+  if (seq < 0) {
+    const last = lastTick(recorded);
+    throw new ConfigError(`tick ${tick} is not in the log (it has ticks 0..${last})`, {
+      hint: `choose a tick from 0 to ${last}`,
+    });
+  }
+  // the tick's snapshot and interventions belong to it; the final snapshot before `end` does not
+  while (
+    seq + 1 < types.length &&
+    BOUNDARY_TAIL.has(types[seq + 1]) &&
+    ticks[seq + 1] === tick &&
+    types[seq + 2] !== 'end'
+  )
+    seq++;
+  return seq;
+}
+
+/** The last complete tick of a recording. */
+export function lastTick(recorded: RecordedRun): number {
+  const { types, ticks } = recorded.chain;
+  for (let k = types.length - 1; k >= 0; k--) if (types[k] === 'tick') return ticks[k];
+  return -1;
+}
+
+/**
+ * Continues a recorded run after `atTick`: writes the recording's lines up to the end of
+ * that tick to `out` unchanged, restores the nearest snapshot at or before it, reruns the
+ * recorded ticks in between (checked line by line against the recording, LLM replies
+ * served from it), applies the interventions, and runs on, appending to `out`. Costs
+ * O(snapshot + tail), not O(atTick).
+ */
+export async function continueRun(o: ContinueOptions): Promise<RunResult> {
+  const h = o.recorded.header;
+  const until = endOfTick(o.recorded, o.atTick);
+  const snap = [...o.recorded.snapshots].reverse().find((s) => s.seq <= until);
+  const restore = snap ? ((await readSnapshotAt(o.path, snap.seq)) as unknown as EngineState) : undefined;
+  await copyPrefix(o.path, o.out, until, o.wall);
+  const writer = await LogWriter.resume(o.out);
+  const from = snap ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! } : undefined;
+  const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
+  return runWorld(o.def, {
+    params: h.params as Record<string, unknown>,
+    seed: h.seed as number,
+    ticks: h.ticks as number,
+    level: h.level as 'minimal' | 'full',
+    source: (h.world as { source: Record<string, Json> }).source,
+    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+    restore,
+    interventionsAt: (t) =>
+      t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
+    openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, then: writer }),
+    onTick: o.onTick,
+    ...o.services,
+  });
+}

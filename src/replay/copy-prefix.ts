@@ -1,0 +1,42 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import type { Json } from '../core/index.ts';
+import { LineEncoder } from './line-encoder.ts';
+import { isGzipPath } from './log-format.ts';
+import { readLog } from './log-reader.ts';
+
+/**
+ * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
+ * with extra `wall` fields in the header (wall-clock data is outside the hash chain, so the
+ * copy's chain and every `h` stay the same). Writes a temporary file and renames it, so
+ * `dst` may be the source itself (truncating a crashed log).
+ */
+export async function copyPrefix(
+  src: string,
+  dst: string,
+  lastSeq: number,
+  wallExtra?: Record<string, Json>,
+): Promise<void> {
+  const lines: string[] = [];
+  for await (const line of readLog(src)) {
+    if (line.seq > lastSeq) break;
+    if (line.seq === 0 && wallExtra) {
+      const { h: _h, ...header } = JSON.parse(line.raw) as Record<string, unknown>;
+      const wall = { ...((header.wall as Record<string, Json> | undefined) ?? {}), ...wallExtra };
+      lines.push(new LineEncoder().encode({ ...header, wall }, null).text);
+    } else lines.push(line.raw);
+  }
+  const text = `${lines.join('\n')}\n`;
+  const tmp = `${dst}.tmp-${process.pid}`;
+  writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
+  renameSync(tmp, dst);
+}
+
+/** The `state` of the snapshot event at `seq`. */
+export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq === seq && line.type === 'snapshot') return line.event.state as Json;
+    if (line.seq > seq) break;
+  }
+  throw new Error(`no snapshot at seq ${seq} in ${path}`);
+}
