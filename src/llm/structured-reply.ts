@@ -82,14 +82,21 @@ function withJson(params: LlmParams, schema: z.ZodType, name: string): LlmParams
   return { ...params, json: { name, schema: jsonSchemaOf(schema) } };
 }
 
+// Converting a zod schema costs microseconds per call; schemas are immutable, so convert each once.
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, Json>>();
+
 /** JSON Schema of a zod schema, or `{}` (plain JSON-object mode) when it has none. */
 function jsonSchemaOf(schema: z.ZodType): Record<string, Json> {
+  let out = jsonSchemas.get(schema);
+  if (out) return out;
   try {
     const { $schema: _drop, ...rest } = z.toJSONSchema(schema) as Record<string, Json>;
-    return rest;
+    out = rest;
   } catch {
-    return {};
+    out = {};
   }
+  jsonSchemas.set(schema, out);
+  return out;
 }
 
 /** The first request plus the bad reply and a correction: the model sees what was wrong. */
