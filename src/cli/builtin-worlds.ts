@@ -1,4 +1,5 @@
 import { world as rumor } from '../../worlds/rumor/index.ts';
+import { world as sotopia } from '../../worlds/sotopia/index.ts';
 import { world as townSquare } from '../../worlds/town-square/index.ts';
 import type { WorldDefinition } from '../world/index.ts';
 
@@ -6,4 +7,5 @@ import type { WorldDefinition } from '../world/index.ts';
 export const BUILTIN_WORLDS: ReadonlyMap<string, WorldDefinition> = new Map<string, WorldDefinition>([
   [rumor.id, rumor as unknown as WorldDefinition],
   [townSquare.id, townSquare as unknown as WorldDefinition],
+  [sotopia.id, sotopia as unknown as WorldDefinition],
 ]);

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ENGINE_VERSION } from '../world/index.ts';
+import { auditCommand } from './commands/audit.ts';
 import { diffCommand } from './commands/diff.ts';
 import { forkCommand } from './commands/fork.ts';
 import { inspectCommand } from './commands/inspect.ts';
@@ -7,6 +8,7 @@ import { replayCommand } from './commands/replay.ts';
 import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
 import { serveLlmCommand } from './commands/serve-llm.ts';
+import { sotopiaImportCommand } from './commands/sotopia.ts';
 import { worldsCommand } from './commands/worlds.ts';
 import { reportError } from './report-error.ts';
 
@@ -114,6 +116,22 @@ function program(setExit: (code: number) => void): Command {
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
     .action(async (log, o) => setExit(await inspectCommand(log, o)));
+  cli
+    .command('audit')
+    .description(
+      "check every recorded prompt for other agents' private texts (goals, secrets, environment-only text)",
+    )
+    .argument('<log>', 'a --log full replay log, or a directory of them')
+    .option('--json', 'print JSON')
+    .action(async (log, o) => setExit(await auditCommand(log, o)));
+  const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
+  sotopia
+    .command('import')
+    .description('read and validate the Sotopia files; print their counts and any bad row (file:line)')
+    .option('--check', 'validate the files and print the counts')
+    .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
+    .option('--json', 'print JSON')
+    .action((o) => setExit(sotopiaImportCommand(o)));
   return cli;
 }
 

@@ -91,5 +91,14 @@ export class RunError extends GrapevineError {
 
 /** True when `err` is a {@link GrapevineError}. */
 export function isGrapevineError(err: unknown): err is GrapevineError {
-  return err instanceof GrapevineError;
+  if (err instanceof GrapevineError) return true;
+  // A world file loaded through the TypeScript loader may bring its own copy of this class.
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: unknown; exitCode?: unknown; hint?: unknown };
+  return (
+    typeof e.code === 'string' &&
+    e.code.startsWith('E_') &&
+    (e.exitCode === 1 || e.exitCode === 2) &&
+    typeof e.hint === 'string'
+  );
 }

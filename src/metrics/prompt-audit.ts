@@ -70,8 +70,10 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
     const prompt = normalizeText((e.messages as { content: string }[]).map((m) => m.content).join('\n'));
     for (const p of items) {
       if (p.owner === caller || !prompt.includes(p.norm)) continue;
-      const allowed = (seen.get(caller) ?? []).some((t) => t.includes(p.norm));
-      const finding = {
+      const declared = p.visibleTo?.includes(caller) ?? false;
+      const observed = !declared && (seen.get(caller) ?? []).some((t) => t.includes(p.norm));
+      const allowed = declared || observed;
+      const finding: AuditFinding = {
         seq: line.seq,
         tick: line.t,
         caller,
@@ -79,6 +81,7 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
         kind: p.kind,
         text: p.text,
         allowed,
+        ...(allowed ? { basis: declared ? ('declared' as const) : ('observed' as const) } : {}),
       };
       report.findings.push(finding);
       if (!allowed) report.leaks.push(finding);

@@ -1,3 +1,5 @@
+import { renameSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, type Json } from '../core/index.ts';
 import {
   type EngineState,
@@ -8,6 +10,7 @@ import {
   type WorldDefinition,
 } from '../world/index.ts';
 import { copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
 import type { RecordedRun } from './verify-run.ts';
 import { VerifyingLog } from './verifying-log.ts';
@@ -80,22 +83,32 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const until = endOfTick(o.recorded, o.atTick);
   const snap = [...o.recorded.snapshots].reverse().find((s) => s.seq <= until);
   const restore = snap ? ((await readSnapshotAt(o.path, snap.seq)) as unknown as EngineState) : undefined;
-  await copyPrefix(o.path, o.out, until, o.wall);
-  const writer = await LogWriter.resume(o.out);
+  // A fork is written beside its target and renamed at the end: a failure leaves nothing.
+  const inPlace = resolve(o.out) === resolve(o.path);
+  const target = inPlace ? o.out : `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
+  await copyPrefix(o.path, target, until, o.wall);
+  const writer = await LogWriter.resume(target);
   const from = snap ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! } : undefined;
   const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
-  return runWorld(o.def, {
-    params: h.params as Record<string, unknown>,
-    seed: h.seed as number,
-    ticks: h.ticks as number,
-    level: h.level as 'minimal' | 'full',
-    source: (h.world as { source: Record<string, Json> }).source,
-    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
-    restore,
-    interventionsAt: (t) =>
-      t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
-    openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, then: writer }),
-    onTick: o.onTick,
-    ...o.services,
-  });
+  try {
+    const result = await runWorld(o.def, {
+      params: h.params as Record<string, unknown>,
+      seed: h.seed as number,
+      ticks: h.ticks as number,
+      level: h.level as 'minimal' | 'full',
+      source: (h.world as { source: Record<string, Json> }).source,
+      snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+      restore,
+      interventionsAt: (t) =>
+        t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
+      openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, then: writer }),
+      onTick: o.onTick,
+      ...o.services,
+    });
+    if (!inPlace) renameSync(target, o.out);
+    return result;
+  } catch (err) {
+    if (!inPlace) rmSync(target, { force: true });
+    throw err;
+  }
 }

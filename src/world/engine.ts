@@ -1,4 +1,5 @@
 import {
+  type ActionRecord,
   type AgentExecutor,
   ColumnarExecutor,
   type Decision,
@@ -186,38 +187,61 @@ export class Engine {
   private async stepAll(tick: number, turns: readonly number[]): Promise<void> {
     this.control.tick = tick;
     this.control.stepped = turns.length;
-    const asyncDecisions: [number, Promise<Decision>][] = [];
+    // Once an asynchronous decision appears, later steps are logged after it, so that act
+    // lines stay in commit order (the turn order) whatever finishes first.
+    const deferred: { i: number; record: ActionRecord | null; decision?: Promise<Decision> }[] = [];
     const ctx = this.ctx;
     for (const i of turns) {
       this.executor.beginStep(i);
       const inbox = this.bus.take(i);
       this.deliveries += inbox.length;
       const out = this.world.policy(ctx.aim(i, tick, inbox));
-      if (out instanceof Promise) {
-        ctx.close();
-        asyncDecisions.push([i, out]);
-        continue;
+      if (out instanceof Promise) deferred.push({ i, record: ctx.close(), decision: out });
+      else if (deferred.length === 0) this.commit(i);
+      else {
+        deferred.push({ i, record: ctx.close() });
+        this.executor.endStep(i);
       }
-      this.commit(i);
     }
     this.steps += turns.length;
-    if (asyncDecisions.length === 0) return;
-    const decided = await Promise.allSettled(asyncDecisions.map(([, p]) => p));
+    if (deferred.length === 0) return;
+    const decisions = deferred.filter((d) => d.decision).map((d) => d.decision!);
+    const decided = await Promise.allSettled(decisions);
     // The first failure in commit order ends the run before anything of this tick is logged.
     for (const d of decided)
       if (d.status === 'rejected')
         throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
     for (const input of this.inputs.drain()) this.log.append(input.type, tick, input.fields);
     const emptyInbox = this.bus.emptyInbox();
-    asyncDecisions.forEach(([i], k) => {
-      ctx.aim(i, tick, emptyInbox).apply((decided[k] as PromiseFulfilledResult<Decision>).value);
-      this.commit(i);
-    });
+    let k = 0;
+    for (const d of deferred) {
+      if (!d.decision) {
+        this.logAct(d.i, d.record);
+        continue;
+      }
+      ctx.aim(d.i, tick, emptyInbox).apply((decided[k++] as PromiseFulfilledResult<Decision>).value);
+      this.commit(d.i, d.record);
+    }
   }
 
-  private commit(i: number): void {
-    const record = this.ctx.close();
+  /** Ends agent `i`'s step; `early` is what an async policy did before its first await. */
+  private commit(i: number, early: ActionRecord | null = null): void {
+    const late = this.ctx.close();
     this.executor.endStep(i);
+    this.logAct(
+      i,
+      early && late
+        ? {
+            agent: i,
+            events: [...early.events, ...late.events],
+            memory: { ...early.memory, ...late.memory },
+            sent: [...early.sent, ...late.sent],
+          }
+        : late,
+    );
+  }
+
+  private logAct(i: number, record: ActionRecord | null): void {
     if (record)
       this.log.append('act', this.ctx.tick, {
         agent: i,

@@ -1,0 +1,160 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../core/index.ts';
+import { type AuditFinding, type AuditReport, auditPrompts } from '../../metrics/index.ts';
+import { readHeader } from '../../replay/index.ts';
+import type { PrivateItem } from '../../world/index.ts';
+import { loadWorldFromHeader } from '../load-world.ts';
+
+/** Where the command writes (the process's streams by default; tests capture them). */
+export interface CommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_OUTPUT: CommandOutput = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+};
+
+/** Options of `grapevine audit`. */
+export interface AuditCommandOptions {
+  json?: boolean;
+}
+
+/** The audit of one log. */
+export interface LogAudit {
+  log: string;
+  world?: string;
+  prompts: number;
+  /** Findings the world's rules allow, by basis. */
+  declared: number;
+  observed: number;
+  /** Every finding, allowed or not (with its basis). */
+  findings: AuditFinding[];
+  leaks: AuditFinding[];
+  /** Set when the log could not be audited (unreadable, minimal level, unknown world). */
+  error?: { message: string; hint: string; exitCode: number };
+}
+
+/** The logs to audit: the file itself, or every `*.ndjson` / `*.ndjson.gz` of a directory (sorted). */
+export function auditTargets(target: string): string[] {
+  if (!existsSync(target))
+    throw new LogFormatError(`no such log file or directory: ${target}`, {}, { hint: 'check the path' });
+  if (!statSync(target).isDirectory()) return [target];
+  const logs = readdirSync(target)
+    .filter((f) => /\.ndjson(\.gz)?$/.test(f))
+    .sort()
+    .map((f) => join(target, f));
+  if (logs.length === 0)
+    throw new LogFormatError(
+      `no replay logs (*.ndjson, *.ndjson.gz) in ${target}`,
+      {},
+      { hint: 'check the path' },
+    );
+  return logs;
+}
+
+/**
+ * Marks findings the world declares visible to the caller (`PrivateItem.visibleTo`) as
+ * allowed with basis `declared`, and the other allowed ones `observed`. Findings that
+ * already carry a basis are kept as they are.
+ */
+export function classifyFindings(report: AuditReport, privates: readonly PrivateItem[]): AuditReport {
+  const declared = (f: AuditFinding) =>
+    privates.some(
+      (p) => p.owner === f.owner && p.kind === f.kind && p.text === f.text && p.visibleTo?.includes(f.caller),
+    );
+  const findings = report.findings.map((f): AuditFinding => {
+    if (f.basis) return f;
+    if (declared(f)) return { ...f, allowed: true, basis: 'declared' };
+    return f.allowed ? { ...f, basis: 'observed' } : f;
+  });
+  return { prompts: report.prompts, findings, leaks: findings.filter((f) => !f.allowed) };
+}
+
+/**
+ * Audits one log: the world named in its header is built again (`create` with the
+ * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
+ * is checked with `auditPrompts`.
+ */
+export async function auditLog(path: string): Promise<LogAudit> {
+  const header = await readHeader(path);
+  const { def } = await loadWorldFromHeader(header);
+  const seed = header.seed as number;
+  const model = (header.llm as { model?: string } | undefined)?.model;
+  const instance = def.create({
+    params: header.params as Record<string, unknown>,
+    seed,
+    rng: new RngStreams(seed),
+    model,
+  });
+  const privates = instance.privateItems ?? [];
+  const report = classifyFindings(await auditPrompts(path, privates), privates);
+  const count = (basis: string) => report.findings.filter((f) => f.basis === basis).length;
+  return {
+    log: path,
+    world: def.id,
+    prompts: report.prompts,
+    declared: count('declared'),
+    observed: count('observed'),
+    findings: report.findings,
+    leaks: report.leaks,
+  };
+}
+
+function whose(owner: number): string {
+  return owner < 0 ? 'the environment' : `agent ${owner}`;
+}
+
+function describe(a: LogAudit): string[] {
+  if (a.error)
+    return [
+      `${a.log}: cannot audit: ${a.error.message}`,
+      ...(a.error.hint ? [`  hint: ${a.error.hint}`] : []),
+    ];
+  const allowed = a.declared + a.observed;
+  return [
+    `${a.log}: ${a.world}, ${a.prompts} prompts checked, ${allowed} findings allowed (${a.declared} declared, ${a.observed} observed), ${a.leaks.length} leaks`,
+    ...a.leaks.map(
+      (f) =>
+        `  leak: seq ${f.seq} tick ${f.tick}: agent ${f.caller}'s prompt holds ${whose(f.owner)}'s ${f.kind} ${JSON.stringify(f.text)}`,
+    ),
+  ];
+}
+
+/**
+ * `grapevine audit <log|dir> [--json]`: for every log, the private items of other agents
+ * found in each recorded prompt and whether the world allowed them. Exit 2 if a log could
+ * not be audited, else 1 if any unallowed leak, else 0.
+ */
+export async function auditCommand(
+  target: string,
+  opts: AuditCommandOptions,
+  io: CommandOutput = PROCESS_OUTPUT,
+): Promise<number> {
+  const audits: LogAudit[] = [];
+  for (const log of auditTargets(target)) {
+    try {
+      audits.push(await auditLog(log));
+    } catch (err) {
+      if (!isGrapevineError(err)) throw err;
+      const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };
+      audits.push({ log, prompts: 0, declared: 0, observed: 0, findings: [], leaks: [], error });
+    }
+  }
+  const leaks = audits.reduce((n, a) => n + a.leaks.length, 0);
+  const failed = audits.filter((a) => a.error).length;
+  if (opts.json) {
+    const prompts = audits.reduce((n, a) => n + a.prompts, 0);
+    io.out(`${JSON.stringify({ logs: audits as unknown as Json, prompts, leaks, failed })}\n`);
+  } else {
+    io.out(`${audits.flatMap(describe).join('\n')}\n`);
+    if (audits.length > 1) io.out(`${audits.length} logs: ${leaks} leaks, ${failed} not audited\n`);
+  }
+  if (failed > 0) {
+    io.err(`grapevine: ${failed} log${failed === 1 ? '' : 's'} could not be audited\n`);
+    return 2;
+  }
+  return leaks > 0 ? 1 : 0;
+}

@@ -1,0 +1,203 @@
+// Shared helpers of the fork / resume / diff tests (not a test file itself).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { replayServices } from '../../src/cli/commands/replay.ts';
+import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
+import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+
+export const bin = resolve('bin/grapevine.mjs');
+
+/** What a CLI process did. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** CLI processes in flight at most: each is CPU bound (start-up alone is ~2 s of CPU). */
+const MAX_CHILDREN = Math.max(2, availableParallelism());
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot<T>(task: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CHILDREN) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    return await task();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Runs the grapevine CLI in a child process, as a user would. */
+export function cli(...args: string[]): Promise<Outcome> {
+  return slot(() => spawnCli(args));
+}
+
+function spawnCli(args: string[]): Promise<Outcome> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...process.env, FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+        done({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
+export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
+  const r = await cli(...args, '--json');
+  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+}
+
+/** Runs async tasks with at most `limit` in flight (the CLI is CPU bound; CI boxes are small). */
+export async function pool<T>(tasks: (() => Promise<T>)[], limit = 2): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const k = next++;
+      out[k] = await tasks[k]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return out;
+}
+
+/** A fresh temporary directory. */
+export function tempDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `grapevine-${name}-`));
+}
+
+/** The raw lines of a log file (no trailing empty line). */
+export function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').trimEnd().split('\n');
+}
+
+/** A parsed log line. */
+export interface Line {
+  seq: number;
+  t: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+export function parsed(path: string): Line[] {
+  return lines(path).map((l) => JSON.parse(l) as Line);
+}
+
+/** The header line without its `wall` part (which alone may differ between a parent and a child). */
+export function headerWithoutWall(path: string): string {
+  return withoutWall(lines(path)[0]);
+}
+
+/** A raw line without its `wall` field (written but not hashed: wall-clock data). */
+export function withoutWall(line: string): string {
+  const { wall: _w, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+/** The `wall` object of a log's header. */
+export function wallOf(path: string): Record<string, unknown> {
+  return (JSON.parse(lines(path)[0]) as { wall?: Record<string, unknown> }).wall ?? {};
+}
+
+/** Tick numbers of the `tick` lines of a log. */
+export function tickNumbers(path: string): number[] {
+  return parsed(path)
+    .filter((l) => l.type === 'tick')
+    .map((l) => l.t);
+}
+
+/**
+ * Index (= seq) of the last line that belongs to tick `t` in a log: every line with time
+ * <= t, up to the tick line of t and the snapshot that follows it, but not the final
+ * snapshot and `end` (computed here independently of src/replay's endOfTick).
+ */
+export function endOfTickIndex(log: Line[], t: number): number {
+  const tickLine = log.findIndex((l) => l.type === 'tick' && l.t === t);
+  if (tickLine < 0) throw new Error(`no tick ${t} in the log`);
+  let k = tickLine;
+  while (
+    k + 1 < log.length &&
+    log[k + 1].t === t &&
+    (log[k + 1].type === 'snapshot' || log[k + 1].type === 'intervene') &&
+    log[k + 2]?.type !== 'end'
+  )
+    k++;
+  return k;
+}
+
+/**
+ * Asserts that `child` is a fork of `parent` after tick `t`: the header is the same but
+ * for `wall`, lines 1..end of tick t are byte for byte the parent's; without an
+ * intervention every later line is the parent's too (but for `wall`); with one
+ * (`differs`), the child goes on differently (its first line after the prefix is an
+ * `intervene` event, and some later tick line differs from the parent's).
+ */
+export function expectForkOf(parent: string, child: string, t: number, differs: boolean): void {
+  expect(headerWithoutWall(child)).toBe(headerWithoutWall(parent));
+  const p = lines(parent);
+  const c = lines(child);
+  const until = endOfTickIndex(
+    p.map((l) => JSON.parse(l) as Line),
+    t,
+  );
+  for (let k = 1; k <= until; k++)
+    if (c[k] !== p[k]) expect({ seq: k, line: c[k] }).toEqual({ seq: k, line: p[k] });
+  if (!differs) {
+    // after the fork tick the child's lines were written anew: equal but for `wall` (LLM latencies)
+    expect(c.slice(until + 1).map(withoutWall)).toEqual(p.slice(until + 1).map(withoutWall));
+    return;
+  }
+  expect((JSON.parse(c[until + 1]) as Line).type).toBe('intervene');
+  expect((JSON.parse(c[until + 1]) as Line).t).toBe(t);
+  const ticksAfter = (raw: string[]) =>
+    raw
+      .slice(until + 1)
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.type === 'tick')
+      .map(({ h: _h, seq: _s, ...rest }) => JSON.stringify(rest));
+  expect(ticksAfter(c)).not.toEqual(ticksAfter(p));
+}
+
+/** The digest of a log, as `replay --verify` proves it, computed in this process (no child). */
+export async function verifyInProcess(path: string): Promise<string> {
+  const recorded = await readRecordedRun(path);
+  const { def } = await loadWorldFromHeader(recorded.header);
+  const r = await rerunLog(recorded, def, { services: replayServices(recorded) });
+  return r.digest;
+}
+
+/** `grapevine replay <log> --verify --json` in a child process; returns the verified digest. */
+export async function verifyCli(path: string): Promise<string> {
+  const r = await cliJson('replay', path, '--verify');
+  expect(r.verified).toBe(true);
+  return r.digest as string;
+}
+
+/** Writes a file and returns its path. */
+export function write(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Asserts a CLI failure: the exit code, a message on stderr, no stack trace, and no file at `out`. */
+export function expectCleanError(r: Outcome, out: string, code: number, message: string | RegExp): void {
+  expect({ code: r.code, stderr: r.stderr }).toMatchObject({
+    code,
+    stderr: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
+  });
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(existsSync(out), `${out} must not exist`).toBe(false);
+}

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+const bin = resolve('bin/grapevine.mjs');
+
+/** Exit code and output of one CLI process. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
+const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
+
+/** The test process's environment without any LLM settings, plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!LLM_ENV.test(k)) env[k] = v;
+  return { ...env, FORCE_COLOR: '0', ...extra };
+}
+
+/** Runs `node bin/grapevine.mjs ...args` as a child process (real HTTP, real exit codes). */
+export async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
+      env: cleanEnv(env),
+      timeout: 50_000,
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A fresh temporary directory. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** One parsed log line. */
+export type LogEvent = Record<string, unknown> & { type: string; seq: number; t: number };
+
+/** All lines of an (uncompressed) NDJSON log, parsed. */
+export function events(path: string): LogEvent[] {
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as LogEvent);
+}
+
+/** The `llm` lines of a log. */
+export interface LlmLine extends LogEvent {
+  caller: string;
+  tick: number;
+  purpose: string;
+  reply: { text: string } | null;
+  error?: { kind: string; message: string };
+  attempts: { error: string; backoffMs: number }[];
+  wall: { latencyMs: number };
+}
+
+/** The `llm` lines of a log. */
+export function llmLines(path: string): LlmLine[] {
+  return events(path).filter((e) => e.type === 'llm') as LlmLine[];
+}
+
+/**
+ * What a run did, without its LLM recordings: each tick's metrics and state hash, and the
+ * end summary. Two runs with the same outcome have equal outcomes even if their recorded
+ * attempts (and so their digests) differ.
+ */
+export function outcomeOf(path: string): { ticks: unknown[]; summary: unknown } {
+  const all = events(path);
+  const end = all.find((e) => e.type === 'end');
+  return {
+    ticks: all.filter((e) => e.type === 'tick').map((e) => ({ t: e.t, metrics: e.metrics, state: e.state })),
+    summary: end?.summary,
+  };
+}
+
+/** Parses a `--json` summary of `run`. */
+export function summaryOf(r: Outcome): Record<string, unknown> & {
+  digest: string;
+  llm: Record<string, number>;
+} {
+  if (r.code !== 0) throw new Error(`run failed (exit ${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** A small town-square run writing a full log to `out` against `url`. */
+export function townArgs(out: string, url: string, ...extra: string[]): string[] {
+  return [
+    'run',
+    'town-square',
+    '--set',
+    'agents=6',
+    '--ticks',
+    '4',
+    '--log',
+    'full',
+    '--json',
+    '--out',
+    out,
+    '--llm-base-url',
+    url,
+    ...extra,
+  ];
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
+import { decideStructured } from '../../src/llm/structured-reply.ts';
+import { runJudge } from './judge.ts';
+import { playwrightPrompt, scriptPrompt } from './prompts.ts';
+import { afterTurn, type EndPayload, endMessage, type SotopiaRun, transcriptOf } from './run-context.ts';
+import { ENV_SEAT } from './seats.ts';
+import {
+  ACTION_TYPES,
+  type ActionType,
+  cutScript,
+  type EndReason,
+  NO_ACTION,
+  type TurnRecord,
+  turnRecord,
+  turnReplySchema,
+} from './transcript.ts';
+
+/** The `script` reply: the whole episode as turns, each by one of the two characters. */
+export function scriptReplySchema(names: readonly [string, string], maxTurns: number) {
+  return z.object({
+    turns: z
+      .array(z.object({ speaker: z.enum(names), action: z.enum(ACTION_TYPES), argument: z.string() }))
+      .min(Math.min(2, maxTurns))
+      .max(maxTurns),
+  });
+}
+
+/** A script reply as turn records, cut where a played episode would end. */
+export function scriptTranscript(
+  names: readonly [string, string],
+  turns: readonly { speaker: string; action: ActionType; argument: string }[],
+  maxTurns: number,
+  maxIdle: number,
+): { transcript: TurnRecord[]; reason: EndReason } {
+  const records = turns.map((t, k) => {
+    const seat = names.indexOf(t.speaker);
+    return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);
+  });
+  return cutScript(records, maxTurns, maxIdle);
+}
+
+/**
+ * `script`: one omniscient call (caller "2") writes the whole episode. Each turn becomes a
+ * `turn` message from seat 2 to the character who hears it (so the transcript is in the
+ * log like any other), then `end` goes to seat 2 itself. No valid script: an empty
+ * transcript ending `no-script`.
+ */
+function scriptStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
+  const request = {
+    caller: String(ENV_SEAT),
+    tick: ctx.tick,
+    purpose: 'write-script',
+    messages: scriptPrompt(run.writer, run.params.maxTurns),
+    params: run.llmParams,
+  };
+  const schema = scriptReplySchema(run.episode.names, run.params.maxTurns);
+  const llm = run.llm!;
+  return (async () => {
+    const result = await decideStructured(llm, request, schema, {
+      fallback: { turns: [] },
+      counters: run.fallbacks,
+      name: 'sotopia_script',
+    });
+    const { transcript, reason } = result.fallback
+      ? { transcript: [], reason: 'no-script' as const }
+      : scriptTranscript(run.episode.names, result.value.turns, run.params.maxTurns, run.params.maxIdle);
+    const messages: OutgoingMessage[] = transcript.map((t) => ({
+      address: { to: 'agent', id: 1 - t.speaker },
+      kind: 'turn',
+      payload: t,
+    }));
+    messages.push(endMessage({ reason, transcript }));
+    return { memory: { transcript: transcript as unknown as Json }, messages };
+  })();
+}
+
+/** `playwright`: one omniscient call (caller "2") per turn, for the character whose turn it is. */
+function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
+  const transcript = transcriptOf(ctx);
+  const turn = transcript.length + 1;
+  const seat = (turn - 1) % 2;
+  const request = {
+    caller: String(ENV_SEAT),
+    tick: ctx.tick,
+    purpose: 'write-turn',
+    messages: playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns),
+    params: run.llmParams,
+  };
+  const llm = run.llm!;
+  return (async () => {
+    const result = await decideStructured(llm, request, turnReplySchema, {
+      fallback: NO_ACTION,
+      counters: run.fallbacks,
+      name: 'sotopia_action',
+    });
+    const record = turnRecord(turn, seat, run.episode.names[seat], result.value, result.fallback);
+    return afterTurn(run, ENV_SEAT, [...transcript, record]);
+  })();
+}
+
+/**
+ * The environment's last step, on the `end` message: records the end reason and the
+ * transcript and, with `judge` on, asks the judge (caller "judge"); then moves to `over`,
+ * which stops the run.
+ */
+function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload): Promise<Decision> {
+  const memory = { endReason: end.reason, transcript: end.transcript as unknown as Json };
+  if (!run.params.judge) return Promise.resolve({ events: ['END'], memory: { ...memory, judge: null } });
+  const call = {
+    llm: run.llm!,
+    tick: ctx.tick,
+    params: run.judgeParams,
+    view: run.environment,
+    transcript: end.transcript,
+    endReason: end.reason,
+    counters: run.fallbacks,
+  };
+  return runJudge(call).then((outcome) => ({
+    events: ['END'],
+    memory: { ...memory, judge: outcome as unknown as Json },
+  }));
+}
+
+/** Seat 2: the writer in the omniscient modes, the judge once the episode is over. */
+export function environmentPolicy(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
+  const end = ctx.inbox.toArray().find((m) => m.kind === 'end');
+  if (end) return judgeStep(run, ctx, end.payload as unknown as EndPayload);
+  if (run.params.mode === 'script') return scriptStep(run, ctx);
+  if (run.params.mode === 'playwright') return playwrightStep(run, ctx);
+  return Promise.resolve({});
+}

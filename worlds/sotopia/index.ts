@@ -1,0 +1,60 @@
+import { defineWorld } from '../../src/world/index.ts';
+import { characterPolicy } from './character-policy.ts';
+import { environmentPolicy } from './environment-policy.ts';
+import { resolveEpisode } from './episode.ts';
+import { importSotopia } from './importer.ts';
+import { sotopiaAgent } from './machine.ts';
+import { sotopiaParams } from './params.ts';
+import { privateItemsOf } from './private-items.ts';
+import type { SotopiaRun } from './run-context.ts';
+import { ENV_SEAT, SEATS } from './seats.ts';
+import { sotopiaMetrics, sotopiaSummary } from './summary.ts';
+import { DyadTurnPolicy } from './turns.ts';
+import { environmentView, isWriterMode, seatView, writerView } from './views.ts';
+
+/**
+ * Sotopia's dyadic episodes (Zhou et al., ICLR 2024) on the shipped Sotopia profiles, in the
+ * four modes of Zhou et al. 2024: `agents` (each character its own LLM calls, seeing only
+ * what it may), `mindreaders` (each also sees the other's goal and secret), `script` (one
+ * omniscient call writes the episode) and `playwright` (an omniscient writer, turn by
+ * turn). Seats 0 and 1 are the characters, seat 2 the environment: the writer in the
+ * omniscient modes and, when the episode is over, the Sotopia-EVAL judge. `create` reads
+ * the data and builds views only; it never calls the LLM (the audit relies on that).
+ */
+export const world = defineWorld({
+  id: 'sotopia',
+  version: '1.0.0',
+  description:
+    'Sotopia dyadic episodes (agents, mindreaders, script, playwright modes) judged on Sotopia-EVAL dimensions',
+  params: sotopiaParams,
+  needsLlm: true,
+  defaultTicks: 1000,
+  create({ params, llm, model, fallbacks, seed }) {
+    const data = importSotopia(params.data || undefined);
+    const episode = resolveEpisode(data, params.scenario, params.pair);
+    const agentModel = model ?? 'grapevine-local';
+    const run: SotopiaRun = {
+      params,
+      episode,
+      views: [seatView(episode, 0, params.mode), seatView(episode, 1, params.mode)],
+      writer: writerView(episode),
+      environment: environmentView(episode),
+      llm,
+      llmParams: { model: agentModel, temperature: params.temperature, seed },
+      judgeParams: { model: params.judgeModel || agentModel, temperature: 0, seed },
+      fallbacks: fallbacks ?? { fallbacks: 0 },
+    };
+    return {
+      size: SEATS,
+      agents: sotopiaAgent,
+      executor: 'xstate',
+      turnPolicy: new DyadTurnPolicy(isWriterMode(params.mode)),
+      policy: (ctx) => (ctx.agent === ENV_SEAT ? environmentPolicy(run, ctx) : characterPolicy(run, ctx)),
+      stop: (view) => (view.stateOf(ENV_SEAT, 'episode') === 'over' ? 'episode-end' : null),
+      metrics: (view) => sotopiaMetrics(view),
+      summary: (_history, view) => sotopiaSummary(run, view),
+      privateItems: privateItemsOf(episode, params.mode),
+      inputs: { sotopia: { files: data.files, issues: data.issues.length } },
+    };
+  },
+});

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import type { ChatMessage, Json, LlmParams, LlmPort } from '../../src/index.ts';
+import { parseJsonLenient } from '../../src/llm/json-repair.ts';
+import { decideStructured, type FallbackCounter } from '../../src/llm/structured-reply.ts';
+import { JUDGE_CALLER } from './seats.ts';
+import { type TurnRecord, turnLine } from './transcript.ts';
+import { describeProfile, relationshipPhrase, type WriterView } from './views.ts';
+
+/** Sotopia-EVAL's seven dimensions with their integer ranges and what they measure. */
+export const DIMENSIONS = {
+  believability: {
+    min: 0,
+    max: 10,
+    about: 'does the character act naturally, consistently with its profile?',
+  },
+  relationship: {
+    min: -5,
+    max: 5,
+    about: 'did the interaction improve (positive) or harm (negative) its relationship with the other?',
+  },
+  knowledge: { min: 0, max: 10, about: 'did it gain new, important information?' },
+  secret: {
+    min: -10,
+    max: 0,
+    about:
+      'did it reveal its secret or secretive intentions (0: kept them; -10: revealed a critical secret)?',
+  },
+  social_rules: { min: -10, max: 0, about: 'did it violate social norms, moral rules or laws (0: none)?' },
+  financial_and_material_benefits: {
+    min: -5,
+    max: 5,
+    about: 'did it gain (positive) or lose (negative) money or material benefits?',
+  },
+  goal: { min: 0, max: 10, about: 'how far did it achieve its goal?' },
+} as const;
+
+/** A dimension name. */
+export type Dimension = keyof typeof DIMENSIONS;
+
+/** The dimensions in Sotopia's order. */
+export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
+
+function dimension(d: Dimension) {
+  const { min, max } = DIMENSIONS[d];
+  return z.object({ reasoning: z.string().min(1), score: z.number().int().min(min).max(max) });
+}
+
+const agentEvaluation = z.object(
+  Object.fromEntries(DIMENSION_NAMES.map((d) => [d, dimension(d)])) as {
+    [D in Dimension]: ReturnType<typeof dimension>;
+  },
+);
+
+/**
+ * The judge's reply: per character (`agent0`, `agent1` = seats 0 and 1), per dimension, a
+ * reasoning and an integer score within the dimension's range. Anything else (a missing
+ * dimension, a score out of range, a float, a string) fails validation and is re-asked.
+ */
+export const judgeReplySchema = z.object({ agent0: agentEvaluation, agent1: agentEvaluation });
+
+/** A valid judge reply. */
+export type JudgeReply = z.infer<typeof judgeReplySchema>;
+
+/** One character's scores as the run summary has them. */
+export type AgentScores = { [D in Dimension]: number } & {
+  /** Unweighted mean of the seven dimensions. */
+  overall: number;
+  reasoning: { [D in Dimension]: string };
+};
+
+/** Both characters' scores: `agent0`, `agent1`. */
+export type EpisodeScores = { agent0: AgentScores; agent1: AgentScores };
+
+/** What the judge step records (in the environment's memory and the run summary). */
+export type JudgeOutcome = {
+  /** The judge's model name. */
+  model: string;
+  /** True when no valid reply came: `scores` is then null. */
+  fallback: boolean;
+  /** Why replies were rejected (one entry per rejected reply or failed call). */
+  errors: string[];
+  scores: EpisodeScores | null;
+};
+
+/** Validates a judge reply text (lenient JSON, then {@link judgeReplySchema}). */
+export function parseJudgeReply(
+  text: string,
+): { ok: true; value: JudgeReply } | { ok: false; error: string } {
+  const json = parseJsonLenient(text);
+  if (!json.ok) return { ok: false, error: `not JSON: ${json.error}` };
+  const r = judgeReplySchema.safeParse(json.value);
+  if (r.success) return { ok: true, value: r.data };
+  const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return { ok: false, error: issues.join('; ') };
+}
+
+/** A valid reply as summary scores, with `overall` the unweighted mean. */
+export function toScores(reply: JudgeReply): EpisodeScores {
+  const one = (e: JudgeReply['agent0']): AgentScores => {
+    const out = { reasoning: {} } as AgentScores;
+    let sum = 0;
+    for (const d of DIMENSION_NAMES) {
+      out[d] = e[d].score;
+      out.reasoning[d] = e[d].reasoning;
+      sum += e[d].score;
+    }
+    out.overall = sum / DIMENSION_NAMES.length;
+    return out;
+  };
+  return { agent0: one(reply.agent0), agent1: one(reply.agent1) };
+}
+
+/** The judge's prompt: the environment's view (everything) and the full transcript. */
+export function judgePrompt(
+  v: WriterView,
+  transcript: readonly TurnRecord[],
+  endReason: string,
+): ChatMessage[] {
+  const [a, b] = v.characters;
+  const dims = DIMENSION_NAMES.map(
+    (d) => `- ${d} (${DIMENSIONS[d].min}..${DIMENSIONS[d].max}): ${DIMENSIONS[d].about}`,
+  );
+  const system = [
+    'You evaluate a social interaction between two characters (Sotopia-EVAL). You see everything: the full scenario, both profiles, secrets and goals, and the whole transcript.',
+    'Score each character on each dimension with an integer in its range, after a short reasoning:',
+    ...dims,
+    'Reply with one JSON object {"agent0": {<dimension>: {"reasoning": ..., "score": ...}, ...}, "agent1": {...}}.',
+  ].join('\n');
+  const user = [
+    `Scenario: ${v.scenario}`,
+    ...v.characters.map(
+      (c) =>
+        `agent${c.seat} is ${c.name}: ${describeProfile(c.agent)} Secret: ${c.agent.secret} Goal: ${c.goal}`,
+    ),
+    `${a.name} and ${b.name} are ${relationshipPhrase(v.relationship)}.`,
+    `Transcript (${transcript.length} turns; the episode ended: ${endReason}):`,
+    ...(transcript.length ? transcript.map((t) => turnLine(t)) : ['(no turns)']),
+  ].join('\n');
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}
+
+/** Inputs of {@link runJudge}. */
+export interface JudgeCall {
+  llm: LlmPort;
+  tick: number;
+  params: LlmParams;
+  view: WriterView;
+  transcript: readonly TurnRecord[];
+  endReason: string;
+  counters?: FallbackCounter;
+}
+
+/**
+ * One judge call (caller "judge", purpose `judge`), validated by {@link judgeReplySchema}:
+ * an invalid reply is re-asked twice, then the outcome is a recorded fallback
+ * (`fallback: true`, `scores: null`, the errors kept).
+ */
+export async function runJudge(j: JudgeCall): Promise<JudgeOutcome> {
+  const request = {
+    caller: JUDGE_CALLER,
+    tick: j.tick,
+    purpose: 'judge',
+    messages: judgePrompt(j.view, j.transcript, j.endReason),
+    params: j.params,
+  };
+  const result = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
+    fallback: null,
+    counters: j.counters,
+    name: 'sotopia_eval',
+  });
+  const scores = result.fallback || result.value === null ? null : toScores(result.value);
+  return { model: j.params.model, fallback: scores === null, errors: result.errors, scores };
+}
+
+/** A judge outcome as JSON (for memory and the summary). */
+export function outcomeJson(o: JudgeOutcome): Json {
+  return o as unknown as Json;
+}
