@@ -299,9 +299,23 @@ export class Engine {
   /** Applies an intervention now (between ticks) and records it. */
   intervene(iv: Intervention): void {
     this.log.append('intervene', this.tick, { intervention: iv as unknown as Json });
+    try {
+      this.applyIntervention(iv);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      // A bad target (agent, channel, edge) is bad input, not a failed run.
+      throw new ConfigError(
+        `intervention ${JSON.stringify(iv).slice(0, 120)} cannot be applied at tick ${this.tick}: ${(err as Error).message}`,
+        { cause: err, hint: 'fix the intervention file (see docs/INTERVENTIONS.md)' },
+      );
+    }
+  }
+
+  private applyIntervention(iv: Intervention): void {
     const e = iv as EngineIntervention;
     switch (e.type) {
       case 'message': {
+        if (e.from !== -1) this.checkAgent(e.from);
         const to =
           e.to === 'all'
             ? ({ to: 'all' } as const)
@@ -318,17 +332,24 @@ export class Engine {
       }
       case 'agent':
         this.checkAgent(e.agent);
-        for (const ev of e.events) this.executor.send(e.agent, ev);
+        for (const ev of e.events) {
+          if (this.executor.layout.eventId(ev) < 0)
+            throw new ConfigError(`no state of the agent machine handles event "${ev}"`, {
+              hint: `events: ${this.executor.layout.events.join(', ')}`,
+            });
+          this.executor.send(e.agent, ev);
+        }
         for (const [k, v] of Object.entries(e.memory)) this.executor.setMemory(e.agent, k, v as Json);
         for (const k of e.forget) this.executor.setMemory(e.agent, k, null);
         return;
       case 'network':
-        return this.editNetwork(
+        this.editNetwork(
           e.add
             .map(([i, j]) => ['add', i, j] as EdgeEdit)
             .concat(e.remove.map(([i, j]) => ['remove', i, j] as EdgeEdit)),
           e.isolate,
         );
+        return;
       case 'params':
         Object.assign(this.params, resolveParams(this.def, { ...this.params, ...e.set }));
         return;

@@ -1,0 +1,203 @@
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { UsageError } from '../../core/index.ts';
+import {
+  checkStudyDir,
+  DEFAULT_STUDY_CONCURRENCY,
+  openStudyLlm,
+  planStudy,
+  resolveStudyConfig,
+  resolveStudyLlm,
+  runStudy,
+  type StudyLlmFlags,
+  writeStudyOutputs,
+} from '../../study/index.ts';
+import { describeCounters } from './run.ts';
+
+/** Where the command writes (the process's streams by default; tests capture them). */
+export interface CommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_OUTPUT: CommandOutput = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+};
+
+/** Options of `grapevine study sotopia` as commander camel-cases them. */
+export interface StudySotopiaOptions extends StudyLlmFlags {
+  out?: string;
+  modes?: string;
+  scenarios?: string;
+  pairs?: string;
+  seed?: string;
+  maxTurns?: string;
+  concurrency?: string;
+  maxEpisodes?: string;
+  judgeModel?: string;
+  data?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+/** An episode progress bar on stderr, shown only on a TTY and when not quiet (as `Progress`). */
+class EpisodeProgress {
+  private bar?: cliProgress.SingleBar;
+  private started = false;
+
+  constructor(quiet: boolean) {
+    if (quiet || !process.stderr.isTTY) return;
+    this.bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: 'study sotopia [{bar}] episode {value}/{total} | {duration}s | eta {eta}s',
+        hideCursor: true,
+        clearOnComplete: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+  }
+
+  update(done: number, total: number): void {
+    if (!this.bar) return;
+    if (!this.started) {
+      this.bar.start(total, done);
+      this.started = true;
+    }
+    this.bar.update(done);
+  }
+
+  stop(): void {
+    this.bar?.stop();
+  }
+}
+
+/**
+ * `grapevine study sotopia`: every (scenario, pair, mode) as its own replayable episode,
+ * run a few at a time through one shared LLM; resumable; then report.{json,md,html} and
+ * card.{json,md}. Every input is checked before anything is written (exit 2). Exit 1 if
+ * an episode failed (rerun the same command to retry it), else 0.
+ */
+export async function studySotopiaCommand(
+  opts: StudySotopiaOptions,
+  io: CommandOutput = PROCESS_OUTPUT,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  if (!opts.out)
+    throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
+  const target = resolveStudyLlm(opts, env);
+  const { config, data } = resolveStudyConfig({ ...opts, model: target.model });
+  const concurrency = positiveInt('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
+  const maxEpisodes = positiveInt('max-episodes', opts.maxEpisodes);
+  const plan = planStudy(config, data);
+  checkStudyDir(opts.out, config);
+  const llm = await openStudyLlm(opts, env);
+  const progress = new EpisodeProgress(Boolean(opts.quiet) || Boolean(opts.json));
+  const started = performance.now(); // wall-clock-ok: study timing, printed only
+  const result = await runStudy({
+    dir: opts.out,
+    plan,
+    llm,
+    concurrency,
+    maxEpisodes,
+    onProgress: (done, total) => progress.update(done, total),
+  }).finally(async () => {
+    progress.stop();
+    await llm.close();
+  });
+  const wallMs = performance.now() - started; // wall-clock-ok: study timing
+  const outputs = result.complete ? await writeStudyOutputs(opts.out, plan, data) : undefined;
+  const counters = {
+    ...llm.counters,
+    fallbacks: result.fallbacks,
+    costUsd: Number(llm.counters.costUsd.toFixed(6)),
+  };
+  const overall = outputs?.report.modes.map((m) => ({
+    mode: m.mode,
+    mean: m.dimensions.overall.mean,
+    se: m.dimensions.overall.se,
+    n: m.dimensions.overall.n,
+  }));
+  const { timings: _t, ...counts } = result;
+  if (opts.json) {
+    io.out(
+      `${JSON.stringify({
+        out: opts.out,
+        ...counts,
+        files: outputs?.files ?? [],
+        overall: overall ?? null,
+        wallMs: Math.round(wallMs),
+        llmEndpoint: llm.endpoint,
+        llm: counters,
+      })}\n`,
+    );
+  } else if (!opts.quiet) {
+    io.out(
+      `study sotopia: ${result.total} episodes (${result.ran} run now, ${result.skipped} already done, ${result.discarded} partial logs rerun${result.remaining ? `, ${result.remaining} not started` : ''}) in ${(wallMs / 1000).toFixed(2)} s, ${concurrency} at a time\n` +
+        `llm ${describeCounters(counters)} via ${llm.endpoint}\n`,
+    );
+    if (overall)
+      io.out(
+        `overall ${overall.map((o) => `${o.mode} ${o.mean === null ? '—' : o.mean.toFixed(2)}${o.se === null ? '' : ` ± ${o.se.toFixed(2)}`} (n=${o.n})`).join(', ')}\n` +
+          `wrote ${outputs!.files.join(', ')}\n`,
+      );
+  }
+  if (result.failed.length > 0) {
+    for (const f of result.failed) io.err(`grapevine: episode ${f.log} failed: ${f.error}\n`);
+    io.err('hint: rerun the same command to retry them (finished episodes are kept)\n');
+    return 1;
+  }
+  if (!result.complete && !opts.json && !opts.quiet)
+    io.out(
+      `${result.total - result.remaining} of ${result.total} episodes done; rerun the same command to continue\n`,
+    );
+  return 0;
+}
+
+/**
+ * Registers `grapevine study sotopia` on the CLI. main.ts needs
+ * `addStudyCommand(cli, setExit);` after the other commands.
+ */
+export function addStudyCommand(cli: Command, setExit: (code: number) => void): Command {
+  const study = cli.command('study').description('run a study: many replayable episodes, one report');
+  study
+    .command('sotopia')
+    .description(
+      'information-asymmetry study (Zhou et al. 2024): every (scenario, pair, mode) as its own replayable episode, then a report and a simulation card; rerun to resume',
+    )
+    .option('--out <dir>', 'study directory: episodes/, report.{md,json,html}, card.{md,json}, study.json')
+    .option(
+      '--modes <list>',
+      'comma list of agents, mindreaders, script, playwright (default agents,mindreaders,script)',
+    )
+    .option('--scenarios <list>', 'all, or comma list of codenames, env_ids, source:<source> (default all)')
+    .option('--pairs <n>', 'character pairs per scenario, 1..5 (default 1)')
+    .option('--seed <n>', 'study seed; episode seeds derive from it and (scenario, pair) (default 1)')
+    .option('--max-turns <n>', 'turns per episode at most (default 20)')
+    .option('--judge-model <name>', "the judge's model (default: the agents' model)")
+    .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
+    .option('--concurrency <n>', `episodes run at once (default ${DEFAULT_STUDY_CONCURRENCY})`)
+    .option('--max-episodes <n>', 'start at most N episodes now, then stop (rerun to continue)')
+    .option(
+      '--llm-base-url <url>',
+      'OpenAI-compatible endpoint (env OPENAI_BASE_URL; default: the shipped local server)',
+    )
+    .option('--model <name>', "the characters' model (env GRAPEVINE_MODEL)")
+    .option('--llm-concurrency <n>', 'LLM calls in flight at most, over all episodes (default 16)')
+    .option('--llm-rpm <n>', 'requests per minute limit, over all episodes')
+    .option('--llm-tpm <n>', 'tokens per minute limit, over all episodes')
+    .option('--llm-timeout-ms <n>', 'timeout of one LLM call')
+    .option('--llm-attempts <n>', 'attempts per LLM call, first try included (default 6)')
+    .option('--json', 'print a one-object JSON summary on stdout')
+    .option('--quiet', 'no progress bar, no summary')
+    .action(async (o) => setExit(await studySotopiaCommand(o)));
+  return study;
+}

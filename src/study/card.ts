@@ -1,0 +1,242 @@
+import type { SotopiaData } from '../../worlds/sotopia/importer.ts';
+import { world as sotopiaWorld } from '../../worlds/sotopia/index.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../../worlds/sotopia/judge.ts';
+import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
+import { ACTION_TYPES } from '../../worlds/sotopia/transcript.ts';
+import type { Mode } from '../../worlds/sotopia/views.ts';
+import { DEAL_RULE, MENTION_RULE } from './detectors.ts';
+import type { StudyConfig } from './plan.ts';
+
+/** Who writes the turns in a mode and what the writer knows. */
+export const MODE_CARDS: Record<Mode, { simulation: string; writer: string; informationAsymmetry: string }> =
+  {
+    agents: {
+      simulation: 'multi-agent',
+      writer: 'each character is its own LLM agent: one call per turn',
+      informationAsymmetry:
+        "non-omniscient: a character sees its own profile, goal and secret and of its partner only what the relationship level allows (never the partner's goal or secret)",
+    },
+    mindreaders: {
+      simulation: 'multi-agent',
+      writer: 'each character is its own LLM agent: one call per turn',
+      informationAsymmetry:
+        "removed on purpose: as agents, plus the partner's goal (with its hints) and secret (declared to the prompt audit)",
+    },
+    script: {
+      simulation: 'single-agent (one omniscient writer)',
+      writer: 'one LLM call writes the whole episode for both characters',
+      informationAsymmetry:
+        'none: the writer sees both characters in full (profiles, goals, secrets); only environment-only scenario text is withheld',
+    },
+    playwright: {
+      simulation: 'single-agent (one omniscient writer)',
+      writer: 'an omniscient writer produces one turn per call, for each character in turn',
+      informationAsymmetry:
+        'none: the writer sees both characters in full (profiles, goals, secrets); only environment-only scenario text is withheld',
+    },
+  };
+
+/** The shipped data's provenance (worlds/sotopia/data/NOTICE.md). */
+export const SHIPPED_PROVENANCE = {
+  repository: 'sotopia-lab/sotopia-space',
+  commit: '12c13d8',
+  folder: 'profiles/',
+  licence: 'Apache-2.0',
+  citation:
+    'Zhou, Zhu, Mathur, Zhang, Yu, Qi, Morency, Bisk, Fried, Neubig, Sap. SOTOPIA: Interactive Evaluation for Social Intelligence in Language Agents. ICLR 2024. arXiv:2310.11667',
+};
+
+/** The simulation card of a study (`card.json`). */
+export interface SimulationCard {
+  format: 'grapevine-simulation-card/1';
+  title: string;
+  proposedBy: string;
+  simulation: {
+    kind: string;
+    world: string;
+    modes: { mode: Mode; simulation: string; writer: string; informationAsymmetry: string }[];
+  };
+  agents: { type: string; model: string; temperature: number; actions: string[] };
+  judge: { model: string; temperature: number; dimensions: { name: string; min: number; max: number }[] };
+  interaction: { turnTaking: string; maxTurns: number; maxIdle: number; ends: string };
+  memory: string;
+  profiles: {
+    source: string;
+    dataDir: string;
+    provenance: typeof SHIPPED_PROVENANCE | { note: string };
+    files: Record<string, string>;
+    counts: SotopiaData['counts'];
+    partnerView: string;
+  };
+  scenarios: { selector: string; count: number; bySource: Record<string, number>; pairsPerScenario: number };
+  design: { episodes: number; seed: number; episodeSeeds: string; paired: string; logs: string };
+  metrics: string[];
+  intendedUse: string[];
+  caveats: string[];
+}
+
+/** Builds the card from the study config (deterministic: no clock, no host data). */
+export function buildCard(
+  config: StudyConfig,
+  data: SotopiaData,
+  environments: readonly SotopiaEnvironment[],
+): SimulationCard {
+  const kinds = new Set(config.modes.map((m) => MODE_CARDS[m].simulation));
+  const bySource: Record<string, number> = {};
+  for (const e of [...environments].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)))
+    bySource[e.source] = (bySource[e.source] ?? 0) + 1;
+  const defaults = sotopiaWorld.params.parse({});
+  return {
+    format: 'grapevine-simulation-card/1',
+    title: 'Sotopia information-asymmetry study',
+    proposedBy:
+      'Zhou, Su, Eisape, Kim, Sap. Is this the real life? Is this just fantasy? The misleading success of simulating social interactions with LLMs. arXiv:2403.05020, 2024',
+    simulation: {
+      kind: kinds.size === 1 ? [...kinds][0] : 'multi-agent and single-agent, compared',
+      world: `${sotopiaWorld.id}@${sotopiaWorld.version} (grapevine worlds/sotopia): dyadic episodes, two characters and a scenario`,
+      modes: config.modes.map((mode) => ({ mode, ...MODE_CARDS[mode] })),
+    },
+    agents: {
+      type: 'LLM (chat completions, JSON replies {action, argument}); invalid replies re-asked twice, then a recorded "none"',
+      model: config.model,
+      temperature: defaults.temperature,
+      actions: [...ACTION_TYPES],
+    },
+    judge: {
+      model: config.judgeModel,
+      temperature: 0,
+      dimensions: DIMENSION_NAMES.map((name) => ({
+        name,
+        min: DIMENSIONS[name].min,
+        max: DIMENSIONS[name].max,
+      })),
+    },
+    interaction: {
+      turnTaking: 'round-robin (agents, mindreaders, playwright); one written script (script)',
+      maxTurns: config.maxTurns,
+      maxIdle: defaults.maxIdle,
+      ends: `after ${config.maxTurns} turns, when a character leaves, or after more than ${defaults.maxIdle} consecutive "none" turns`,
+    },
+    memory:
+      'within an episode, every prompt holds the transcript so far; nothing carries over between episodes; no retrieval, reflection or summarisation',
+    profiles: {
+      source:
+        'Sotopia public profiles (characters with Big Five, values, decision style, secret; scenarios with private goals; relationships)',
+      dataDir: config.data || 'shipped copy (worlds/sotopia/data)',
+      provenance: config.data
+        ? { note: `a user-supplied copy; see its own notice (file hashes below)` }
+        : SHIPPED_PROVENANCE,
+      files: Object.fromEntries(Object.entries(data.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      counts: data.counts,
+      partnerView:
+        'by relationship level: stranger / know by name: name only; acquaintance: + public profile; friend, romantic, family: + personality and values (never the secret)',
+    },
+    scenarios: {
+      selector: config.scenarios,
+      count: environments.length,
+      bySource,
+      pairsPerScenario: config.pairs,
+    },
+    design: {
+      episodes: environments.length * config.pairs * config.modes.length,
+      seed: config.seed,
+      episodeSeeds:
+        'per (scenario, pair): the first 48 bits of sha256("grapevine|study|sotopia|<seed>|<env_id>|<pair>"), shared by all modes',
+      paired: 'every mode plays the same (scenario, pair) units with the same episode seed',
+      logs: 'one hash-chained --log full replay log per episode (episodes/*.ndjson); grapevine replay --verify reruns each offline; grapevine audit checks every prompt for leaks',
+    },
+    metrics: [
+      `Sotopia-EVAL by an LLM judge, per character: ${DIMENSION_NAMES.join(', ')}; overall = their unweighted mean`,
+      'paired differences between modes over the same (scenario, pair), paired t-test',
+      'words per turn',
+      `deal rate (craigslist_bargains): ${DEAL_RULE}`,
+      `first mention of the shared friend (mutual_friends): ${MENTION_RULE}`,
+    ],
+    intendedUse: [
+      'comparing how information asymmetry (who knows whose goal and secret) changes simulated social interactions and their judged outcomes',
+      'checking claims made with omniscient (script) simulations against non-omniscient agents on the same scenarios and characters',
+      'reproducible, auditable pipelines: every prompt and reply is in a replayable log',
+    ],
+    caveats: [
+      'scores come from an LLM judge: biased towards fluent text and towards its own model family; not a human rating',
+      'omniscient modes (script, playwright) tend to look more successful (goal completion, naturalness) than agents that must infer each other: do not read their success as evidence about real interactions (Zhou et al. 2024)',
+      'the characters are fictional Sotopia profiles: no real people; scenarios are short, English, and mostly US-centric',
+      'the deal and first-mention detectors are keyword rules on the transcript, not judgements',
+      'with the shipped local server (model grapevine-local) the replies are deterministic stand-ins, not a language model: such figures test the pipeline, not social behaviour',
+      'small n: standard errors and p-values are per dimension with no correction for multiple comparisons',
+    ],
+  };
+}
+
+/** card.md: the card as Markdown. */
+export function renderCardMarkdown(card: SimulationCard): string {
+  const li = (xs: readonly string[]) => xs.map((x) => `- ${x}`);
+  return [
+    `# Simulation card: ${card.title}`,
+    '',
+    `As proposed by ${card.proposedBy}.`,
+    '',
+    '## Simulation',
+    '',
+    `- kind: ${card.simulation.kind}`,
+    `- world: ${card.simulation.world}`,
+    '',
+    '| mode | simulation | who writes | information asymmetry |',
+    '| --- | --- | --- | --- |',
+    ...card.simulation.modes.map(
+      (m) => `| ${m.mode} | ${m.simulation} | ${m.writer} | ${m.informationAsymmetry} |`,
+    ),
+    '',
+    '## Agents and judge',
+    '',
+    `- agent type: ${card.agents.type}`,
+    `- agent model: \`${card.agents.model}\`, temperature ${card.agents.temperature}`,
+    `- actions: ${card.agents.actions.join(', ')}`,
+    `- judge model: \`${card.judge.model}\`, temperature ${card.judge.temperature}`,
+    `- judge dimensions: ${card.judge.dimensions.map((d) => `${d.name} ${d.min}..${d.max}`).join(', ')}`,
+    '',
+    '## Interaction and memory',
+    '',
+    `- turns: ${card.interaction.turnTaking}; ends ${card.interaction.ends}`,
+    `- memory: ${card.memory}`,
+    '',
+    '## Profiles (data provenance)',
+    '',
+    `- ${card.profiles.source}`,
+    `- data: ${card.profiles.dataDir}`,
+    ...('repository' in card.profiles.provenance
+      ? [
+          `- from \`${card.profiles.provenance.repository}\` commit \`${card.profiles.provenance.commit}\`, \`${card.profiles.provenance.folder}\`, licence ${card.profiles.provenance.licence}`,
+          `- cite: ${card.profiles.provenance.citation}`,
+        ]
+      : [`- ${card.profiles.provenance.note}`]),
+    `- counts: ${card.profiles.counts.agents} characters, ${card.profiles.counts.environments} scenarios, ${card.profiles.counts.relationships} relationships, ${card.profiles.counts.combos} scenario-character pairs`,
+    ...Object.entries(card.profiles.files).map(([f, h]) => `- \`${f}\` sha256 \`${h}\``),
+    `- partner view: ${card.profiles.partnerView}`,
+    '',
+    '## Design',
+    '',
+    `- scenarios: \`${card.scenarios.selector}\` (${card.scenarios.count}: ${Object.entries(
+      card.scenarios.bySource,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}), ${card.scenarios.pairsPerScenario} pair(s) each`,
+    `- episodes: ${card.design.episodes}; study seed ${card.design.seed}`,
+    `- episode seeds: ${card.design.episodeSeeds}`,
+    `- pairing: ${card.design.paired}`,
+    `- logs: ${card.design.logs}`,
+    '',
+    '## Metrics',
+    '',
+    ...li(card.metrics),
+    '',
+    '## Intended use',
+    '',
+    ...li(card.intendedUse),
+    '',
+    '## Caveats',
+    '',
+    ...li(card.caveats),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,217 @@
+import { isAbsolute, resolve } from 'node:path';
+import { findEnvironments } from '../../worlds/sotopia/episode.ts';
+import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../../worlds/sotopia/importer.ts';
+import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
+import { MODES, type Mode } from '../../worlds/sotopia/views.ts';
+import { ConfigError, sha256Hex, UsageError } from '../core/index.ts';
+
+/**
+ * Everything that decides a study's episodes and their logs (written to `DIR/study.json`;
+ * a restarted study must have the same). Endpoint, concurrency and output flags are not
+ * part of it: they change how fast a study runs, not what it computes.
+ */
+export interface StudyConfig {
+  kind: 'sotopia';
+  /** Modes in the order given (paired differences are later − earlier). */
+  modes: Mode[];
+  /** The scenario selector as given (`all`, codenames, env_ids, `source:<source>`, comma-separated). */
+  scenarios: string;
+  /** Pairs 0..pairs-1 of every scenario. */
+  pairs: number;
+  /** Study seed: every episode seed derives from it (see {@link episodeSeed}). */
+  seed: number;
+  /** The world's `maxTurns`. */
+  maxTurns: number;
+  /** The characters' (and writers') model. */
+  model: string;
+  /** The judge's model (the agents' model unless `--judge-model`). */
+  judgeModel: string;
+  /** Sotopia data directory: '' for the shipped copy, else an absolute path. */
+  data: string;
+}
+
+/** One (scenario, pair, mode) of a study. */
+export interface PlannedEpisode {
+  envId: string;
+  codename: string;
+  source: string;
+  pair: number;
+  mode: Mode;
+  /** The episode's run seed: the same for every mode of a (scenario, pair). */
+  seed: number;
+  /** Log path relative to the study directory: `episodes/<codename>-<envid8>-p<pair>-<mode>.ndjson`. */
+  log: string;
+  /** `<envId>/p<pair>`: the unit over which modes are paired. */
+  unit: string;
+}
+
+/** A study's scenarios and episodes, in a fixed order (scenarios in data-file order, then pair, then mode). */
+export interface StudyPlan {
+  config: StudyConfig;
+  environments: SotopiaEnvironment[];
+  episodes: PlannedEpisode[];
+}
+
+/** Raw study options as the command line gives them. */
+export interface StudyInput {
+  modes?: string;
+  scenarios?: string;
+  pairs?: string | number;
+  seed?: string | number;
+  maxTurns?: string | number;
+  model: string;
+  judgeModel?: string;
+  data?: string;
+}
+
+function intOption(
+  name: string,
+  raw: string | number | undefined,
+  fallback: number,
+  min: number,
+  max?: number,
+) {
+  if (raw === undefined) return fallback;
+  const text = String(raw).trim();
+  const n = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max))
+    throw new UsageError(
+      `--${name} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(String(raw))}`,
+    );
+  return n;
+}
+
+/** Parses `--modes`: known, distinct modes. */
+export function parseModes(raw: string | undefined): Mode[] {
+  const items = (raw ?? 'agents,mindreaders,script')
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
+  if (items.length === 0)
+    throw new UsageError('--modes is empty', { hint: `give some of: ${MODES.join(', ')}` });
+  for (const m of items)
+    if (!(MODES as readonly string[]).includes(m))
+      throw new UsageError(`unknown mode "${m}" in --modes`, { hint: `modes: ${MODES.join(', ')}` });
+  const dup = items.find((m, k) => items.indexOf(m) !== k);
+  if (dup) throw new UsageError(`mode "${dup}" is given twice in --modes`);
+  return items as Mode[];
+}
+
+/**
+ * The scenarios of a selector: `all`, or a comma-separated list of codenames (a codename
+ * shared by several scenarios selects them all), env_ids and `source:<source>`; in
+ * data-file order, each once. An item that matches nothing is a {@link ConfigError}.
+ */
+export function selectScenarios(data: SotopiaData, selector: string): SotopiaEnvironment[] {
+  const items = selector
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0)
+    throw new UsageError('--scenarios is empty', {
+      hint: 'give all, codenames, env_ids or source:<source>, comma-separated',
+    });
+  const chosen = new Set<string>();
+  for (const item of items) {
+    const found = findEnvironments(data, item);
+    if (found.length === 0) {
+      const sources = [...new Set(data.environments.map((e) => e.source))].sort();
+      throw new ConfigError(`no Sotopia scenario matches "${item}" in --scenarios`, {
+        hint: item.startsWith('source:')
+          ? `sources: ${sources.join(', ')}`
+          : `give all, a codename (e.g. ${data.environments
+              .slice(0, 2)
+              .map((e) => e.codename)
+              .join(', ')}), an env_id, or source:<source> (${sources.join(', ')})`,
+      });
+    }
+    for (const e of found) chosen.add(e.env_id);
+  }
+  return data.environments.filter((e) => chosen.has(e.env_id));
+}
+
+/** The episode seed of (study seed, scenario, pair): the first 48 bits of a sha256, the same for every mode. */
+export function episodeSeed(studySeed: number, envId: string, pair: number): number {
+  return Number.parseInt(sha256Hex(`grapevine|study|sotopia|${studySeed}|${envId}|${pair}`).slice(0, 12), 16);
+}
+
+/** `episodes/<codename>-<envid8>-p<pair>-<mode>.ndjson`; envid8 is the last 8 characters of the env_id (its first are a shared ULID timestamp). */
+export function episodeLog(
+  env: Pick<SotopiaEnvironment, 'codename' | 'env_id'>,
+  pair: number,
+  mode: Mode,
+): string {
+  const code = env.codename.replace(/[^\w.-]+/g, '_');
+  return `episodes/${code}-${env.env_id.slice(-8)}-p${pair}-${mode}.ndjson`;
+}
+
+/** Validates the raw options into a study config (no file is touched). */
+export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; data: SotopiaData } {
+  const modes = parseModes(input.modes);
+  const seed = intOption('seed', input.seed, 1, 0, Number.MAX_SAFE_INTEGER);
+  const maxTurns = intOption('max-turns', input.maxTurns, 20, 1, 500);
+  const dataDir = input.data ? resolve(input.data) : '';
+  const data = importSotopia(dataDir || DEFAULT_DATA_DIR);
+  if (data.environments.length === 0)
+    throw new ConfigError(`no Sotopia scenario could be imported from ${data.dir}`, {
+      hint: 'check the directory with: grapevine sotopia import --check --data DIR',
+    });
+  const scenarios = (input.scenarios ?? 'all').trim();
+  const environments = selectScenarios(data, scenarios);
+  const most = Math.min(...environments.map((e) => data.combos.filter((c) => c.env_id === e.env_id).length));
+  if (most < 1)
+    throw new ConfigError('a selected scenario has no character pairs', {
+      hint: 'check the data with: grapevine sotopia import --check',
+    });
+  const pairs = intOption('pairs', input.pairs, 1, 1, most);
+  const model = input.model;
+  const judgeModel = input.judgeModel?.trim() || model;
+  return {
+    config: {
+      kind: 'sotopia',
+      modes,
+      scenarios,
+      pairs,
+      seed,
+      maxTurns,
+      model,
+      judgeModel,
+      data: dataDir && isAbsolute(dataDir) ? dataDir : '',
+    },
+    data,
+  };
+}
+
+/** Every (scenario, pair, mode) of a config, in plan order. */
+export function planStudy(config: StudyConfig, data: SotopiaData): StudyPlan {
+  const environments = selectScenarios(data, config.scenarios);
+  const episodes: PlannedEpisode[] = [];
+  for (const env of environments)
+    for (let pair = 0; pair < config.pairs; pair++) {
+      const seed = episodeSeed(config.seed, env.env_id, pair);
+      for (const mode of config.modes)
+        episodes.push({
+          envId: env.env_id,
+          codename: env.codename,
+          source: env.source,
+          pair,
+          mode,
+          seed,
+          log: episodeLog(env, pair, mode),
+          unit: `${env.env_id}/p${pair}`,
+        });
+    }
+  return { config, environments, episodes };
+}
+
+/** The world parameters of an episode (what its log header records, defaults aside). */
+export function episodeParams(config: StudyConfig, ep: PlannedEpisode): Record<string, unknown> {
+  return {
+    scenario: ep.envId,
+    pair: ep.pair,
+    mode: ep.mode,
+    maxTurns: config.maxTurns,
+    judgeModel: config.judgeModel,
+    ...(config.data ? { data: config.data } : {}),
+  };
+}

@@ -1,0 +1,545 @@
+import { join } from 'node:path';
+import { DIMENSION_NAMES, DIMENSIONS } from '../../worlds/sotopia/judge.ts';
+import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
+import type { SotopiaSummary } from '../../worlds/sotopia/summary.ts';
+import { LogFormatError } from '../core/index.ts';
+import { readLog } from '../replay/index.ts';
+import {
+  CRAIGSLIST_SOURCE,
+  DEAL_RULE,
+  type DealOutcome,
+  detectDeal,
+  firstMention,
+  MENTION_RULE,
+  type MentionOutcome,
+  MUTUAL_FRIENDS_SOURCE,
+  sharedFriends,
+} from './detectors.ts';
+import type { PlannedEpisode, StudyConfig, StudyPlan } from './plan.ts';
+import { type MeanSe, meanSe, type PairedTTest, pairedTTest } from './stats.ts';
+
+/** The report's dimensions: Sotopia-EVAL's seven and their unweighted mean. */
+export const REPORT_DIMENSIONS = [...DIMENSION_NAMES, 'overall'] as const;
+
+/** A report dimension. */
+export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
+
+/** Score range of a report dimension (`overall`: the means of the seven ranges' ends). */
+export function dimensionRange(d: ReportDimension): { min: number; max: number } {
+  if (d !== 'overall') return { min: DIMENSIONS[d].min, max: DIMENSIONS[d].max };
+  const n = DIMENSION_NAMES.length;
+  return {
+    min: DIMENSION_NAMES.reduce((s, k) => s + DIMENSIONS[k].min, 0) / n,
+    max: DIMENSION_NAMES.reduce((s, k) => s + DIMENSIONS[k].max, 0) / n,
+  };
+}
+
+/** One finished episode: its plan entry, its log's run summary, its digest and end reason. */
+export interface EpisodeResult {
+  episode: PlannedEpisode;
+  summary: SotopiaSummary;
+  digest: string;
+  /** The run's stop reason (`episode-end` unless stopped otherwise). */
+  reason: string;
+}
+
+/** Per-dimension scores of a row: the episode mean of the two characters, and each character's. */
+type Scores = Record<ReportDimension, number>;
+
+/** One episode in the report. */
+export interface EpisodeRow {
+  scenario: string;
+  envId: string;
+  source: string;
+  pair: number;
+  mode: string;
+  seed: number;
+  log: string;
+  digest: string;
+  endReason: string;
+  turns: number;
+  words: number;
+  wordsPerTurn: number | null;
+  fallbackTurns: number;
+  /** True when the judge gave no valid scores (fallback, or judge off). */
+  unscored: boolean;
+  scores: { mean: Scores; agent0: Scores; agent1: Scores } | null;
+  deal?: DealOutcome;
+  mention?: MentionOutcome & { shared: string[] };
+}
+
+/** A dimension of one mode: episode means (mean ± SE over episodes), and per character seat. */
+export type DimensionStats = MeanSe & { agent0: MeanSe; agent1: MeanSe };
+
+/** Everything about one mode. */
+export interface ModeSummary {
+  mode: string;
+  episodes: number;
+  /** Episodes with valid judge scores (the n of the dimensions). */
+  scored: number;
+  dimensions: Record<ReportDimension, DimensionStats>;
+  /** Per episode words / turns (episodes with turns), and all words / all turns. */
+  wordsPerTurn: MeanSe & { pooled: number | null };
+  turns: MeanSe;
+  endReasons: Record<string, number>;
+  fallbackTurns: number;
+}
+
+/** Paired differences `b − a` over the (scenario, pair) units both modes scored. */
+export interface PairedComparison {
+  a: string;
+  b: string;
+  dimensions: Record<ReportDimension, PairedTTest>;
+}
+
+/** Deal rate of one mode over the Craigslist-style episodes. */
+export interface DealRate {
+  mode: string;
+  episodes: number;
+  deals: number;
+  rate: number | null;
+  /** Binomial SE sqrt(p(1-p)/n). */
+  se: number | null;
+}
+
+/** First mentions of the shared friend, of one mode over the MutualFriends-style episodes. */
+export interface MentionStats {
+  mode: string;
+  episodes: number;
+  mentioned: number;
+  rate: number | null;
+  /** Relative position (turn / turns) over the episodes with a mention. */
+  position: MeanSe;
+}
+
+/** The study report (`report.json`): deterministic, no wall-clock data. */
+export interface StudyReport {
+  format: 'grapevine-study-report/1';
+  study: {
+    kind: string;
+    modes: string[];
+    scenarios: string;
+    scenarioCount: number;
+    pairs: number;
+    seed: number;
+    model: string;
+    judgeModel: string;
+    maxTurns: number;
+    episodes: number;
+    scored: number;
+  };
+  dimensions: ReportDimension[];
+  /** Notes on how the figures are computed. */
+  method: string[];
+  modes: ModeSummary[];
+  paired: PairedComparison[];
+  craigslist: { source: string; rule: string; scenarios: number; byMode: DealRate[] };
+  mutualFriends: { source: string; rule: string; scenarios: number; byMode: MentionStats[] };
+  episodes: EpisodeRow[];
+}
+
+/**
+ * Reads the `end` summaries of a plan's episode logs (each log verified line by line).
+ *
+ * @throws LogFormatError when a log is missing, tampered with, or not complete.
+ */
+export async function readEpisodeResults(dir: string, plan: StudyPlan): Promise<EpisodeResult[]> {
+  const out: EpisodeResult[] = [];
+  for (const episode of plan.episodes) {
+    const path = join(dir, episode.log);
+    const lines = readLog(path);
+    let end: Record<string, unknown> | undefined;
+    let digest: string | null = null;
+    for (;;) {
+      const step = await lines.next();
+      if (step.done) {
+        digest = step.value.complete ? step.value.digest : null;
+        break;
+      }
+      if (step.value.type === 'end') end = step.value.event;
+    }
+    if (!end || digest === null)
+      throw new LogFormatError(
+        `${path} is not complete: the episode has not finished`,
+        {},
+        { hint: 'rerun the study to finish it' },
+      );
+    out.push({
+      episode,
+      summary: end.summary as unknown as SotopiaSummary,
+      digest,
+      reason: String(end.reason),
+    });
+  }
+  return out;
+}
+
+function scoresOf(s: SotopiaSummary): EpisodeRow['scores'] {
+  if (!s.scores) return null;
+  const pick = (a: Record<string, unknown>) =>
+    Object.fromEntries(REPORT_DIMENSIONS.map((d) => [d, a[d] as number])) as Scores;
+  const agent0 = pick(s.scores.agent0);
+  const agent1 = pick(s.scores.agent1);
+  const mean = Object.fromEntries(REPORT_DIMENSIONS.map((d) => [d, (agent0[d] + agent1[d]) / 2])) as Scores;
+  return { mean, agent0, agent1 };
+}
+
+/** The report row of one episode (detectors applied by source). */
+export function episodeRow(r: EpisodeResult, env: SotopiaEnvironment | undefined): EpisodeRow {
+  const s = r.summary;
+  const ep = r.episode;
+  const row: EpisodeRow = {
+    scenario: ep.codename,
+    envId: ep.envId,
+    source: ep.source,
+    pair: ep.pair,
+    mode: ep.mode,
+    seed: ep.seed,
+    log: ep.log,
+    digest: r.digest,
+    endReason: s.endReason,
+    turns: s.turns,
+    words: s.words,
+    wordsPerTurn: s.turns > 0 ? s.words / s.turns : null,
+    fallbackTurns: s.fallbackTurns,
+    unscored: s.scores === null,
+    scores: scoresOf(s),
+  };
+  if (ep.source === CRAIGSLIST_SOURCE) row.deal = detectDeal(s.transcript);
+  if (ep.source === MUTUAL_FRIENDS_SOURCE) {
+    const shared = env ? sharedFriends(env) : [];
+    row.mention = { ...firstMention(s.transcript, shared), shared };
+  }
+  return row;
+}
+
+function modeSummary(mode: string, rows: readonly EpisodeRow[]): ModeSummary {
+  const scored = rows.filter((r) => r.scores !== null);
+  const dimensions = Object.fromEntries(
+    REPORT_DIMENSIONS.map((d) => [
+      d,
+      {
+        ...meanSe(scored.map((r) => r.scores!.mean[d])),
+        agent0: meanSe(scored.map((r) => r.scores!.agent0[d])),
+        agent1: meanSe(scored.map((r) => r.scores!.agent1[d])),
+      },
+    ]),
+  ) as Record<ReportDimension, DimensionStats>;
+  const withTurns = rows.filter((r) => r.turns > 0);
+  const words = rows.reduce((n, r) => n + r.words, 0);
+  const turns = rows.reduce((n, r) => n + r.turns, 0);
+  const endReasons: Record<string, number> = {};
+  for (const r of [...rows].sort((a, b) =>
+    a.endReason < b.endReason ? -1 : a.endReason > b.endReason ? 1 : 0,
+  ))
+    endReasons[r.endReason] = (endReasons[r.endReason] ?? 0) + 1;
+  return {
+    mode,
+    episodes: rows.length,
+    scored: scored.length,
+    dimensions,
+    wordsPerTurn: {
+      ...meanSe(withTurns.map((r) => r.words / r.turns)),
+      pooled: turns > 0 ? words / turns : null,
+    },
+    turns: meanSe(rows.map((r) => r.turns)),
+    endReasons,
+    fallbackTurns: rows.reduce((n, r) => n + r.fallbackTurns, 0),
+  };
+}
+
+function paired(a: string, b: string, rows: readonly EpisodeRow[]): PairedComparison {
+  const unitOf = (r: EpisodeRow) => `${r.envId}/p${r.pair}`;
+  const bByUnit = new Map(rows.filter((r) => r.mode === b && r.scores).map((r) => [unitOf(r), r]));
+  const matched = rows
+    .filter((r) => r.mode === a && r.scores && bByUnit.has(unitOf(r)))
+    .map((r) => [r, bByUnit.get(unitOf(r))!] as const);
+  const dimensions = Object.fromEntries(
+    REPORT_DIMENSIONS.map((d) => [
+      d,
+      pairedTTest(
+        matched.map(([x]) => x.scores!.mean[d]),
+        matched.map(([, y]) => y.scores!.mean[d]),
+      ),
+    ]),
+  ) as Record<ReportDimension, PairedTTest>;
+  return { a, b, dimensions };
+}
+
+function dealRate(mode: string, rows: readonly EpisodeRow[]): DealRate {
+  const eps = rows.filter((r) => r.deal);
+  const deals = eps.filter((r) => r.deal!.deal).length;
+  const n = eps.length;
+  const p = n > 0 ? deals / n : null;
+  return { mode, episodes: n, deals, rate: p, se: p === null ? null : Math.sqrt((p * (1 - p)) / n) };
+}
+
+function mentionStats(mode: string, rows: readonly EpisodeRow[]): MentionStats {
+  const eps = rows.filter((r) => r.mention);
+  const hits = eps.filter((r) => r.mention!.position !== null);
+  return {
+    mode,
+    episodes: eps.length,
+    mentioned: hits.length,
+    rate: eps.length > 0 ? hits.length / eps.length : null,
+    position: meanSe(hits.map((r) => r.mention!.position as number)),
+  };
+}
+
+/** Method notes written into the report. */
+export const METHOD_NOTES = [
+  'Scores: per episode, the mean of the two characters’ scores on each dimension (per character in agent0/agent1); mean ± standard error (sample SD / √n) over the episodes the judge scored; n = scored episodes.',
+  'Paired differences: b − a over the (scenario, pair) units that both modes scored (the same characters, scenario and episode seed); paired t-test, df = n − 1, two-sided p from the Student t distribution; 95% CI with the t quantile.',
+  'Words per turn: per episode, white-space separated words of all turns / turns (idle turns included), mean ± SE over episodes with turns; pooled = all words / all turns.',
+  'Deal rate and first mention: keyword rules on the transcript, given with their tables (craigslist.rule, mutualFriends.rule).',
+];
+
+/**
+ * Builds the report from the finished episodes (in plan order). Pure: the same results
+ * give the same report, whatever order or session the episodes ran in.
+ */
+export function buildReport(
+  config: StudyConfig,
+  environments: readonly SotopiaEnvironment[],
+  results: readonly EpisodeResult[],
+): StudyReport {
+  const envs = new Map(environments.map((e) => [e.env_id, e]));
+  const rows = results.map((r) => episodeRow(r, envs.get(r.episode.envId)));
+  const byMode = (m: string) => rows.filter((r) => r.mode === m);
+  const pairs: PairedComparison[] = [];
+  config.modes.forEach((a, i) => {
+    for (const b of config.modes.slice(i + 1)) pairs.push(paired(a, b, rows));
+  });
+  return {
+    format: 'grapevine-study-report/1',
+    study: {
+      kind: config.kind,
+      modes: [...config.modes],
+      scenarios: config.scenarios,
+      scenarioCount: environments.length,
+      pairs: config.pairs,
+      seed: config.seed,
+      model: config.model,
+      judgeModel: config.judgeModel,
+      maxTurns: config.maxTurns,
+      episodes: rows.length,
+      scored: rows.filter((r) => r.scores).length,
+    },
+    dimensions: [...REPORT_DIMENSIONS],
+    method: METHOD_NOTES,
+    modes: config.modes.map((m) => modeSummary(m, byMode(m))),
+    paired: pairs,
+    craigslist: {
+      source: CRAIGSLIST_SOURCE,
+      rule: DEAL_RULE,
+      scenarios: environments.filter((e) => e.source === CRAIGSLIST_SOURCE).length,
+      byMode: config.modes.map((m) => dealRate(m, byMode(m))),
+    },
+    mutualFriends: {
+      source: MUTUAL_FRIENDS_SOURCE,
+      rule: MENTION_RULE,
+      scenarios: environments.filter((e) => e.source === MUTUAL_FRIENDS_SOURCE).length,
+      byMode: config.modes.map((m) => mentionStats(m, byMode(m))),
+    },
+    episodes: rows,
+  };
+}
+
+/** report.json text: numbers to 10 significant digits (no float noise), two-space indent. */
+export function reportJson(report: StudyReport): string {
+  return `${JSON.stringify(
+    report,
+    (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v),
+    2,
+  )}\n`;
+}
+
+/** A number for tables: fixed digits, `—` for null. */
+export function fmt(x: number | null | undefined, digits = 2): string {
+  if (x === null || x === undefined || Number.isNaN(x)) return '—';
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function fmtP(p: number | null): string {
+  if (p === null) return '—';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+function meanSeCell(s: MeanSe, digits = 2): string {
+  if (s.mean === null) return '—';
+  return s.se === null
+    ? `${fmt(s.mean, digits)} (n=${s.n})`
+    : `${fmt(s.mean, digits)} ± ${fmt(s.se, digits)} (n=${s.n})`;
+}
+
+function table(head: string[], rows: string[][], align?: ('l' | 'r')[]): string[] {
+  const a = align ?? head.map((_, k) => (k === 0 ? 'l' : 'r'));
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${a.map((x) => (x === 'l' ? '---' : '---:')).join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
+}
+
+/** report.md: the same figures as report.json, as Markdown tables. */
+export function renderReportMarkdown(report: StudyReport): string {
+  const s = report.study;
+  const modes = report.modes.map((m) => m.mode);
+  const out: string[] = [
+    '# Sotopia information-asymmetry study',
+    '',
+    `Modes ${modes.join(', ')}; scenarios \`${s.scenarios}\` (${s.scenarioCount}); ${s.pairs} pair${s.pairs === 1 ? '' : 's'} each; study seed ${s.seed}; model \`${s.model}\`, judge \`${s.judgeModel}\`; at most ${s.maxTurns} turns.`,
+    `${s.episodes} episodes, ${s.scored} scored by the judge. See card.md for the simulation card.`,
+    '',
+    '## Scores per mode',
+    '',
+    'Mean ± SE over episodes (each episode: the mean of its two characters), n = scored episodes.',
+    '',
+    ...table(
+      ['dimension', 'range', ...modes],
+      report.dimensions.map((d) => {
+        const r = dimensionRange(d);
+        return [
+          d,
+          `${fmt(r.min, d === 'overall' ? 2 : 0)}..${fmt(r.max, d === 'overall' ? 2 : 0)}`,
+          ...report.modes.map((m) => meanSeCell(m.dimensions[d])),
+        ];
+      }),
+    ),
+    '',
+    '### Per character',
+    '',
+    'Seat 0 / seat 1 (the order of the scenario’s goals), mean ± SE.',
+    '',
+    ...table(
+      ['dimension', ...modes.flatMap((m) => [`${m} seat 0`, `${m} seat 1`])],
+      report.dimensions.map((d) => [
+        d,
+        ...report.modes.flatMap((m) => [
+          meanSeCell(m.dimensions[d].agent0),
+          meanSeCell(m.dimensions[d].agent1),
+        ]),
+      ]),
+    ),
+    '',
+    '## Paired differences',
+    '',
+    'b − a over the same (scenario, pair), paired t-test (two-sided).',
+    '',
+  ];
+  if (report.paired.length === 0) out.push('(one mode only: nothing to pair)', '');
+  for (const c of report.paired) {
+    out.push(
+      `### ${c.b} − ${c.a}`,
+      '',
+      ...table(
+        ['dimension', 'n', 'mean diff', 'SE', '95% CI', 't', 'df', 'p'],
+        report.dimensions.map((d) => {
+          const t = c.dimensions[d];
+          return [
+            d,
+            String(t.n),
+            fmt(t.meanDiff),
+            fmt(t.se),
+            t.ci95 ? `${fmt(t.ci95[0])} .. ${fmt(t.ci95[1])}` : '—',
+            fmt(t.t),
+            t.df === null ? '—' : String(t.df),
+            fmtP(t.p),
+          ];
+        }),
+      ),
+      '',
+    );
+  }
+  out.push(
+    '## Conversation',
+    '',
+    ...table(
+      [
+        'mode',
+        'episodes',
+        'words per turn',
+        'pooled words per turn',
+        'turns',
+        'fallback turns',
+        'end reasons',
+      ],
+      report.modes.map((m) => [
+        m.mode,
+        String(m.episodes),
+        meanSeCell(m.wordsPerTurn, 1),
+        fmt(m.wordsPerTurn.pooled, 1),
+        meanSeCell(m.turns, 1),
+        String(m.fallbackTurns),
+        Object.entries(m.endReasons)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
+    '',
+    `## Deal rate (${report.craigslist.source}, ${plural(report.craigslist.scenarios, 'scenario')})`,
+    '',
+    report.craigslist.rule,
+    '',
+    ...table(
+      ['mode', 'episodes', 'deals', 'rate ± SE'],
+      report.craigslist.byMode.map((r) => [
+        r.mode,
+        String(r.episodes),
+        String(r.deals),
+        r.rate === null ? '—' : `${fmt(r.rate)} ± ${fmt(r.se)}`,
+      ]),
+    ),
+    '',
+    `## First mention of the shared friend (${report.mutualFriends.source}, ${plural(report.mutualFriends.scenarios, 'scenario')})`,
+    '',
+    report.mutualFriends.rule,
+    '',
+    ...table(
+      ['mode', 'episodes', 'mentioned', 'rate', 'relative position'],
+      report.mutualFriends.byMode.map((r) => [
+        r.mode,
+        String(r.episodes),
+        String(r.mentioned),
+        fmt(r.rate),
+        meanSeCell(r.position),
+      ]),
+    ),
+    '',
+    '## Method',
+    '',
+    ...report.method.map((m) => `- ${m}`),
+    '',
+    '## Episodes',
+    '',
+    ...table(
+      ['scenario', 'pair', 'mode', 'end', 'turns', 'words', 'overall', 'goal', 'deal', 'mention', 'log'],
+      report.episodes.map((e) => [
+        `${e.scenario} (${e.envId.slice(-8)})`,
+        String(e.pair),
+        e.mode,
+        e.endReason,
+        String(e.turns),
+        String(e.words),
+        e.scores ? fmt(e.scores.mean.overall) : '—',
+        e.scores ? fmt(e.scores.mean.goal, 1) : '—',
+        e.deal ? (e.deal.deal ? `yes (turn ${e.deal.turn})` : 'no') : '',
+        e.mention
+          ? e.mention.turn === null
+            ? 'none'
+            : `turn ${e.mention.turn} (${fmt(e.mention.position)})`
+          : '',
+        `\`${e.log}\``,
+      ]),
+      ['l', 'r', 'l', 'l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
+    ),
+    '',
+  );
+  return out.join('\n');
+}

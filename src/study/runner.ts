@@ -1,0 +1,285 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { world as sotopiaWorld } from '../../worlds/sotopia/index.ts';
+import { ConfigError, canonicalJson, isGrapevineError, type Json, UsageError } from '../core/index.ts';
+import { LogWriter, readRecordedRun } from '../replay/index.ts';
+import { InputBuffer, runWorld, type WorldDefinition } from '../world/index.ts';
+import { episodeParams, type PlannedEpisode, type StudyConfig, type StudyPlan } from './plan.ts';
+import type { StudyLlm } from './study-llm.ts';
+
+/** File of a study directory that holds its config (the check that a restart is the same study). */
+export const STUDY_FILE = 'study.json';
+/** Format tag of {@link STUDY_FILE}. */
+export const STUDY_FORMAT = 'grapevine-study/1';
+/** Episodes run at once by default. */
+export const DEFAULT_STUDY_CONCURRENCY = 4;
+
+const world = sotopiaWorld as unknown as WorldDefinition;
+
+/** Writes a file through a temporary name, so that a reader never sees half of it. */
+export function writeFileAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.filter((k) => canonicalJson(a[k] ?? null) !== canonicalJson(b[k] ?? null));
+}
+
+/**
+ * Checks that `dir` is new, empty, or holds this very study (same {@link StudyConfig} in
+ * `study.json`), without writing anything.
+ *
+ * @throws UsageError when `dir` is a file, a non-study directory, or a study with another config.
+ */
+export function checkStudyDir(dir: string, config: StudyConfig): 'new' | 'resume' {
+  if (!existsSync(dir)) return 'new';
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    throw new UsageError(`--out ${dir} is not a directory`, { hint: 'give a directory for the study' });
+  }
+  const file = join(dir, STUDY_FILE);
+  if (!existsSync(file)) {
+    if (entries.length === 0) return 'new';
+    throw new UsageError(`--out ${dir} is not empty and holds no ${STUDY_FILE}`, {
+      hint: 'give a new or empty directory, or the directory of the study to continue',
+    });
+  }
+  let saved: { format?: string; config?: Record<string, unknown> };
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new UsageError(`${file} is not valid JSON`, {
+      cause,
+      hint: 'restore the file, or use a new --out',
+    });
+  }
+  if (saved.format !== STUDY_FORMAT || !saved.config)
+    throw new UsageError(`${file} is not a grapevine study file`, { hint: 'use a new --out directory' });
+  const diff = differingKeys(saved.config, config as unknown as Record<string, unknown>);
+  if (diff.length > 0)
+    throw new UsageError(`${dir} holds a study with another config (${diff.join(', ')} differ)`, {
+      hint: `rerun with the study's own options to continue it (see ${file}), or use a new --out`,
+    });
+  return 'resume';
+}
+
+/** Creates the study directory and its `study.json` (when new). */
+export function initStudyDir(dir: string, config: StudyConfig): void {
+  mkdirSync(join(dir, 'episodes'), { recursive: true });
+  const file = join(dir, STUDY_FILE);
+  if (!existsSync(file))
+    writeFileAtomic(file, `${JSON.stringify({ format: STUDY_FORMAT, config }, null, 2)}\n`);
+}
+
+/** What an episode's log says about it. */
+export type EpisodeState = 'missing' | 'complete' | 'partial';
+
+function expectHeader(
+  config: StudyConfig,
+  ep: PlannedEpisode,
+  header: Record<string, unknown>,
+  path: string,
+) {
+  const params = (header.params ?? {}) as Record<string, unknown>;
+  const wanted = episodeParams(config, ep);
+  const bad =
+    (header.world as { id?: string } | undefined)?.id !== world.id ||
+    header.seed !== ep.seed ||
+    (header.llm as { model?: string } | undefined)?.model !== config.model ||
+    Object.entries(wanted).some(([k, v]) => canonicalJson(params[k] ?? null) !== canonicalJson(v as Json));
+  if (bad)
+    throw new ConfigError(
+      `${path} is not the log of ${ep.codename} pair ${ep.pair} in ${ep.mode} mode of this study`,
+      {
+        hint: 'it was written by another study or changed by hand: move it away and rerun',
+      },
+    );
+}
+
+/**
+ * The state of an episode's log: missing; complete (its last line is the `end` event and
+ * its header is this episode's); or partial (cut short, unreadable). A complete log of
+ * another episode or study is a {@link ConfigError}.
+ */
+export async function episodeState(
+  dir: string,
+  config: StudyConfig,
+  ep: PlannedEpisode,
+): Promise<EpisodeState> {
+  const path = join(dir, ep.log);
+  if (!existsSync(path)) return 'missing';
+  let run: Awaited<ReturnType<typeof readRecordedRun>>;
+  try {
+    run = await readRecordedRun(path);
+  } catch (err) {
+    if (isGrapevineError(err)) return 'partial';
+    throw err;
+  }
+  if (!run.complete) return 'partial';
+  expectHeader(config, ep, run.header, path);
+  return 'complete';
+}
+
+/** Wall-clock figures of one episode run (never written into the report). */
+export interface EpisodeTiming {
+  log: string;
+  mode: string;
+  /** From the start of `runWorld` to the closed log. */
+  wallMs: number;
+  /** Sum of its LLM call latencies (sequential calls: the time it waited for the LLM). */
+  llmMs: number;
+  calls: number;
+}
+
+/** Options of {@link runStudy}. */
+export interface StudyRunOptions {
+  dir: string;
+  plan: StudyPlan;
+  llm: StudyLlm;
+  /** Episodes at once (default 4). */
+  concurrency?: number;
+  /** Start at most this many episodes in this invocation (tests, staged runs). */
+  maxEpisodes?: number;
+  /** After each finished (or skipped) episode: episodes with a complete log, of the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What {@link runStudy} did. */
+export interface StudyRunResult {
+  total: number;
+  /** Episodes whose complete log was already there. */
+  skipped: number;
+  /** Partial or unreadable logs deleted before their episode was rerun. */
+  discarded: number;
+  /** Episodes run to completion now. */
+  ran: number;
+  failed: { log: string; error: string }[];
+  /** Episodes not started (after `maxEpisodes`, or after a failure). */
+  remaining: number;
+  /** True when every episode of the plan has a complete log. */
+  complete: boolean;
+  timings: EpisodeTiming[];
+  /** Fallback decisions (invalid replies) over the episodes run now. */
+  fallbacks: number;
+}
+
+async function runEpisode(
+  dir: string,
+  config: StudyConfig,
+  ep: PlannedEpisode,
+  llm: StudyLlm,
+): Promise<{ timing: EpisodeTiming; fallbacks: number }> {
+  const path = join(dir, ep.log);
+  const inputs = new InputBuffer();
+  const session = llm.forEpisode(ep.seed, inputs);
+  let writer: LogWriter | undefined;
+  const started = performance.now(); // wall-clock-ok: study timing, not simulation state
+  try {
+    await runWorld(world, {
+      params: episodeParams(config, ep),
+      seed: ep.seed,
+      level: 'full',
+      source: { kind: 'builtin' },
+      llm: session.port,
+      llmInfo: llm.info,
+      inputs,
+      fallbacks: session.counters,
+      openLog: (header) => {
+        writer = LogWriter.create(path, {
+          ...header,
+          wall: { startedAt: new Date().toISOString(), llmEndpoint: llm.endpoint },
+        });
+        return writer;
+      },
+    });
+  } catch (err) {
+    try {
+      writer?.close();
+    } catch {
+      // the log stays partial either way; it is rerun next time
+    }
+    throw err;
+  }
+  return {
+    timing: {
+      log: ep.log,
+      mode: ep.mode,
+      wallMs: performance.now() - started, // wall-clock-ok: study timing
+      llmMs: session.llmMs(),
+      calls: session.counters.calls,
+    },
+    fallbacks: session.counters.fallbacks,
+  };
+}
+
+/**
+ * Runs every episode of a plan that has no complete log yet, `concurrency` at a time, each
+ * through `runWorld` on the sotopia world with its own `--log full` log
+ * (`dir/episodes/...`). Complete logs are kept; partial ones are deleted and rerun. After
+ * a failed episode no new episode starts (the running ones finish): rerun to retry.
+ */
+export async function runStudy(opts: StudyRunOptions): Promise<StudyRunResult> {
+  const { dir, plan, llm } = opts;
+  const config = plan.config;
+  checkStudyDir(dir, config);
+  initStudyDir(dir, config);
+  const total = plan.episodes.length;
+  const todo: PlannedEpisode[] = [];
+  let skipped = 0;
+  let discarded = 0;
+  for (const ep of plan.episodes) {
+    const state = await episodeState(dir, config, ep);
+    if (state === 'complete') skipped++;
+    else {
+      if (state === 'partial') {
+        rmSync(join(dir, ep.log), { force: true });
+        discarded++;
+      }
+      todo.push(ep);
+    }
+  }
+  let done = skipped;
+  opts.onProgress?.(done, total);
+  const limit = Math.min(todo.length, opts.maxEpisodes ?? todo.length);
+  const timings: EpisodeTiming[] = [];
+  const failed: StudyRunResult['failed'] = [];
+  let next = 0;
+  let ran = 0;
+  let fallbacks = 0;
+  const worker = async () => {
+    while (next < limit && failed.length === 0) {
+      const ep = todo[next++];
+      try {
+        const r = await runEpisode(dir, config, ep, llm);
+        timings.push(r.timing);
+        fallbacks += r.fallbacks;
+        ran++;
+        done++;
+        opts.onProgress?.(done, total);
+      } catch (err) {
+        failed.push({ log: ep.log, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  };
+  const k = Math.max(1, opts.concurrency ?? DEFAULT_STUDY_CONCURRENCY);
+  await Promise.all(Array.from({ length: Math.min(k, Math.max(1, limit)) }, worker));
+  timings.sort((a, b) => (a.log < b.log ? -1 : a.log > b.log ? 1 : 0));
+  failed.sort((a, b) => (a.log < b.log ? -1 : a.log > b.log ? 1 : 0));
+  return {
+    total,
+    skipped,
+    discarded,
+    ran,
+    failed,
+    remaining: todo.length - ran - failed.length,
+    complete: skipped + ran === total,
+    timings,
+    fallbacks,
+  };
+}
