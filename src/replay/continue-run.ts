@@ -71,6 +71,24 @@ export function lastTick(recorded: RecordedRun): number {
   return -1;
 }
 
+/** The snapshot a continuation after `atTick` restores (the latest at or before the end of that tick), if any. */
+export function restorePoint(
+  recorded: RecordedRun,
+  atTick: number,
+): { seq: number; tick: number } | undefined {
+  const until = endOfTick(recorded, atTick);
+  return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
+}
+
+/**
+ * The recorded LLM calls a continuation after `atTick` replays: those after its restore
+ * point, up to `atTick`.
+ */
+export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<string, unknown>[] {
+  const from = restorePoint(recorded, atTick)?.tick ?? 0;
+  return recorded.llmRecords.filter((r) => (r.tick as number) > from && (r.tick as number) <= atTick);
+}
+
 /**
  * Continues a recorded run after `atTick`: writes the recording's lines up to the end of
  * that tick to `out` unchanged, restores the nearest snapshot at or before it, reruns the
@@ -81,7 +99,7 @@ export function lastTick(recorded: RecordedRun): number {
 export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const h = o.recorded.header;
   const until = endOfTick(o.recorded, o.atTick);
-  const snap = [...o.recorded.snapshots].reverse().find((s) => s.seq <= until);
+  const snap = restorePoint(o.recorded, o.atTick);
   const restore = snap ? ((await readSnapshotAt(o.path, snap.seq)) as unknown as EngineState) : undefined;
   // A fork is written beside its target and renamed at the end: a failure leaves nothing.
   const inPlace = resolve(o.out) === resolve(o.path);
@@ -101,7 +119,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       restore,
       interventionsAt: (t) =>
         t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
-      openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, then: writer }),
+      openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, writer }),
       onTick: o.onTick,
       ...o.services,
     });

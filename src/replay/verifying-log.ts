@@ -17,9 +17,9 @@ export interface RecordedChain {
 export interface VerifyingTail {
   /** Start after this recorded line (a snapshot), continuing its chain. */
   from?: { seq: number; chain: string };
-  /** Verify up to this seq, then hand every later line to `then`. */
+  /** Verify up to this seq, then hand every later line to `writer`. */
   until?: number;
-  then?: RunLog;
+  writer?: RunLog;
 }
 
 /**
@@ -52,8 +52,8 @@ export class VerifyingLog implements RunLog {
 
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
-    if (this.tail.then && seq > (this.tail.until ?? 0)) {
-      this.seq = this.tail.then.append(type, t, fields);
+    if (this.tail.writer && seq > (this.tail.until ?? 0)) {
+      this.seq = this.tail.writer.append(type, t, fields);
       if (this.seq !== seq)
         throw new DivergenceError(`the continued log is at seq ${this.seq}, expected ${seq}`, {
           seq,
@@ -84,11 +84,11 @@ export class VerifyingLog implements RunLog {
   }
 
   flush(): void {
-    this.tail.then?.flush();
+    this.tail.writer?.flush();
   }
 
   close(): string {
-    if (this.tail.then) return this.tail.then.close();
+    if (this.tail.writer) return this.tail.writer.close();
     const last = this.recorded.hashes.length - 1;
     if (this.seq < last) {
       throw new DivergenceError(

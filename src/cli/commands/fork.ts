@@ -2,7 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
-import { continueRun, endOfTick, type RecordedRun, readRecordedRun } from '../../replay/index.ts';
+import {
+  continueRun,
+  endOfTick,
+  type RecordedRun,
+  readRecordedRun,
+  recordsToReplay,
+} from '../../replay/index.ts';
 import {
   InputBuffer,
   type Intervention,
@@ -52,7 +58,7 @@ async function forkOne(
   const past = createLlmStack(
     {
       mode: 'replay',
-      records: recorded.llmRecords.filter((r) => (r.tick as number) <= atTick) as unknown as LlmCallRecord[],
+      records: recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[],
     },
     {
       onRecord: (rec) =>

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/index.ts';
 import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
-import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
+import { continueRun, lastTick, readRecordedRun, recordsToReplay } from '../../replay/index.ts';
 import { InputBuffer } from '../../world/index.ts';
 import { openLiveLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
@@ -35,7 +35,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
     const past = createLlmStack(
       {
         mode: 'replay',
-        records: recorded.llmRecords.filter((r) => (r.tick as number) <= at) as unknown as LlmCallRecord[],
+        records: recordsToReplay(recorded, at) as unknown as LlmCallRecord[],
       },
       {
         onRecord: (rec) =>
