@@ -1,5 +1,4 @@
 import { renameSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ConfigError, type Json } from '../core/index.ts';
 import {
   type EngineState,
@@ -9,7 +8,7 @@ import {
   runWorld,
   type WorldDefinition,
 } from '../world/index.ts';
-import { copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { copyPrefix } from './copy-prefix.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
 import type { RecordedRun } from './verify-run.ts';
@@ -100,12 +99,16 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const h = o.recorded.header;
   const until = endOfTick(o.recorded, o.atTick);
   const snap = restorePoint(o.recorded, o.atTick);
-  const restore = snap ? ((await readSnapshotAt(o.path, snap.seq)) as unknown as EngineState) : undefined;
-  // A fork is written beside its target and renamed at the end: a failure leaves nothing.
-  const inPlace = resolve(o.out) === resolve(o.path);
-  const target = inPlace ? o.out : `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
-  await copyPrefix(o.path, target, until, o.wall);
-  const writer = await LogWriter.resume(target);
+  // Written beside the target and renamed at the end: a failure leaves the target as it was.
+  const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
+  const captured = await copyPrefix(o.path, target, until, o.wall, snap?.seq);
+  const restore = snap ? (captured as unknown as EngineState) : undefined;
+  const writer = LogWriter.appendTo(target, {
+    header: h,
+    seq: until,
+    lastTick: o.recorded.chain.ticks[until],
+    chain: o.recorded.boundaryChains.get(until)!,
+  });
   const from = snap ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! } : undefined;
   const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
   try {
@@ -123,10 +126,10 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       onTick: o.onTick,
       ...o.services,
     });
-    if (!inPlace) renameSync(target, o.out);
+    renameSync(target, o.out);
     return result;
   } catch (err) {
-    if (!inPlace) rmSync(target, { force: true });
+    rmSync(target, { force: true });
     throw err;
   }
 }

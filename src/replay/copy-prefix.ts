@@ -9,17 +9,21 @@ import { readLog } from './log-reader.ts';
  * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
  * with extra `wall` fields in the header (wall-clock data is outside the hash chain, so the
  * copy's chain and every `h` stay the same). Writes a temporary file and renames it, so
- * `dst` may be the source itself (truncating a crashed log).
+ * `dst` may be the source itself. Returns the `state` of the line at `captureSeq` (a snapshot), if asked.
  */
 export async function copyPrefix(
   src: string,
   dst: string,
   lastSeq: number,
   wallExtra?: Record<string, Json>,
-): Promise<void> {
+  captureSeq?: number,
+): Promise<Json | undefined> {
   const lines: string[] = [];
-  for await (const line of readLog(src)) {
+  let captured: Json | undefined;
+  // The source was verified by the caller: read it raw.
+  for await (const line of readLog(src, { verify: false })) {
     if (line.seq > lastSeq) break;
+    if (line.seq === captureSeq) captured = line.event.state as Json;
     if (line.seq === 0 && wallExtra) {
       const { h: _h, ...header } = JSON.parse(line.raw) as Record<string, unknown>;
       const wall = { ...((header.wall as Record<string, Json> | undefined) ?? {}), ...wallExtra };
@@ -30,6 +34,7 @@ export async function copyPrefix(
   const tmp = `${dst}.tmp-${process.pid}`;
   writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
   renameSync(tmp, dst);
+  return captured;
 }
 
 /** The `state` of the snapshot event at `seq`. */

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
@@ -83,6 +83,34 @@ export class LogWriter {
     writer.pending = `${encoded.text}\n`;
     writer.flush();
     return writer;
+  }
+
+  /**
+   * Opens a log that the caller has just written and knows (its header, last seq, last
+   * tick and chain value) for appending, without reading it again.
+   */
+  static appendTo(
+    path: string,
+    known: { header: LogHeader; seq: number; lastTick: number; chain: string },
+  ): LogWriter {
+    let fd: number;
+    try {
+      fd = openSync(path, 'a');
+    } catch (cause) {
+      throw ioError(`cannot open log file ${path} for appending`, cause);
+    }
+    return new LogWriter(
+      {
+        path,
+        fd,
+        header: known.header,
+        seq: known.seq,
+        lastTick: known.lastTick,
+        chain: known.chain,
+        bytesWritten: fstatSync(fd).size,
+      },
+      new LineEncoder(),
+    );
   }
 
   /**

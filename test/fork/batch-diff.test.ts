@@ -72,7 +72,10 @@ beforeAll(async () => {
 
 describe('fork --replicates', () => {
   const batch = join(dir, 'batch');
-  let report: { replicates: number; children: { arm: string; replicate: number; log: string; digest: string }[] };
+  let report: {
+    replicates: number;
+    children: { arm: string; replicate: number; log: string; digest: string }[];
+  };
   const iv = { type: 'message', from: -1, to: 'all', kind: 'tell', item: 'rumor' };
 
   beforeAll(async () => {
@@ -144,7 +147,11 @@ describe('fork --replicates', () => {
 
 describe('diff of two logs', () => {
   it('parent vs a child with an intervention: the first differing seq and tick, metric deltas, agents', async () => {
-    const file = write(dir, 'params.json', JSON.stringify({ type: 'params', set: { model: 'maki-thompson' } }));
+    const file = write(
+      dir,
+      'params.json',
+      JSON.stringify({ type: 'params', set: { model: 'maki-thompson' } }),
+    );
     const child = join(dir, 'child.ndjson');
     await cliJson('fork', parent, '--at', String(AT), '--intervene', file, '--out', child);
     const d = (await cliJson('diff', parent, child)) as {

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { forkCommand } from '../../src/cli/commands/fork.ts';
 import { readInterventions } from '../../src/cli/interventions-file.ts';
 import { isGrapevineError } from '../../src/core/index.ts';
-import { LineEncoder } from '../../src/replay/index.ts';
 import {
   cli,
   cliJson,
@@ -13,6 +13,7 @@ import {
   type Line,
   lines,
   parsed,
+  reChain,
   tempDir,
   verifyInProcess,
   write,
@@ -40,20 +41,6 @@ beforeAll(async () => {
   parentText = readFileSync(parent, 'utf8');
   expect(lastTick).toBeGreaterThan(12);
 });
-
-/** Rewrites lines and recomputes the hash chain, as a careful forger would. */
-function reChain(raw: string[]): string {
-  const enc = new LineEncoder();
-  let prev: string | null = null;
-  const out: string[] = [];
-  for (const line of raw) {
-    const { h: _h, ...obj } = JSON.parse(line);
-    const e = enc.encode(obj, prev);
-    prev = e.chain;
-    out.push(e.text);
-  }
-  return `${out.join('\n')}\n`;
-}
 
 describe('malformed intervention files are rejected before anything runs', () => {
   // in-process: every shape of mistake, with the message the user sees
@@ -94,8 +81,9 @@ describe('malformed intervention files are rejected before anything runs', () =>
     ['bad.yaml', 'type: message\n  to: [all', 'cannot be parsed'],
     ['unknown-field.json', '{"type": "message", "to": "all", "colour": "red"}', 'Unrecognized key: "colour"'],
     ['wrong-type.yaml', 'type: agent\nagent: "seven"\n', 'expected number'],
+    ['missing.yaml', null, 'intervention file not found'],
   ])('fork --intervene %s: exit 2, nothing written', async (name, text, message) => {
-    const file = write(dir, `cli-${name}`, text);
+    const file = text === null ? join(dir, 'no-such-file.yaml') : write(dir, `cli-${name}`, text);
     const out = join(dir, `child-${name}.ndjson`);
     expectCleanError(
       await cli('fork', parent, '--at', '7', '--intervene', file, '--out', out),
@@ -103,12 +91,6 @@ describe('malformed intervention files are rejected before anything runs', () =>
       2,
       message,
     );
-  });
-
-  it('a missing intervention file', async () => {
-    const out = join(dir, 'child-missing.ndjson');
-    const r = await cli('fork', parent, '--at', '7', '--intervene', join(dir, 'nope.yaml'), '--out', out);
-    expectCleanError(r, out, 2, 'intervention file not found');
   });
 });
 
@@ -185,10 +167,10 @@ describe('a parent log that fails verification', () => {
 });
 
 describe('interventions that only fail when applied (agents, channels, the network) write nothing', () => {
-  // Every engine intervention is schema-checked when the file is read, but agent indices
-  // and channel names can only be checked against the world: the fork must still fail
-  // cleanly (exit 2) and leave no partial child behind.
-  it.concurrent.each([
+  // Every engine intervention is schema-checked when the file is read, but agent indices,
+  // events and channel names can only be checked against the world: the fork must still
+  // fail cleanly (exit 2) and leave no partial child behind.
+  const cases: [string, Record<string, unknown>, string][] = [
     ['agent out of range', { type: 'agent', agent: 99999, events: ['HEAR_RUMOR'] }, 'agent 99999'],
     ['message to an agent out of range', { type: 'message', to: { agent: 99999 } }, '99999'],
     ['message from an agent out of range', { type: 'message', from: 99999, to: 'all' }, '99999'],
@@ -203,9 +185,33 @@ describe('interventions that only fail when applied (agents, channels, the netwo
     ],
     ['unknown intervention type', { type: 'weather', rain: true }, 'unknown intervention type "weather"'],
     ['parameter out of range', { type: 'params', set: { p: 7 } }, 'parameter "p"'],
-  ])('%s', async (name, body, message) => {
-    const file = write(dir, `apply-${name.replace(/\W+/g, '-')}.json`, JSON.stringify(body));
-    const out = join(dir, `child-apply-${name.replace(/\W+/g, '-')}.ndjson`);
+  ];
+  const slug = (name: string) => name.replace(/\W+/g, '-');
+
+  // in-process through the command itself (what `grapevine fork` runs, minus argv parsing
+  // and the exit-code mapping, which is the error's own `exitCode`)
+  it.each(cases)('%s', async (name, body, message) => {
+    const file = write(dir, `apply-${slug(name)}.json`, JSON.stringify(body));
+    const out = join(dir, `child-apply-${slug(name)}.ndjson`);
+    let error: unknown;
+    try {
+      await forkCommand(parent, { at: '7', intervene: [file], out, quiet: true });
+    } catch (e) {
+      error = e;
+    }
+    expect(error, 'the fork must fail').toBeDefined();
+    expect({
+      grapevineError: isGrapevineError(error),
+      exitCode: (error as { exitCode?: number }).exitCode,
+      message: (error as Error).message,
+    }).toMatchObject({ grapevineError: true, exitCode: 2, message: expect.stringContaining(message) });
+    expect(existsSync(out), `${out} must not exist`).toBe(false);
+  });
+
+  // and two of them through the CLI
+  it.concurrent.each([cases[0], cases[1]])('CLI: %s', async (name, body, message) => {
+    const file = write(dir, `cli-apply-${slug(name)}.json`, JSON.stringify(body));
+    const out = join(dir, `cli-child-apply-${slug(name)}.ndjson`);
     expectCleanError(
       await cli('fork', parent, '--at', '7', '--intervene', file, '--out', out),
       out,
@@ -214,11 +220,12 @@ describe('interventions that only fail when applied (agents, channels, the netwo
     );
   });
 
-  it('--replicates with such an intervention leaves no batch directory', async () => {
+  it('--replicates with such an intervention leaves no partial child', async () => {
     const file = write(dir, 'batch-bad.json', JSON.stringify({ type: 'agent', agent: 99999 }));
     const out = join(dir, 'batch-bad');
-    const r = await cli('fork', parent, '--at', '7', '--intervene', file, '--replicates', '2', '--out', out);
-    expect(r.code).toBe(2);
+    await expect(
+      forkCommand(parent, { at: '7', intervene: [file], replicates: '2', out, quiet: true }),
+    ).rejects.toThrow('agent 99999');
     expect(existsSync(join(out, 'treated-1.ndjson')), 'no partial treated child').toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { replayServices } from '../../src/cli/commands/replay.ts';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
-import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 
 export const bin = resolve('bin/grapevine.mjs');
 
@@ -200,4 +200,30 @@ export function expectCleanError(r: Outcome, out: string, code: number, message:
   });
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(existsSync(out), `${out} must not exist`).toBe(false);
+}
+
+/** Rewrites a log's lines and recomputes its hash chain, as a careful forger would. */
+export function reChain(raw: string[]): string {
+  const enc = new LineEncoder();
+  let prev: string | null = null;
+  const out: string[] = [];
+  for (const line of raw) {
+    const { h: _h, ...obj } = JSON.parse(line);
+    const e = enc.encode(obj, prev);
+    prev = e.chain;
+    out.push(e.text);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** A copy of a log with the metrics of its tick line `t` edited and the chain recomputed. */
+export function forgeTick(path: string, t: number, out: string): { path: string; seq: number } {
+  const raw = lines(path);
+  const seq = parsed(path).findIndex((l) => l.type === 'tick' && l.t === t);
+  const obj = JSON.parse(raw[seq]) as Line & { metrics: Record<string, number> };
+  const key = Object.keys(obj.metrics)[0];
+  obj.metrics[key] += 1;
+  raw[seq] = JSON.stringify(obj);
+  writeFileSync(out, reChain(raw));
+  return { path: out, seq };
 }

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
 import { scanLog } from '../../src/replay/index.ts';
-import { bin, cli, cliJson, headerWithoutWall, lines, tempDir, verifyInProcess } from './helpers.ts';
+import {
+  bin,
+  cli,
+  cliJson,
+  forgeTick,
+  headerWithoutWall,
+  lines,
+  tempDir,
+  verifyInProcess,
+} from './helpers.ts';
 
 const dir = tempDir('resume');
 
@@ -102,6 +111,7 @@ describe('a SIGKILLed run', () => {
 describe('a run stopped by its LLM budget', () => {
   let server: LocalLlmServer;
   let reference: Record<string, Record<string, unknown>>;
+  let stoppedCopy: { path: string; seq: number } | undefined;
 
   beforeAll(async () => {
     server = await startLocalLlmServer({ port: 0 });
@@ -141,9 +151,23 @@ describe('a run stopped by its LLM budget', () => {
     expect(stopped.ticks).toBeLessThan(10);
     // an odd stop tick: with snapshots every 2 the resume restores one and reruns a recorded tail
     expect((stopped.ticks as number) % 2).toBe(1);
+    if (name === 'plain') stoppedCopy = forgeTick(out, 1, join(dir, 'budget-forged.ndjson'));
     const r = await cliJson('resume', out, '--llm-base-url', server.url);
     expect(r).toMatchObject({ reason: 'max-ticks', ticks: 10, resumedAt: stopped.ticks });
     expect(r.digest).toBe(reference[name].digest);
     expect(await verifyInProcess(out)).toBe(r.digest);
+  });
+
+  it('a resume that fails leaves the stopped log as it was (its final snapshot and end included)', async () => {
+    // made by the test above: the budget-stopped log with tick 1 forged (chain recomputed),
+    // so that the rerun of the recorded ticks fails
+    expect(stoppedCopy).toBeDefined();
+    const before = readFileSync(stoppedCopy!.path, 'utf8');
+    const failed = await cli('resume', stoppedCopy!.path, '--llm-base-url', server.url);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`seq ${stoppedCopy!.seq} (tick 1)`);
+    const after = readFileSync(stoppedCopy!.path, 'utf8');
+    expect(after.trimEnd().split('\n').at(-1)).toContain('"type":"end"');
+    expect(after === before, 'a failed resume must not change the log').toBe(true);
   });
 });

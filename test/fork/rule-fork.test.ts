@@ -246,6 +246,12 @@ describe('a child is itself a run: forking it again reproduces it', () => {
       child,
     );
     expectForkOf(parent, child, 15, true);
+    // file entries in order, then --set as a params intervention
+    expect(
+      parsed(child)
+        .filter((l) => l.type === 'intervene')
+        .map((l) => (l as Line & { intervention: { type: string } }).intervention.type),
+    ).toEqual(['message', 'agent', 'network', 'params', 'reseed', 'params']);
     const childTicks = c.ticks as number;
     const forkTicks = [30, 33].filter((t) => t <= childTicks);
     const grand = await pool(

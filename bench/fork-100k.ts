@@ -1,0 +1,336 @@
+/**
+ * Benchmark for forks: the rumour world at 100,000 agents, 500 ticks, a snapshot every
+ * 50 ticks. Measures the parent run, a fork at tick 450 (restore the snapshot at 450,
+ * rerun the recorded tail, run the last 50 ticks) against a rerun of the same run from
+ * tick 0 to the same end, and the snapshot size per agent.
+ *
+ *   npx tsx --expose-gc bench/fork-100k.ts [--n 100000] [--ticks 500] [--every 50] [--at 450]
+ *     [--series 50,250] [--seed 1] [--repeat 3] [--no-cli] [--set key=value ...]
+ *
+ * The default rumour run (Daley-Kendall on Watts-Strogatz k=10) dies out in about 80
+ * ticks, so this uses a setting that lasts: independent cascade (p=0.5) on an almost
+ * regular Watts-Strogatz ring (k=10, beta=0.0002), where the fact and the rumour advance
+ * as slow fronts along the ring and through its few shortcuts; it is still spreading at
+ * tick 500 (stop reason max-ticks).
+ *
+ * Everything runs in this process through the library (`runWorld`, `readRecordedRun`,
+ * `continueRun`, as `grapevine run` and `grapevine fork` call them), except one timed
+ * `grapevine fork` through the CLI (start-up included; `--no-cli` skips it). The fork and
+ * the rerun alternate `--repeat` times; the table gives medians. Every fork and rerun must
+ * reproduce the parent's digest. Logs go to bench/out/fork-100k-*.ndjson, figures to
+ * bench/out/fork-100k.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import {
+  continueRun,
+  copyPrefix,
+  endOfTick,
+  LogWriter,
+  readLog,
+  readRecordedRun,
+  readSnapshotAt,
+  scanLog,
+} from '../src/replay/index.ts';
+import { parseAssignments, type RunResult, runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { world } from '../worlds/rumor/index.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUT = join(HERE, 'out');
+const BIN = join(HERE, '..', 'bin', 'grapevine.mjs');
+const def = world as unknown as WorldDefinition;
+
+interface Args {
+  n: number;
+  ticks: number;
+  every: number;
+  at: number;
+  series: number[];
+  seed: number;
+  repeat: number;
+  cli: boolean;
+  /** Parameter overrides (`--set key=value`, repeatable). */
+  set: Record<string, unknown>;
+}
+
+function parse(): Args {
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string', default: '100000' },
+      ticks: { type: 'string', default: '500' },
+      every: { type: 'string', default: '50' },
+      at: { type: 'string', default: '450' },
+      series: { type: 'string', default: '50,250' },
+      seed: { type: 'string', default: '1' },
+      repeat: { type: 'string', default: '3' },
+      'no-cli': { type: 'boolean', default: false },
+      set: { type: 'string', multiple: true, default: [] },
+    },
+  });
+  const int = (name: string, v: string, min: number): number => {
+    const x = Number(v);
+    if (!Number.isSafeInteger(x) || x < min)
+      throw new Error(`--${name} must be an integer >= ${min}, got ${v}`);
+    return x;
+  };
+  const a: Args = {
+    n: int('n', values.n, 100),
+    ticks: int('ticks', values.ticks, 1),
+    every: int('every', values.every, 1),
+    at: int('at', values.at, 0),
+    series: values.series
+      .split(',')
+      .filter(Boolean)
+      .map((s) => int('series', s, 0)),
+    seed: int('seed', values.seed, 0),
+    repeat: int('repeat', values.repeat, 1),
+    cli: !values['no-cli'],
+    set: parseAssignments(values.set),
+  };
+  if (a.at > a.ticks) throw new Error(`--at ${a.at} is beyond --ticks ${a.ticks}`);
+  return a;
+}
+
+/** The long-lasting rumour setting (see the file comment). */
+function params(a: Args): Record<string, unknown> {
+  return {
+    n: a.n,
+    model: 'independent-cascade',
+    p: 0.5,
+    network: 'watts-strogatz',
+    k: 10,
+    beta: 0.0002,
+    ...a.set,
+  };
+}
+
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
+  gc();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await f();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { value, ms, cpuMs: (c.user + c.system) / 1000 };
+}
+
+/** Runs the world from tick 0, writing its log (what `grapevine run` does). */
+function runFromZero(a: Args, path: string, wall: Record<string, string>): Promise<RunResult> {
+  rmSync(path, { force: true });
+  return runWorld(def, {
+    params: params(a),
+    seed: a.seed,
+    ticks: a.ticks,
+    snapshotEvery: a.every,
+    openLog: (header) => LogWriter.create(path, { ...header, wall }),
+  });
+}
+
+/** Forks `parent` after tick `at` without intervention (what `grapevine fork` does in-process). */
+async function fork(parent: string, at: number, out: string): Promise<{ result: RunResult; readMs: number }> {
+  rmSync(out, { force: true });
+  const t0 = performance.now();
+  const recorded = await readRecordedRun(parent);
+  const readMs = performance.now() - t0;
+  const result = await continueRun({
+    def,
+    recorded,
+    path: parent,
+    atTick: at,
+    out,
+    wall: { fork: { parent, parentDigest: recorded.digest, atTick: at, interventions: 0 } },
+  });
+  return { result, readMs };
+}
+
+interface SnapshotFigure {
+  tick: number;
+  seq: number;
+  bytes: number;
+  bytesPerAgent: number;
+  gzipBytes: number;
+  /** Bytes of each part of the state, as JSON. */
+  parts: Record<string, number>;
+}
+
+async function snapshotFigures(path: string, n: number): Promise<SnapshotFigure[]> {
+  const out: SnapshotFigure[] = [];
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.type !== 'snapshot') continue;
+    const bytes = Buffer.byteLength(line.raw) + 1;
+    const state = line.event.state as Record<string, unknown>;
+    const parts = Object.fromEntries(
+      Object.entries(state).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v))]),
+    );
+    out.push({
+      tick: line.t,
+      seq: line.seq,
+      bytes,
+      bytesPerAgent: bytes / n,
+      gzipBytes: gzipSync(line.raw).length,
+      parts,
+    });
+  }
+  return out;
+}
+
+const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+const sec = (ms: number): string => (ms / 1000).toFixed(3);
+const int = (x: number): string => Math.round(x).toLocaleString('en-US');
+const mb = (b: number): string => (b / 2 ** 20).toFixed(2);
+
+function expectDigest(what: string, got: string, want: string): void {
+  if (got !== want) throw new Error(`${what} digest ${got} differs from the parent's ${want}`);
+}
+
+async function main(): Promise<void> {
+  const a = parse();
+  mkdirSync(OUT, { recursive: true });
+  const parent = join(OUT, `fork-${a.n / 1000}k-parent.ndjson`);
+  const child = join(OUT, `fork-${a.n / 1000}k-child.ndjson`);
+  const rerun = join(OUT, `fork-${a.n / 1000}k-rerun.ndjson`);
+  const load0 = loadavg();
+
+  // 1. the parent run
+  const p = await timed(() => runFromZero(a, parent, { startedAt: new Date().toISOString() }));
+  const parentRun = p.value;
+  process.stderr.write(
+    `parent: ${parentRun.ticks} ticks (${parentRun.reason}) in ${sec(p.ms)} s, ${int(parentRun.steps)} steps, ${int(parentRun.deliveries)} deliveries\n`,
+  );
+  if (parentRun.ticks < a.at)
+    throw new Error(`the parent ended at tick ${parentRun.ticks}, before the fork tick ${a.at}`);
+  const parentBytes = statSync(parent).size;
+
+  // 2. snapshots
+  const snaps = await snapshotFigures(parent, a.n);
+  const periodic = snaps.slice(0, -1);
+  const atSnap = periodic.filter((s) => s.tick <= a.at).at(-1);
+
+  // 3. fork at `at` vs rerun from 0, alternating
+  const forks: { ms: number; cpuMs: number; readMs: number }[] = [];
+  const reruns: { ms: number; cpuMs: number }[] = [];
+  for (let r = 0; r < a.repeat; r++) {
+    const f = await timed(() => fork(parent, a.at, child));
+    expectDigest('fork', f.value.result.digest, parentRun.digest);
+    forks.push({ ms: f.ms, cpuMs: f.cpuMs, readMs: f.value.readMs });
+    const z = await timed(() => runFromZero(a, rerun, { startedAt: new Date().toISOString() }));
+    expectDigest('rerun', z.value.digest, parentRun.digest);
+    reruns.push({ ms: z.ms, cpuMs: z.cpuMs });
+    process.stderr.write(`repeat ${r + 1}: fork ${sec(f.ms)} s, rerun ${sec(z.ms)} s\n`);
+  }
+  const forkMs = median(forks.map((f) => f.ms));
+  const rerunMs = median(reruns.map((z) => z.ms));
+
+  // 4. where a fork's time goes: the parts that scan the parent log, timed apart
+  const recorded = await readRecordedRun(parent);
+  const until = endOfTick(recorded, a.at);
+  const parts = {
+    readAndVerifyParentMs: median(forks.map((f) => f.readMs)),
+    readSnapshotMs: (await timed(() => readSnapshotAt(parent, atSnap?.seq ?? 0))).ms,
+    copyPrefixMs: (await timed(() => copyPrefix(parent, `${child}.prefix`, until))).ms,
+    scanCopiedPrefixMs: (await timed(() => scanLog(`${child}.prefix`))).ms,
+  };
+  rmSync(`${child}.prefix`, { force: true });
+
+  // 5. forks at other ticks (one each): the cost follows the parent log's size and the tail,
+  // not the fork tick
+  const series: { at: number; ms: number }[] = [];
+  for (const at of a.series.filter((t) => t <= parentRun.ticks)) {
+    const f = await timed(() => fork(parent, at, child));
+    expectDigest(`fork at ${at}`, f.value.result.digest, parentRun.digest);
+    series.push({ at, ms: f.ms });
+  }
+
+  // 6. one fork through the CLI, start-up included
+  let cliMs: number | null = null;
+  if (a.cli) {
+    rmSync(child, { force: true });
+    const t0 = performance.now();
+    const c = spawnSync(
+      process.execPath,
+      [BIN, 'fork', parent, '--at', String(a.at), '--out', child, '--json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    cliMs = performance.now() - t0;
+    if (c.status !== 0) throw new Error(`grapevine fork exited ${c.status}: ${c.stderr}`);
+    expectDigest('CLI fork', JSON.parse(c.stdout).digest, parentRun.digest);
+  }
+
+  const ratio = rerunMs / forkMs;
+  const scansMs =
+    parts.readAndVerifyParentMs + parts.readSnapshotMs + parts.copyPrefixMs + parts.scanCopiedPrefixMs;
+  const table = [
+    `| measure (rumour world, n=${int(a.n)}, ${a.ticks} ticks, snapshot every ${a.every}) | value |`,
+    '|---|--:|',
+    `| parent run, tick 0 to ${parentRun.ticks} (${parentRun.reason}), log written | ${sec(p.ms)} s |`,
+    `| fork at ${a.at} (restore snapshot ${atSnap?.tick ?? 'none'}, tail ${a.at - (atSnap?.tick ?? 0)} ticks, then ${parentRun.ticks - a.at} live), in-process, median of ${a.repeat} | ${sec(forkMs)} s |`,
+    `| rerun from tick 0 to ${parentRun.ticks}, log written, median of ${a.repeat} | ${sec(rerunMs)} s |`,
+    `| **rerun / fork** | **${ratio.toFixed(2)}x** |`,
+    `| fork: the four scans of the parent log and its copied prefix (timed apart, below) | ${sec(scansMs)} s |`,
+    `| fork: the rest (restore, recorded tail, live ticks; fork minus the scans) | ${sec(Math.max(0, forkMs - scansMs))} s |`,
+    `| rerun / (fork minus the scans) | ${(rerunMs / Math.max(1, forkMs - scansMs)).toFixed(2)}x |`,
+    ...(cliMs === null
+      ? []
+      : [`| fork at ${a.at} through the CLI (process start-up included) | ${sec(cliMs)} s |`]),
+    `| snapshot at tick ${atSnap?.tick}: bytes per agent (line / n) | ${atSnap ? atSnap.bytesPerAgent.toFixed(1) : 'n/a'} |`,
+    `| snapshot bytes per agent, min / max over the ${periodic.length} periodic snapshots | ${Math.min(...periodic.map((s) => s.bytesPerAgent)).toFixed(1)} / ${Math.max(...periodic.map((s) => s.bytesPerAgent)).toFixed(1)} |`,
+    `| snapshot at tick ${atSnap?.tick} gzipped, bytes per agent | ${atSnap ? (atSnap.gzipBytes / a.n).toFixed(1) : 'n/a'} |`,
+    `| parent log size | ${mb(parentBytes)} MiB |`,
+  ].join('\n');
+  const breakdown = [
+    `fork at ${a.at}, parts timed apart (each scans the parent log or its prefix):`,
+    `- read and chain-verify the parent (readRecordedRun): ${sec(parts.readAndVerifyParentMs)} s`,
+    `- read the snapshot line at tick ${atSnap?.tick} (readSnapshotAt): ${sec(parts.readSnapshotMs)} s`,
+    `- copy the prefix to the child (copyPrefix): ${sec(parts.copyPrefixMs)} s`,
+    `- verify the copied prefix again before appending (LogWriter.resume -> scanLog): ${sec(parts.scanCopiedPrefixMs)} s`,
+    `forks at other ticks: ${series.map((s) => `at ${s.at} ${sec(s.ms)} s`).join(', ') || 'none'}`,
+    `snapshot at ${atSnap?.tick}, bytes by part: ${Object.entries(atSnap?.parts ?? {})
+      .map(([k, v]) => `${k} ${int(v)}`)
+      .join(', ')}`,
+    `runs: fork ${forks.map((f) => sec(f.ms)).join(', ')} s; rerun ${reruns.map((z) => sec(z.ms)).join(', ')} s`,
+  ].join('\n');
+  process.stdout.write(`${table}\n\n${breakdown}\n`);
+  const json = {
+    n: a.n,
+    ticks: a.ticks,
+    snapshotEvery: a.every,
+    at: a.at,
+    seed: a.seed,
+    params: params(a),
+    machine: {
+      cpus: availableParallelism(),
+      model: cpus()[0]?.model,
+      node: process.version,
+      loadavgAtStart: load0,
+    },
+    parent: {
+      ms: p.ms,
+      cpuMs: p.cpuMs,
+      ticks: parentRun.ticks,
+      reason: parentRun.reason,
+      steps: parentRun.steps,
+      deliveries: parentRun.deliveries,
+      digest: parentRun.digest,
+      logBytes: parentBytes,
+      log: relative(process.cwd(), parent),
+    },
+    fork: { medianMs: forkMs, runs: forks, parts, scansMs, series, cliMs },
+    rerun: { medianMs: rerunMs, runs: reruns },
+    ratio,
+    ratioWithoutScans: rerunMs / Math.max(1, forkMs - scansMs),
+    snapshots: snaps,
+  };
+  writeFileSync(join(OUT, 'fork-100k.json'), `${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(`\nfigures: ${relative(process.cwd(), join(OUT, 'fork-100k.json'))}\n`);
+}
+
+await main();
