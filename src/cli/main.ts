@@ -9,6 +9,7 @@ import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
 import { serveLlmCommand } from './commands/serve-llm.ts';
 import { sotopiaImportCommand } from './commands/sotopia.ts';
+import { addStudyCommand } from './commands/study.ts';
 import { worldsCommand } from './commands/worlds.ts';
 import { reportError } from './report-error.ts';
 
@@ -132,6 +133,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
     .option('--json', 'print JSON')
     .action((o) => setExit(sotopiaImportCommand(o)));
+  addStudyCommand(cli, setExit);
   return cli;
 }
 

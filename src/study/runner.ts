@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { world as sotopiaWorld } from '../../worlds/sotopia/index.ts';
-import { ConfigError, canonicalJson, isGrapevineError, type Json, UsageError } from '../core/index.ts';
+import {
+  ConfigError,
+  canonicalJson,
+  isGrapevineError,
+  type Json,
+  RunError,
+  UsageError,
+} from '../core/index.ts';
 import { LogWriter, readRecordedRun } from '../replay/index.ts';
 import { InputBuffer, runWorld, type WorldDefinition } from '../world/index.ts';
 import { episodeParams, type PlannedEpisode, type StudyConfig, type StudyPlan } from './plan.ts';
@@ -11,6 +18,8 @@ import type { StudyLlm } from './study-llm.ts';
 export const STUDY_FILE = 'study.json';
 /** Format tag of {@link STUDY_FILE}. */
 export const STUDY_FORMAT = 'grapevine-study/1';
+/** Outputs of a finished study, removed when episodes are (re)run (see `outputs.ts`). */
+const STALE_ON_RERUN = ['report.json', 'report.md', 'report.html', 'card.json', 'card.md'];
 /** Episodes run at once by default. */
 export const DEFAULT_STUDY_CONCURRENCY = 4;
 
@@ -123,6 +132,8 @@ export async function episodeState(
   }
   if (!run.complete) return 'partial';
   expectHeader(config, ep, run.header, path);
+  // an LLM call that failed for good (endpoint down...) is an outage, not the model's behaviour: rerun
+  if (run.llmRecords.some((r) => r.reply === null)) return 'partial';
   return 'complete';
 }
 
@@ -206,6 +217,13 @@ async function runEpisode(
     }
     throw err;
   }
+  const failure = session.firstFailure();
+  if (failure !== undefined) {
+    renameSync(path, `${path}.failed`);
+    throw new RunError(
+      `${session.counters.failures} LLM call(s) failed after all retries (${failure}); its log is kept as ${ep.log}.failed`,
+    );
+  }
   return {
     timing: {
       log: ep.log,
@@ -221,8 +239,11 @@ async function runEpisode(
 /**
  * Runs every episode of a plan that has no complete log yet, `concurrency` at a time, each
  * through `runWorld` on the sotopia world with its own `--log full` log
- * (`dir/episodes/...`). Complete logs are kept; partial ones are deleted and rerun. After
- * a failed episode no new episode starts (the running ones finish): rerun to retry.
+ * (`dir/episodes/...`). Complete logs are kept; partial ones are deleted and rerun. An
+ * episode fails when `runWorld` throws or when one of its LLM calls failed after all
+ * retries (the world would have played a fallback: an outage, not the model's behaviour;
+ * its log is renamed `<log>.failed`). After a failure no new episode starts (the running
+ * ones finish): rerun to retry.
  */
 export async function runStudy(opts: StudyRunOptions): Promise<StudyRunResult> {
   const { dir, plan, llm } = opts;
@@ -244,6 +265,8 @@ export async function runStudy(opts: StudyRunOptions): Promise<StudyRunResult> {
       todo.push(ep);
     }
   }
+  // a study with episodes to run has no valid report until they are done
+  if (todo.length > 0) for (const f of STALE_ON_RERUN) rmSync(join(dir, f), { force: true });
   let done = skipped;
   opts.onProgress?.(done, total);
   const limit = Math.min(todo.length, opts.maxEpisodes ?? todo.length);

@@ -66,6 +66,8 @@ export interface EpisodeLlm {
   counters: LlmCounters;
   /** Sum of the episode's call latencies in ms (its calls are sequential: its LLM wall time). */
   llmMs(): number;
+  /** The error of the first call that failed after all retries (connection, 5xx, timeout...), if any. */
+  firstFailure(): string | undefined;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function openStudyLlm(
     forEpisode(seed, inputs) {
       const own = zeroCounters();
       let llmMs = 0;
+      let firstFailure: string | undefined;
       const retry = new RetryingPort(shared, {
         maxAttempts: config.maxAttempts,
         rng: new RngStreams(seed).stream('llm-retry'),
@@ -178,6 +181,8 @@ export async function openStudyLlm(
         count(own, record);
         count(counters, record);
         llmMs += record.wall.latencyMs;
+        if (record.reply === null && firstFailure === undefined)
+          firstFailure = record.error?.message ?? 'no reply';
         inputs.push({
           type: 'llm',
           caller: record.caller,
@@ -188,6 +193,7 @@ export async function openStudyLlm(
         port,
         counters: own,
         llmMs: () => llmMs,
+        firstFailure: () => firstFailure,
       };
     },
     close: async () => {

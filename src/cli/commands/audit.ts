@@ -42,8 +42,9 @@ export function auditTargets(target: string): string[] {
   if (!existsSync(target))
     throw new LogFormatError(`no such log file or directory: ${target}`, {}, { hint: 'check the path' });
   if (!statSync(target).isDirectory()) return [target];
-  const logs = readdirSync(target)
-    .filter((f) => /\.ndjson(\.gz)?$/.test(f))
+  // A study directory keeps its episodes in episodes/: look one level down too.
+  const logs = readdirSync(target, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.ndjson(\.gz)?$/.test(f) && f.split(/[\\/]/).length <= 2)
     .sort()
     .map((f) => join(target, f));
   if (logs.length === 0)

@@ -141,7 +141,7 @@ export async function studySotopiaCommand(
     );
   } else if (!opts.quiet) {
     io.out(
-      `study sotopia: ${result.total} episodes (${result.ran} run now, ${result.skipped} already done, ${result.discarded} partial logs rerun${result.remaining ? `, ${result.remaining} not started` : ''}) in ${(wallMs / 1000).toFixed(2)} s, ${concurrency} at a time\n` +
+      `study sotopia: ${result.total} episodes (${result.ran} run now, ${result.skipped} already done, ${result.discarded} partial logs rerun${result.failed.length ? `, ${result.failed.length} failed` : ''}${result.remaining ? `, ${result.remaining} not started` : ''}) in ${(wallMs / 1000).toFixed(2)} s, ${concurrency} at a time\n` +
         `llm ${describeCounters(counters)} via ${llm.endpoint}\n`,
     );
     if (overall)

@@ -1,0 +1,357 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditCommand, type LogAudit } from '../../src/cli/commands/audit.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { STUDY_OUTPUTS } from '../../src/study/outputs.ts';
+import type { StudyReport } from '../../src/study/report.ts';
+import { importSotopia } from '../../worlds/sotopia/importer.ts';
+
+const exec = promisify(execFile);
+const grapevine = resolve('bin/grapevine.mjs');
+/** The grapevine CLI, which runs the study command. */
+const studyBin = resolve('bin/grapevine.mjs');
+const root = mkdtempSync(join(tmpdir(), 'grapevine-study-'));
+const FIRST = importSotopia().environments[0];
+const SCENARIOS = [FIRST.env_id, 'mutual_friend_00001', 'craigslist_bargains_00000'];
+const MODES = ['agents', 'script', 'mindreaders'];
+const EPISODES = SCENARIOS.length * MODES.length;
+const ENV = { ...process.env, FORCE_COLOR: '0', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function node(bin: string, args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: ENV });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function studyArgs(out: string, url: string, ...extra: string[]): string[] {
+  return [
+    'study',
+    'sotopia',
+    '--modes',
+    MODES.join(','),
+    '--scenarios',
+    SCENARIOS.join(','),
+    '--pairs',
+    '1',
+    '--seed',
+    '5',
+    '--max-turns',
+    '4',
+    '--out',
+    out,
+    '--llm-base-url',
+    url,
+    '--model',
+    'grapevine-local',
+    ...extra,
+  ];
+}
+
+const study = (out: string, url: string, ...extra: string[]) => node(studyBin, studyArgs(out, url, ...extra));
+
+function read(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+function logsOf(dir: string): string[] {
+  const episodes = join(dir, 'episodes');
+  return existsSync(episodes)
+    ? readdirSync(episodes)
+        .filter((f) => f.endsWith('.ndjson'))
+        .sort()
+    : [];
+}
+
+function isComplete(path: string): boolean {
+  const text = read(path);
+  if (!text.endsWith('\n')) return false;
+  const lines = text.trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1]).type === 'end';
+}
+
+const full = join(root, 'full');
+const killed = join(root, 'killed');
+const staged = join(root, 'staged');
+let fullRun: Outcome;
+let fullJson: Record<string, unknown>;
+let standalone: Outcome;
+let killedCompleteAtKill = 0;
+let killedRerun: Outcome;
+let stagedFirst: Outcome;
+let stagedSecond: Outcome;
+let closed = false;
+
+beforeAll(async () => {
+  const server = await startLocalLlmServer({ port: 0 });
+  // a slower server for the interrupted study, so that it can be killed half-way
+  const slow = await startLocalLlmServer({ port: 0, latencyMs: 25 });
+  try {
+    const killedStudy = interrupt(slow);
+    fullRun = await study(full, server.url, '--json');
+    fullJson = fullRun.code === 0 ? JSON.parse(fullRun.stdout) : {};
+    // the first agents episode, run on its own with the same world parameters and episode seed
+    const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
+    const first = report.episodes.find((e) => e.mode === 'agents')!;
+    standalone = await node(grapevine, [
+      'run',
+      'sotopia',
+      '--set',
+      `scenario=${first.envId}`,
+      '--set',
+      'mode=agents',
+      '--set',
+      'maxTurns=4',
+      '--set',
+      'judgeModel=grapevine-local',
+      '--seed',
+      String(first.seed),
+      '--log',
+      'full',
+      '--out',
+      join(root, 'standalone.ndjson'),
+      '--llm-base-url',
+      server.url,
+      '--model',
+      'grapevine-local',
+      '--json',
+    ]);
+    await killedStudy;
+    killedRerun = await study(killed, server.url, '--json');
+    stagedFirst = await study(staged, server.url, '--max-episodes', '4', '--concurrency', '2', '--json');
+    // a half-written log, as a crash mid-write leaves it
+    const victim = join(staged, 'episodes', logsOf(staged)[1]);
+    const text = read(victim);
+    writeFileSync(victim, text.slice(0, Math.floor(text.length / 2)));
+    stagedSecond = await study(staged, server.url, '--json', '--concurrency', '3');
+  } finally {
+    await Promise.all([server.close(), slow.close()]);
+    closed = true;
+  }
+}, 90_000);
+
+/** Starts the study against the slow server, one episode at a time, and SIGKILLs it once two episodes are done. */
+async function interrupt(slow: LocalLlmServer): Promise<void> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [studyBin, ...studyArgs(killed, slow.url, '--concurrency', '1', '--quiet')],
+    { env: ENV, stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  for (let k = 0; k < 2000 && child.exitCode === null; k++) {
+    const done = logsOf(killed).filter((f) => isComplete(join(killed, 'episodes', f))).length;
+    if (done >= 2) {
+      child.kill('SIGKILL');
+      killedCompleteAtKill = done;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await exited;
+}
+
+afterAll(() => {
+  expect(closed).toBe(true);
+});
+
+describe('grapevine study sotopia', () => {
+  it('runs every (scenario, pair, mode) and writes the report, the card and one log per episode', () => {
+    expect(fullRun.stderr).toBe('');
+    expect(fullRun.code).toBe(0);
+    expect(fullJson).toMatchObject({
+      total: EPISODES,
+      ran: EPISODES,
+      skipped: 0,
+      complete: true,
+      failed: [],
+    });
+    for (const f of STUDY_OUTPUTS) expect(existsSync(join(full, f)), f).toBe(true);
+    expect(logsOf(full)).toHaveLength(EPISODES);
+    expect(logsOf(full)).toContain(`mutual_friend_00001-${'C745KH9C'}-p0-mindreaders.ndjson`);
+    const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
+    expect(report.modes.map((m) => m.mode)).toEqual(MODES);
+    for (const m of report.modes) {
+      expect(m.episodes).toBe(SCENARIOS.length);
+      expect(m.dimensions.overall.n).toBe(SCENARIOS.length);
+      expect(m.wordsPerTurn.mean).toBeGreaterThan(0);
+    }
+    expect(report.paired.map((p) => `${p.b}-${p.a}`)).toEqual([
+      'script-agents',
+      'mindreaders-agents',
+      'mindreaders-script',
+    ]);
+    expect(report.craigslist.byMode.map((d) => d.episodes)).toEqual([1, 1, 1]);
+    expect(report.mutualFriends.byMode.map((d) => d.episodes)).toEqual([1, 1, 1]);
+    // the modes of a (scenario, pair) share one episode seed
+    for (const s of SCENARIOS) {
+      const seeds = report.episodes.filter((e) => e.envId === s || e.scenario === s).map((e) => e.seed);
+      expect(new Set(seeds).size, s).toBe(1);
+    }
+    expect(read(join(full, 'report.html'))).toMatch(/^<!DOCTYPE html>[\s\S]*<svg [\s\S]*<\/html>\n$/);
+    expect(JSON.parse(read(join(full, 'card.json')))).toMatchObject({
+      agents: { model: 'grapevine-local' },
+      interaction: { maxTurns: 4 },
+    });
+  });
+
+  it('writes each episode exactly as `grapevine run` writes it with the same parameters and seed', () => {
+    expect(standalone.code).toBe(0);
+    const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
+    const first = report.episodes.find((e) => e.mode === 'agents')!;
+    expect(JSON.parse(standalone.stdout).digest).toBe(first.digest);
+  });
+
+  it('every episode passes `replay --verify` with the server closed', async () => {
+    expect(closed).toBe(true);
+    const logs = logsOf(full);
+    const outcomes = await Promise.all(
+      logs.map((f) => node(grapevine, ['replay', join(full, 'episodes', f), '--verify', '--json'])),
+    );
+    outcomes.forEach((o, k) => {
+      expect(o.stderr, logs[k]).toBe('');
+      expect(o.code, logs[k]).toBe(0);
+      expect(JSON.parse(o.stdout)).toMatchObject({ verified: true });
+    });
+  }, 60_000);
+
+  it('the audit finds no leak in agents mode and only declared findings in mindreaders and script', async () => {
+    let out = '';
+    const code = await auditCommand(
+      join(full, 'episodes'),
+      { json: true },
+      { out: (s) => (out += s), err: () => {} },
+    );
+    const audit = JSON.parse(out) as { logs: LogAudit[]; leaks: number; failed: number };
+    expect(audit).toMatchObject({ leaks: 0, failed: 0 });
+    expect(code).toBe(0);
+    expect(audit.logs).toHaveLength(EPISODES);
+    for (const a of audit.logs) {
+      expect(a.prompts, a.log).toBeGreaterThan(0);
+      expect(a.leaks, a.log).toEqual([]);
+      if (a.log.endsWith('-agents.ndjson')) continue;
+      expect(a.declared, a.log).toBeGreaterThan(0);
+      for (const f of a.findings) expect(f.basis, a.log).toBe('declared');
+      expect(new Set(a.findings.map((f) => f.kind)).has('secret'), a.log).toBe(true);
+    }
+  });
+});
+
+describe('an interrupted study, restarted', () => {
+  it('killed after two episodes, it reruns only the rest and writes the same report, byte for byte', () => {
+    expect(killedCompleteAtKill).toBeGreaterThanOrEqual(2);
+    expect(killedRerun.stderr).toBe('');
+    expect(killedRerun.code).toBe(0);
+    const r = JSON.parse(killedRerun.stdout);
+    expect(r).toMatchObject({ total: EPISODES, complete: true });
+    expect(r.skipped).toBeGreaterThanOrEqual(2);
+    expect(r.skipped).toBeLessThan(EPISODES);
+    expect(r.skipped + r.ran).toBe(EPISODES);
+    for (const f of STUDY_OUTPUTS) expect(read(join(killed, f)), f).toBe(read(join(full, f)));
+  });
+
+  it('stopped by --max-episodes and with a half-written log, it discards the partial log and ends the same', () => {
+    expect(stagedFirst.code).toBe(0);
+    expect(JSON.parse(stagedFirst.stdout)).toMatchObject({
+      ran: 4,
+      remaining: EPISODES - 4,
+      complete: false,
+      files: [],
+    });
+    expect(stagedSecond.stderr).toBe('');
+    expect(stagedSecond.code).toBe(0);
+    expect(JSON.parse(stagedSecond.stdout)).toMatchObject({
+      skipped: 3,
+      discarded: 1,
+      ran: EPISODES - 3,
+      complete: true,
+    });
+    for (const f of STUDY_OUTPUTS) expect(read(join(staged, f)), f).toBe(read(join(full, f)));
+    for (const f of logsOf(full)) {
+      const digest = (path: string) => read(path).trimEnd().split('\n').pop()!.slice(-18);
+      expect(digest(join(staged, 'episodes', f)), f).toBe(digest(join(full, 'episodes', f)));
+    }
+  });
+});
+
+describe.concurrent('bad input', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['an unknown mode', ['--modes', 'agents,telepathy'], /unknown mode "telepathy"/],
+    [
+      'an unknown scenario',
+      ['--scenarios', 'mutual_friend_00001,no_such_scenario'],
+      /no Sotopia scenario matches "no_such_scenario"/,
+    ],
+    [
+      'an unknown source',
+      ['--scenarios', 'source:nowhere'],
+      /no Sotopia scenario matches "source:nowhere"[\s\S]*hint: sources: /,
+    ],
+    ['--pairs 0', ['--pairs', '0'], /--pairs must be an integer from 1 to 5, got "0"/],
+    ['--pairs 6', ['--pairs', '6'], /--pairs must be an integer from 1 to 5, got "6"/],
+    ['--concurrency 0', ['--concurrency', '0'], /--concurrency must be a positive integer/],
+  ];
+
+  it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
+    const out = join(root, `bad-${extra.join('_').replace(/[^\w]/g, '_')}`);
+    const r = await node(studyBin, [
+      'study',
+      'sotopia',
+      '--out',
+      out,
+      '--llm-base-url',
+      'http://127.0.0.1:9/v1',
+      ...extra,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^grapevine: /);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a study directory with another config: exit 2, nothing changed', async () => {
+    const before = read(join(full, 'report.json'));
+    const r = await node(studyBin, studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds a study with another config \(seed differ\)/);
+    expect(read(join(full, 'report.json'))).toBe(before);
+  });
+
+  it('an endpoint that does not answer: exit 1, the logs kept as .failed, no report; a rerun retries them', async () => {
+    const gone = await startLocalLlmServer({ port: 0 });
+    await gone.close();
+    const out = join(root, 'unreachable');
+    const args = [...studyArgs(out, gone.url, '--llm-attempts', '1', '--modes', 'agents,script')];
+    const r = await node(studyBin, args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /episode episodes\/\S+-agents\.ndjson failed: \d+ LLM call\(s\) failed after all retries \(LLM call failed \(connection\)/,
+    );
+    expect(r.stderr).toMatch(/hint: rerun the same command/);
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
+    expect(logsOf(out)).toEqual([]);
+    expect(readdirSync(join(out, 'episodes')).some((f) => f.endsWith('.ndjson.failed'))).toBe(true);
+    const again = await node(studyBin, [...args, '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 0, ran: 0, complete: false });
+  });
+
+  it('no --out: exit 2', async () => {
+    const r = await node(studyBin, ['study', 'sotopia', '--modes', 'agents']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/needs --out DIR/);
+  });
+});
