@@ -113,6 +113,11 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     await llm?.close();
   });
   const wallMs = Date.now() - started;
+  if (llm && llm.counters.failures > 0) {
+    process.stderr.write(
+      `grapevine: warning: ${llm.counters.failures} of ${llm.counters.calls} LLM calls failed after all retries; those agents fell back to their default action (see the llm events in the log)\n`,
+    );
+  }
   const llmSummary = llm
     ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
     : {};
