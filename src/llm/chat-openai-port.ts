@@ -1,5 +1,5 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIResponseFormat } from '@langchain/openai';
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import type { ChatOpenAI, ChatOpenAICallOptions, ChatOpenAIResponseFormat } from '@langchain/openai';
 import { ConfigError, canonicalJson, type Json } from '../core/index.ts';
 import { type ApiKey, revealKey } from './api-key.ts';
 import { toLlmCallError } from './classify-llm-error.ts';
@@ -17,14 +17,37 @@ export interface ChatOpenAIPortOptions {
   timeoutMs?: number;
 }
 
-/**
- * `ChatOpenAI` pinned to the Chat Completions API. (`ChatOpenAI` switches some model names,
- * e.g. `*codex*`, to the Responses API, which most OpenAI-compatible servers lack.)
- */
-class CompletionsOnlyChatOpenAI extends ChatOpenAI {
-  protected override _useResponsesApi(): boolean {
-    return false;
-  }
+/** LangChain, loaded on the first live call: replays and rule worlds never pay its ~1 s import. */
+interface LangChain {
+  ChatOpenAI: new (fields: Record<string, unknown>) => ChatOpenAI;
+  SystemMessage: new (content: string) => BaseMessage;
+  HumanMessage: new (content: string) => BaseMessage;
+  AIMessage: new (content: string) => BaseMessage;
+}
+
+let langChain: Promise<LangChain> | undefined;
+
+function loadLangChain(): Promise<LangChain> {
+  langChain ??= Promise.all([import('@langchain/openai'), import('@langchain/core/messages')]).then(
+    ([openai, messages]) => {
+      /**
+       * `ChatOpenAI` pinned to the Chat Completions API. (`ChatOpenAI` switches some model
+       * names, e.g. `*codex*`, to the Responses API, which most OpenAI-compatible servers lack.)
+       */
+      class CompletionsOnlyChatOpenAI extends openai.ChatOpenAI {
+        protected override _useResponsesApi(): boolean {
+          return false;
+        }
+      }
+      return {
+        ChatOpenAI: CompletionsOnlyChatOpenAI as unknown as LangChain['ChatOpenAI'],
+        SystemMessage: messages.SystemMessage,
+        HumanMessage: messages.HumanMessage,
+        AIMessage: messages.AIMessage,
+      };
+    },
+  );
+  return langChain;
 }
 
 /**
@@ -50,10 +73,14 @@ export class ChatOpenAIPort implements LlmPort {
   }
 
   async complete(request: LlmRequest): Promise<LlmReply> {
-    const chat = this.modelFor(request.params);
+    const lc = await loadLangChain();
+    const chat = this.modelFor(lc, request.params);
     let message: AIMessage;
     try {
-      message = await chat.invoke(toLangChain(request.messages), callOptions(request.params));
+      message = (await chat.invoke(
+        toLangChain(lc, request.messages),
+        callOptions(request.params),
+      )) as AIMessage;
     } catch (err) {
       throw toLlmCallError(err, [this.key]);
     }
@@ -61,11 +88,11 @@ export class ChatOpenAIPort implements LlmPort {
   }
 
   /** One client per (model, temperature, max tokens): those are constructor fields in LangChain. */
-  private modelFor(params: LlmParams): ChatOpenAI {
+  private modelFor(lc: LangChain, params: LlmParams): ChatOpenAI {
     const key = canonicalJson([params.model, params.temperature ?? null, params.maxTokens ?? null]);
     let chat = this.models.get(key);
     if (!chat) {
-      chat = new CompletionsOnlyChatOpenAI({
+      chat = new lc.ChatOpenAI({
         model: params.model,
         temperature: params.temperature,
         maxTokens: params.maxTokens,
@@ -82,11 +109,11 @@ export class ChatOpenAIPort implements LlmPort {
   }
 }
 
-function toLangChain(messages: readonly ChatMessage[]): BaseMessage[] {
+function toLangChain(lc: LangChain, messages: readonly ChatMessage[]): BaseMessage[] {
   return messages.map((m) => {
-    if (m.role === 'system') return new SystemMessage(m.content);
-    if (m.role === 'assistant') return new AIMessage(m.content);
-    return new HumanMessage(m.content);
+    if (m.role === 'system') return new lc.SystemMessage(m.content);
+    if (m.role === 'assistant') return new lc.AIMessage(m.content);
+    return new lc.HumanMessage(m.content);
   });
 }
 
