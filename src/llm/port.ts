@@ -27,6 +27,8 @@ export interface LlmRequest {
   purpose: string;
   messages: ChatMessage[];
   params: LlmParams;
+  /** promptHash of (params, messages), when a layer above already computed it. */
+  promptHash?: string;
 }
 
 /** Token counts of one call. */

@@ -74,16 +74,18 @@ export class RecordingPort implements LlmPort {
 
   async complete(request: LlmRequest): Promise<LlmReply> {
     const start = this.now();
+    // Hashed once here; a replayer below compares it with the recording instead of rehashing.
+    const recorded = head(request);
     let reply: LlmReply;
     try {
-      reply = await this.inner.complete(request);
+      reply = await this.inner.complete({ ...request, promptHash: recorded.promptHash });
     } catch (err) {
-      if (err instanceof LlmCallError) this.sink(failureRecord(request, err, this.latency(start)));
+      if (err instanceof LlmCallError) this.sink(failureRecord(recorded, err, this.latency(start)));
       throw err;
     }
     const latencyMs = this.latency(start);
     this.sink({
-      ...head(request),
+      ...recorded,
       reply: { text: reply.text, usage: { ...reply.usage }, model: reply.model },
       attempts: reply.attempts.map((a) => ({ ...a })),
       cached: reply.cached === true,
@@ -98,7 +100,7 @@ export class RecordingPort implements LlmPort {
 }
 
 function head(request: LlmRequest) {
-  const params = structuredClone(request.params);
+  const params = JSON.parse(JSON.stringify(request.params)) as LlmRequest['params'];
   const messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
   return {
     caller: request.caller,
@@ -110,11 +112,15 @@ function head(request: LlmRequest) {
   };
 }
 
-function failureRecord(request: LlmRequest, err: LlmCallError, latencyMs: number): LlmCallRecord {
+function failureRecord(
+  recorded: ReturnType<typeof head>,
+  err: LlmCallError,
+  latencyMs: number,
+): LlmCallRecord {
   const error: LlmRecordedError = { kind: err.kind, message: err.message };
   if (err.status !== undefined) error.status = err.status;
   return {
-    ...head(request),
+    ...recorded,
     reply: null,
     error,
     attempts: err.attempts.map((a) => ({ ...a })),
