@@ -8,9 +8,11 @@ import {
   type LlmFlags,
   type LlmPort,
   resolveLlmConfig,
+  SwitchingPort,
   startLocalLlmServer,
 } from '../llm/index.ts';
-import type { InputBuffer } from '../world/index.ts';
+import { type ContinueOptions, type RecordedRun, recordsToReplay } from '../replay/index.ts';
+import { InputBuffer } from '../world/index.ts';
 
 /** An LLM wired into a run: the recorded port, header info, counters, a budget check. */
 export interface LlmSession {
@@ -92,5 +94,36 @@ export function openReplayLlm(
     counters: stack.counters,
     shouldStop: () => null,
     close: async () => {},
+  };
+}
+
+/**
+ * The LLM of a run continued after `atTick` (fork, resume): the recorded replies after its
+ * restore point up to `atTick`, then a live endpoint (the local server unless a URL is given).
+ */
+export async function openContinuationLlm(
+  recorded: RecordedRun,
+  atTick: number,
+  flags: LlmFlags,
+): Promise<{ services: NonNullable<ContinueOptions['services']>; endpoint: string; close(): Promise<void> }> {
+  const inputs = new InputBuffer();
+  const info = recorded.header.llm as { model: string };
+  const past = openReplayLlm(recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[], info, inputs);
+  const live = await openLiveLlm(
+    { ...flags, model: flags.model ?? info.model },
+    process.env,
+    recorded.header.seed as number,
+    inputs,
+  );
+  return {
+    services: {
+      llm: new SwitchingPort(past.port, live.port, atTick),
+      llmInfo: info,
+      inputs,
+      fallbacks: live.counters,
+      shouldStop: () => live.shouldStop(),
+    },
+    endpoint: live.endpoint,
+    close: () => live.close(),
   };
 }

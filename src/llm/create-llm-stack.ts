@@ -89,7 +89,7 @@ export function createLlmStack(config: LlmStackConfig, hooks: LlmStackHooks = {}
     cacheHits: 0,
   };
   const sink = (record: LlmCallRecord) => {
-    count(counters, record, prices);
+    countCall(counters, record, prices);
     hooks.onRecord?.(record);
   };
   if (config.mode === 'replay') {
@@ -124,7 +124,12 @@ export function createLlmStack(config: LlmStackConfig, hooks: LlmStackHooks = {}
 }
 
 /** Adds one record to the counters. Cached replies cost nothing. */
-function count(counters: LlmCounters, record: LlmCallRecord, prices: Record<string, ModelPrice>): void {
+/** Adds one call record to run counters: calls, failures, retries, tokens (failed attempts included), cost, cache hits. */
+export function countCall(
+  counters: LlmCounters,
+  record: LlmCallRecord,
+  prices: Record<string, ModelPrice>,
+): void {
   counters.calls++;
   if (record.reply === null) counters.failures++;
   counters.retries +=

@@ -204,7 +204,7 @@ async function runEpisode(
       openLog: (header) => {
         writer = LogWriter.create(path, {
           ...header,
-          wall: { startedAt: new Date().toISOString(), llmEndpoint: llm.endpoint },
+          wall: { startedAt: new Date().toISOString(), llmEndpoint: llm.endpoint }, // wall-clock-ok: the header's wall field
         });
         return writer;
       },

@@ -2,7 +2,7 @@ import { ConfigError, type Json, RngStreams } from '../core/index.ts';
 import {
   ChatOpenAIPort,
   ConcurrencyLimitPort,
-  costOf,
+  countCall,
   DEFAULT_MODEL_PRICES,
   describeEndpoint,
   type LlmCallRecord,
@@ -11,7 +11,6 @@ import {
   type LlmFlags,
   type LlmPort,
   type LocalLlmServer,
-  priceForCall,
   RateLimitPort,
   RecordingPort,
   RetryingPort,
@@ -99,26 +98,6 @@ function zeroCounters(): LlmCounters {
   };
 }
 
-/** Adds one call record to counters (as `createLlmStack` counts). */
-function count(c: LlmCounters, record: LlmCallRecord): void {
-  c.calls++;
-  if (record.reply === null) c.failures++;
-  c.retries += record.reply === null ? Math.max(0, record.attempts.length - 1) : record.attempts.length;
-  let tokensIn = record.reply?.usage.input ?? 0;
-  let tokensOut = record.reply?.usage.output ?? 0;
-  for (const a of record.attempts) {
-    tokensIn += a.usage?.input ?? 0;
-    tokensOut += a.usage?.output ?? 0;
-  }
-  c.tokensIn += tokensIn;
-  c.tokensOut += tokensOut;
-  c.costUsd += costOf(
-    tokensIn,
-    tokensOut,
-    priceForCall(record.reply?.model, record.params.model, DEFAULT_MODEL_PRICES),
-  );
-}
-
 /**
  * Opens the study's LLM. Why not one `createLlmStack` for all episodes: its recorder sits
  * on top and hands records to one `onRecord` sink, and a record does not say which episode
@@ -178,8 +157,8 @@ export async function openStudyLlm(
         rng: new RngStreams(seed).stream('llm-retry'),
       });
       const port = new RecordingPort(retry, (record) => {
-        count(own, record);
-        count(counters, record);
+        countCall(own, record, DEFAULT_MODEL_PRICES);
+        countCall(counters, record, DEFAULT_MODEL_PRICES);
         llmMs += record.wall.latencyMs;
         if (record.reply === null && firstFailure === undefined)
           firstFailure = record.error?.message ?? 'no reply';

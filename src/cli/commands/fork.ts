@@ -1,23 +1,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
-import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
+import type { LlmFlags } from '../../llm/index.ts';
+import { continueRun, endOfTick, type RecordedRun, readRecordedRun } from '../../replay/index.ts';
 import {
-  continueRun,
-  endOfTick,
-  type RecordedRun,
-  readRecordedRun,
-  recordsToReplay,
-} from '../../replay/index.ts';
-import {
-  InputBuffer,
   type Intervention,
   parseAssignments,
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
 import { readInterventions } from '../interventions-file.ts';
-import { openLiveLlm } from '../llm-session.ts';
+import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 import { intFlag } from './run.ts';
 
@@ -53,26 +46,8 @@ async function forkOne(
     fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
   };
   if (!def.needsLlm) return continueRun({ def, recorded, path, atTick, out, interventions, wall });
-  const inputs = new InputBuffer();
-  const info = recorded.header.llm as { model: string };
-  const past = createLlmStack(
-    {
-      mode: 'replay',
-      records: recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[],
-    },
-    {
-      onRecord: (rec) =>
-        inputs.push({ type: 'llm', caller: rec.caller, fields: rec as unknown as Record<string, unknown> }),
-    },
-  );
-  const live = await openLiveLlm(
-    { ...flags, model: flags.model ?? info.model },
-    process.env,
-    recorded.header.seed as number,
-    inputs,
-  );
+  const llm = await openContinuationLlm(recorded, atTick, flags);
   try {
-    const llm = new SwitchingPort(past.port, live.port, atTick);
     return await continueRun({
       def,
       recorded,
@@ -80,11 +55,11 @@ async function forkOne(
       atTick,
       out,
       interventions,
-      wall: { ...wall, llmEndpoint: live.endpoint } as Record<string, Json>,
-      services: { llm, llmInfo: info, inputs, fallbacks: live.counters },
+      wall: { ...wall, llmEndpoint: llm.endpoint } as Record<string, Json>,
+      services: { ...llm.services, shouldStop: undefined },
     });
   } finally {
-    await live.close();
+    await llm.close();
   }
 }
 

@@ -1,8 +1,7 @@
 import { UsageError } from '../../core/index.ts';
-import { createLlmStack, type LlmCallRecord, type LlmFlags, SwitchingPort } from '../../llm/index.ts';
-import { continueRun, lastTick, readRecordedRun, recordsToReplay } from '../../replay/index.ts';
-import { InputBuffer } from '../../world/index.ts';
-import { openLiveLlm } from '../llm-session.ts';
+import type { LlmFlags } from '../../llm/index.ts';
+import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
+import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 
 /** Options of `grapevine resume`. */
@@ -30,32 +29,9 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
   if (def.needsLlm) {
-    const inputs = new InputBuffer();
-    const info = recorded.header.llm as { model: string };
-    const past = createLlmStack(
-      {
-        mode: 'replay',
-        records: recordsToReplay(recorded, at) as unknown as LlmCallRecord[],
-      },
-      {
-        onRecord: (rec) =>
-          inputs.push({ type: 'llm', caller: rec.caller, fields: rec as unknown as Record<string, unknown> }),
-      },
-    );
-    const live = await openLiveLlm(
-      { ...opts, model: opts.model ?? info.model },
-      process.env,
-      recorded.header.seed as number,
-      inputs,
-    );
-    services = {
-      llm: new SwitchingPort(past.port, live.port, at),
-      llmInfo: info,
-      inputs,
-      fallbacks: live.counters,
-      shouldStop: () => live.shouldStop(),
-    };
-    close = () => live.close();
+    const llm = await openContinuationLlm(recorded, at, opts);
+    services = llm.services;
+    close = () => llm.close();
   }
   try {
     const r = await continueRun({ def, recorded, path, atTick: at, out: path, services });
