@@ -1,4 +1,5 @@
 import { CsrTopology, generateNetwork, mix32, RngStreams } from '../src/index.ts';
+import { pickDistinct } from '../worlds/rumor/index.ts';
 
 /** What {@link buildRumorSetup} draws: the same network and seeds as `worlds/rumor` for a seed. */
 export interface RumorSetup {
@@ -32,18 +33,6 @@ export interface BaselineResult {
   aware: { fact: number; rumor: number };
   /** Largest number of simultaneous spreaders of each item. */
   peak: { fact: number; rumor: number };
-}
-
-function pickDistinct(count: number, size: number, rng: RngStreams, purpose: string, taken: Set<number>) {
-  const s = rng.stream(purpose);
-  const out: number[] = [];
-  while (out.length < count) {
-    const i = s.int(size);
-    if (taken.has(i)) continue;
-    taken.add(i);
-    out.push(i);
-  }
-  return out;
 }
 
 /**

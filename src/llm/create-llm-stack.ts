@@ -78,16 +78,7 @@ export interface LlmStack {
  */
 export function createLlmStack(config: LlmStackConfig, hooks: LlmStackHooks = {}): LlmStack {
   const prices = { ...DEFAULT_MODEL_PRICES, ...config.prices };
-  const counters: LlmCounters = {
-    calls: 0,
-    failures: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    retries: 0,
-    fallbacks: 0,
-    costUsd: 0,
-    cacheHits: 0,
-  };
+  const counters = zeroCounters();
   const sink = (record: LlmCallRecord) => {
     countCall(counters, record, prices);
     hooks.onRecord?.(record);
@@ -124,6 +115,20 @@ export function createLlmStack(config: LlmStackConfig, hooks: LlmStackHooks = {}
 }
 
 /** Adds one record to the counters. Cached replies cost nothing. */
+/** Counters of a run that has made no call yet. */
+export function zeroCounters(): LlmCounters {
+  return {
+    calls: 0,
+    failures: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    retries: 0,
+    fallbacks: 0,
+    costUsd: 0,
+    cacheHits: 0,
+  };
+}
+
 /** Adds one call record to run counters: calls, failures, retries, tokens (failed attempts included), cost, cache hits. */
 export function countCall(
   counters: LlmCounters,

@@ -5,7 +5,6 @@ import {
   countCall,
   DEFAULT_MODEL_PRICES,
   describeEndpoint,
-  type LlmCallRecord,
   type LlmConfig,
   type LlmCounters,
   type LlmFlags,
@@ -17,6 +16,7 @@ import {
   resolveLlmConfig,
   safeUrl,
   startLocalLlmServer,
+  zeroCounters,
 } from '../llm/index.ts';
 import type { InputBuffer } from '../world/index.ts';
 
@@ -83,19 +83,6 @@ export interface StudyLlm {
   limit: ConcurrencyLimitPort;
   forEpisode(seed: number, inputs: InputBuffer): EpisodeLlm;
   close(): Promise<void>;
-}
-
-function zeroCounters(): LlmCounters {
-  return {
-    calls: 0,
-    failures: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    retries: 0,
-    fallbacks: 0,
-    costUsd: 0,
-    cacheHits: 0,
-  };
 }
 
 /**

@@ -6,9 +6,8 @@ import type { Topology } from '../network/topology.ts';
 /** Read access to the whole world, for metrics, stop conditions and summaries (never for agents). */
 export class WorldView {
   tick = 0;
-  /** Agents stepped and envelopes observed in the current tick. */
+  /** Agents stepped in the current tick. */
   stepped = 0;
-  observed = 0;
   private readonly regionIndex = new Map<string, number>();
 
   constructor(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LineEncoder } from '../../src/replay/index.ts';
+import { lines, reChain } from '../support/logs.ts';
 
 const run = promisify(execFile);
 const bin = resolve('bin/grapevine.mjs');
@@ -26,24 +26,6 @@ async function cli(...args: string[]): Promise<Outcome> {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
-}
-
-function lines(path: string): string[] {
-  return readFileSync(path, 'utf8').trimEnd().split('\n');
-}
-
-/** Rewrites a log's lines and recomputes its hash chain, as a careful forger would. */
-function reChain(raw: string[]): string {
-  const enc = new LineEncoder();
-  let prev: string | null = null;
-  const out: string[] = [];
-  for (const line of raw) {
-    const { h: _h, ...obj } = JSON.parse(line);
-    const e = enc.encode(obj, prev);
-    prev = e.chain;
-    out.push(e.text);
-  }
-  return `${out.join('\n')}\n`;
 }
 
 const log = join(dir, 'base.ndjson');

@@ -1,12 +1,13 @@
 // Shared helpers of the fork / resume / diff tests (not a test file itself).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { replayServices } from '../../src/cli/commands/replay.ts';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
-import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { lines, reChain } from '../support/logs.ts';
 
 export const bin = resolve('bin/grapevine.mjs');
 
@@ -76,11 +77,6 @@ export async function pool<T>(tasks: (() => Promise<T>)[], limit = 2): Promise<T
 /** A fresh temporary directory. */
 export function tempDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `grapevine-${name}-`));
-}
-
-/** The raw lines of a log file (no trailing empty line). */
-export function lines(path: string): string[] {
-  return readFileSync(path, 'utf8').trimEnd().split('\n');
 }
 
 /** A parsed log line. */
@@ -202,20 +198,6 @@ export function expectCleanError(r: Outcome, out: string, code: number, message:
   expect(existsSync(out), `${out} must not exist`).toBe(false);
 }
 
-/** Rewrites a log's lines and recomputes its hash chain, as a careful forger would. */
-export function reChain(raw: string[]): string {
-  const enc = new LineEncoder();
-  let prev: string | null = null;
-  const out: string[] = [];
-  for (const line of raw) {
-    const { h: _h, ...obj } = JSON.parse(line);
-    const e = enc.encode(obj, prev);
-    prev = e.chain;
-    out.push(e.text);
-  }
-  return `${out.join('\n')}\n`;
-}
-
 /** A copy of a log with the metrics of its tick line `t` edited and the chain recomputed. */
 export function forgeTick(path: string, t: number, out: string): { path: string; seq: number } {
   const raw = lines(path);
@@ -227,3 +209,5 @@ export function forgeTick(path: string, t: number, out: string): { path: string;
   writeFileSync(out, reChain(raw));
   return { path: out, seq };
 }
+
+export { lines, reChain };

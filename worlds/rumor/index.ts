@@ -41,7 +41,8 @@ function buildNetwork(
   return { topology: generateNetwork(specs[p.network], rng.stream('network')) };
 }
 
-function pickDistinct(
+/** Draws `count` distinct agents from the `purpose` stream, avoiding (and extending) `taken`: how tick-0 seeds are chosen. */
+export function pickDistinct(
   count: number,
   size: number,
   rng: RngStreams,

@@ -2,18 +2,17 @@ import { z } from 'zod';
 import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
 import { decideStructured } from '../../src/llm/structured-reply.ts';
 import { runJudge } from './judge.ts';
+import { playTurn } from './play-turn.ts';
 import { playwrightPrompt, scriptPrompt } from './prompts.ts';
-import { afterTurn, type EndPayload, endMessage, type SotopiaRun, transcriptOf } from './run-context.ts';
+import { type EndPayload, endMessage, type SotopiaRun, transcriptOf } from './run-context.ts';
 import { ENV_SEAT } from './seats.ts';
 import {
   ACTION_TYPES,
   type ActionType,
   cutScript,
   type EndReason,
-  NO_ACTION,
   type TurnRecord,
   turnRecord,
-  turnReplySchema,
 } from './transcript.ts';
 
 /** The `script` reply: the whole episode as turns, each by one of the two characters. */
@@ -80,23 +79,16 @@ function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Dec
   const transcript = transcriptOf(ctx);
   const turn = transcript.length + 1;
   const seat = (turn - 1) % 2;
-  const request = {
-    caller: String(ENV_SEAT),
+  const messages = playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns);
+  return playTurn(run, {
+    caller: ENV_SEAT,
     tick: ctx.tick,
     purpose: 'write-turn',
-    messages: playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns),
-    params: run.llmParams,
-  };
-  const llm = run.llm!;
-  return (async () => {
-    const result = await decideStructured(llm, request, turnReplySchema, {
-      fallback: NO_ACTION,
-      counters: run.fallbacks,
-      name: 'sotopia_action',
-    });
-    const record = turnRecord(turn, seat, run.episode.names[seat], result.value, result.fallback);
-    return afterTurn(run, ENV_SEAT, [...transcript, record]);
-  })();
+    messages,
+    turn,
+    seat,
+    transcript,
+  });
 }
 
 /**

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../core/index.ts';
-import { type AuditFinding, type AuditReport, auditPrompts } from '../../metrics/index.ts';
+import { type AuditFinding, auditPrompts } from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
-import type { PrivateItem } from '../../world/index.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 
 /** Where the command writes (the process's streams by default; tests capture them). */
@@ -57,24 +56,6 @@ export function auditTargets(target: string): string[] {
 }
 
 /**
- * Marks findings the world declares visible to the caller (`PrivateItem.visibleTo`) as
- * allowed with basis `declared`, and the other allowed ones `observed`. Findings that
- * already carry a basis are kept as they are.
- */
-export function classifyFindings(report: AuditReport, privates: readonly PrivateItem[]): AuditReport {
-  const declared = (f: AuditFinding) =>
-    privates.some(
-      (p) => p.owner === f.owner && p.kind === f.kind && p.text === f.text && p.visibleTo?.includes(f.caller),
-    );
-  const findings = report.findings.map((f): AuditFinding => {
-    if (f.basis) return f;
-    if (declared(f)) return { ...f, allowed: true, basis: 'declared' };
-    return f.allowed ? { ...f, basis: 'observed' } : f;
-  });
-  return { prompts: report.prompts, findings, leaks: findings.filter((f) => !f.allowed) };
-}
-
-/**
  * Audits one log: the world named in its header is built again (`create` with the
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
@@ -91,7 +72,7 @@ export async function auditLog(path: string): Promise<LogAudit> {
     model,
   });
   const privates = instance.privateItems ?? [];
-  const report = classifyFindings(await auditPrompts(path, privates), privates);
+  const report = await auditPrompts(path, privates);
   const count = (basis: string) => report.findings.filter((f) => f.basis === basis).length;
   return {
     log: path,
