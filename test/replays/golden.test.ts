@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const bin = resolve('bin/grapevine.mjs');
+const golden = resolve('replays/golden');
+
+// Logs recorded by earlier versions of grapevine (the version is in each file name). Every
+// later version must rerun them byte for byte: this is the promise that a published log
+// stays verifiable.
+const logs = readdirSync(golden)
+  .filter((f) => /\.ndjson(\.gz)?$/.test(f))
+  .sort();
+
+describe('golden replays from earlier versions', () => {
+  it('has a golden log of every built-in world', () => {
+    const worlds = new Set(logs.map((f) => f.split('-')[0]));
+    for (const w of ['rumor', 'town', 'sotopia']) expect(worlds.has(w)).toBe(true);
+  });
+
+  it.each(logs)('%s verifies', async (file) => {
+    const { stdout } = await run(
+      process.execPath,
+      [bin, 'replay', join(golden, file), '--verify', '--json'],
+      {
+        env: { ...process.env, FORCE_COLOR: '0' },
+      },
+    );
+    expect(JSON.parse(stdout).verified).toBe(true);
+  });
+});
