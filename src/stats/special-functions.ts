@@ -1,0 +1,18 @@
+import betainc from '@stdlib/math-base-special-betainc';
+import gammaln from '@stdlib/math-base-special-gammaln';
+
+/** ln Γ(x), the natural logarithm of the gamma function (wraps `@stdlib/math-base-special-gammaln`). */
+export function logGamma(x: number): number {
+  return gammaln(x);
+}
+
+/**
+ * The regularized incomplete beta function I_x(a, b) = B(x; a, b) / B(a, b) for 0 <= x <= 1
+ * and a, b > 0 (wraps `@stdlib/math-base-special-betainc`); NaN for other shapes.
+ */
+export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
+  if (!(a > 0) || !(b > 0) || Number.isNaN(x)) return Number.NaN;
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  return betainc(x, a, b);
+}
