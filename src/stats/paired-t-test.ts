@@ -35,9 +35,10 @@ export interface PairedTTestResult {
  *
  * The interval of d_z is the large-sample normal approximation of Hedges & Olkin (1985,
  * Statistical Methods for Meta-Analysis, ch. 5) for a one-sample standardized mean:
- * SE(d_z) = √(1/n + d_z² / (2n)), d_z ± z_{(1+level)/2} · SE (reviewed for the paired design
- * by Goulet-Pelletier & Cousineau 2018, TQMP 14(4)); it is close to the exact noncentral-t
- * interval for n of about 20 and more, and somewhat narrow below that.
+ * SE(d_z) = √(1/n + d_z² / (2n)) (the delta-method variance of mean / sd for normal data),
+ * d_z ± z_{(1+level)/2} · SE. It is not the exact noncentral-t interval: for the sleep data
+ * in the tests (n = 10, d_z = 1.28) it gives 0.45..2.12 where the noncentral t gives 0.41..2.12
+ * (scipy.stats.nct).
  *
  * With n < 2 everything but n and meanDiff is NaN. When the differences do not vary
  * (sd = 0) t and d_z are ±Infinity (p = 0) or, if meanDiff is also 0, NaN, following IEEE
