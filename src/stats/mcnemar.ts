@@ -1,5 +1,4 @@
-import gammainc from '@stdlib/math-base-special-gammainc';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
+import { stdBinomialCdf, stdGammainc } from './stdlib.ts';
 
 /** Result of {@link mcnemar}. */
 export interface McNemarResult {
@@ -29,11 +28,11 @@ export function mcnemar(b: number, c: number): McNemarResult {
   const n = b + c;
   if (n < MCNEMAR_EXACT_BELOW) {
     const k = Math.min(b, c);
-    const p = n === 0 ? 1 : Math.min(1, 2 * binomialCdf(k, n, 0.5));
+    const p = n === 0 ? 1 : Math.min(1, 2 * stdBinomialCdf()(k, n, 0.5));
     return { b, c, statistic: k, p, exact: true };
   }
   const statistic = (Math.abs(b - c) - 1) ** 2 / n;
   // chi-square(1) survival function P(X >= s) = Q(1/2, s/2), the upper regularized incomplete
   // gamma, which keeps its precision for small p (1 − CDF would not)
-  return { b, c, statistic, p: gammainc(statistic / 2, 0.5, true, true), exact: false };
+  return { b, c, statistic, p: stdGammainc()(statistic / 2, 0.5, true, true), exact: false };
 }

@@ -1,9 +1,8 @@
-import betainc from '@stdlib/math-base-special-betainc';
-import gammaln from '@stdlib/math-base-special-gammaln';
+import { stdBetainc, stdGammaln } from './stdlib.ts';
 
 /** ln Γ(x), the natural logarithm of the gamma function (wraps `@stdlib/math-base-special-gammaln`). */
 export function logGamma(x: number): number {
-  return gammaln(x);
+  return stdGammaln()(x);
 }
 
 /**
@@ -14,5 +13,5 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
   if (!(a > 0) || !(b > 0) || Number.isNaN(x)) return Number.NaN;
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  return betainc(x, a, b);
+  return stdBetainc()(x, a, b);
 }

@@ -1,5 +1,4 @@
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { stdTCdf, stdTQuantile } from './stdlib.ts';
 
 /**
  * Quantile (inverse CDF) of Student's t distribution with `df` > 0 degrees of freedom (not
@@ -7,7 +6,7 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
  * `@stdlib/stats-base-dists-t-quantile`; NaN for p outside [0, 1] or df <= 0.
  */
 export function studentTQuantile(p: number, df: number): number {
-  return tQuantile(p, df);
+  return stdTQuantile()(p, df);
 }
 
 /**
@@ -15,11 +14,11 @@ export function studentTQuantile(p: number, df: number): number {
  * necessarily an integer). A thin wrapper of `@stdlib/stats-base-dists-t-cdf`; NaN for df <= 0.
  */
 export function studentTCdf(x: number, df: number): number {
-  return tCdf(x, df);
+  return stdTCdf()(x, df);
 }
 
 /** Two-sided p-value P(|T| >= |t|) of a t statistic with `df` degrees of freedom. */
 export function studentTTwoSidedP(t: number, df: number): number {
   if (Number.isNaN(t)) return Number.NaN;
-  return Math.min(1, 2 * tCdf(-Math.abs(t), df));
+  return Math.min(1, 2 * stdTCdf()(-Math.abs(t), df));
 }
