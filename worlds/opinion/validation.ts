@@ -40,6 +40,8 @@ export type OpinionWorld = typeof world;
 const AGENTS = 300;
 const TOLERANCE = 1e-12;
 const EPS = Number.EPSILON;
+/** A replicate that has not met the stop rule by then fails (the cases need a few hundred ticks). */
+const MAX_TICKS = 5000;
 const NETWORK = { n: AGENTS, network: 'watts-strogatz', k: 10, beta: 0.1, tolerance: TOLERANCE };
 
 /** What a replicate's run started from (read at tick 0) and its result. */
@@ -58,7 +60,7 @@ async function runReplicate(
   const result = await runWorld(def as unknown as WorldDefinition, {
     params,
     seed,
-    ticks: 100_000,
+    ticks: MAX_TICKS,
     onReady: (engine) => {
       const view = engine.view;
       if (!view.network) throw new RunError('the opinion world built no network');
