@@ -45,7 +45,7 @@ export const world = defineWorld({
       init: (control) => seed(control, u, lambda),
       metrics: opinionMetrics(params),
       stop: (view) => (view.tick > 0 && maxDelta(view) < params.tolerance ? 'converged' : null),
-      summary: opinionSummary(params),
+      summary: opinionSummary(params, setup.weights),
     };
   },
 });

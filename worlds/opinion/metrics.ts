@@ -1,5 +1,7 @@
 import type { Column, Json, WorldView } from '../../src/index.ts';
 import type { OpinionParams } from './params.ts';
+import { friedkinJohnsenSteadyState, leftPerron, trustMatrix } from './theory.ts';
+import type { TrustWeights } from './trust-weights.ts';
 
 /**
  * Number of opinion clusters: the opinions sorted ascending split into a new cluster
@@ -49,43 +51,79 @@ export function opinionMetrics(params: OpinionParams): (view: WorldView) => Reco
   });
 }
 
+/** Largest population for which the summary solves the theory's dense linear systems. */
+export const THEORY_LIMIT = 1000;
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
 /**
  * DeGroot's consensus value with equal network weights: W = (D + I)⁻¹(A + I) is reversible
  * with stationary distribution π_i ∝ d_i + 1, so the consensus is Σ(d_i + 1)u_i / Σ(d_i + 1).
  */
 export function networkConsensus(view: WorldView): number {
   const u = view.memoryColumn('u');
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < u.length; i++) {
-    const w = (view.network?.degree(i) ?? 0) + 1;
-    num += w * u[i];
-    den += w;
+  const w = Float64Array.from(u, (_, i) => (view.network?.degree(i) ?? 0) + 1);
+  return dot(w, u) / w.reduce((s, v) => s + v, 0);
+}
+
+/** π·u for W from a file; null when π is not unique (W reducible: LU finds the system singular). */
+function perronConsensus(weights: TrustWeights, view: WorldView): number | null {
+  try {
+    const pi = leftPerron(trustMatrix(weights, view.network!));
+    return pi.every(Number.isFinite) ? dot(pi, view.memoryColumn('u')) : null;
+  } catch {
+    return null;
   }
-  return num / den;
+}
+
+/** What theory predicts for the run, where it gives a value the summary can afford to compute. */
+function theory(params: OpinionParams, weights: TrustWeights | null, view: WorldView): Record<string, Json> {
+  const u = view.memoryColumn('u');
+  const small = view.size <= THEORY_LIMIT && view.network !== undefined;
+  if (params.model === 'degroot') {
+    if (!weights) return { predicted: networkConsensus(view) };
+    if (!small) return { predicted: null };
+    return { predicted: perronConsensus(weights, view) };
+  }
+  if (params.model !== 'friedkin-johnsen' || !small) return { predicted: null };
+  const star = friedkinJohnsenSteadyState(
+    trustMatrix(weights, view.network!),
+    view.memoryColumn('lambda'),
+    u,
+  );
+  const x = view.memoryColumn('x');
+  return {
+    predicted: star.reduce((s, v) => s + v, 0) / star.length,
+    steadyStateError: Math.max(...star.map((v, i) => Math.abs(x[i] - v))),
+  };
 }
 
 /**
  * Final summary: the last tick's metrics, whether the stop rule was met (`converged`), the
- * `consensus` value (DeGroot: the mean final opinion) and `predicted`, the theory's value
- * where the world can compute it (DeGroot on network weights: π·x(0)), and optionally every
- * agent's initial and final opinion.
+ * `consensus` value (DeGroot: the mean final opinion), `predicted`, the theory's value where
+ * there is one (DeGroot: π·x(0); Friedkin–Johnsen: the mean of (I − ΛW)⁻¹(I − Λ)u, with
+ * `steadyStateError` = max_i |x_i − x*_i|; dense solves only up to {@link THEORY_LIMIT}
+ * agents), and optionally every agent's initial and final opinion.
  */
 export function opinionSummary(
   params: OpinionParams,
+  weights: TrustWeights | null,
 ): (history: readonly Record<string, number>[], view: WorldView) => Record<string, Json> {
   return (history, view) => {
     const last = history[history.length - 1] ?? {};
     const ticks = history.length - 1;
-    const degroot = params.model === 'degroot';
     const out: Record<string, Json> = {
       model: params.model,
       ticks,
       converged: ticks > 0 && last.maxDelta < params.tolerance,
       ...last,
       spread: last.max - last.min,
-      consensus: degroot ? last.mean : null,
-      predicted: degroot && params.weights === 'network' ? networkConsensus(view) : null,
+      consensus: params.model === 'degroot' ? last.mean : null,
+      ...theory(params, weights, view),
     };
     if (params.reportOpinions) {
       out.initialOpinions = Array.from(view.memoryColumn('u'));

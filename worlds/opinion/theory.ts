@@ -1,5 +1,6 @@
 import { EigenvalueDecomposition, Matrix, solve } from 'ml-matrix';
 import type { Topology } from '../../src/index.ts';
+import type { TrustWeights } from './trust-weights.ts';
 
 /**
  * The DeGroot trust matrix with equal weights on self and neighbours, built directly from
@@ -61,4 +62,17 @@ export function friedkinJohnsenSteadyState(
     b.set(i, 0, (1 - lambda[i]) * u[i]);
   }
   return solve(a, b).getColumn(0);
+}
+
+/** The dense trust matrix of a run: from the weights file when there is one, else equal network weights. */
+export function trustMatrix(weights: TrustWeights | null, network: Topology): Matrix {
+  if (!weights) return equalWeights(network);
+  const n = weights.size;
+  const w = Matrix.zeros(n, n);
+  for (let i = 0; i < n; i++) {
+    w.set(i, i, weights.self[i]);
+    for (let p = weights.offsets[i]; p < weights.offsets[i + 1]; p++)
+      w.set(i, weights.cols[p], weights.vals[p]);
+  }
+  return w;
 }

@@ -37,6 +37,7 @@ describe('opinion world: hand-computed answers on 3 agents', () => {
     const end = await opinionsAfter(500, p);
     expect(end.converged).toBe(true);
     expect(end.consensus as number).toBeCloseTo(1 / 4, 12);
+    expect(end.predicted as number).toBeCloseTo(1 / 4, 15);
   });
 
   it('DeGroot with equal network weights on the path 0-1-2, and its predicted consensus 2/7', async () => {
@@ -73,7 +74,10 @@ describe('opinion world: hand-computed answers on 3 agents', () => {
     };
     expect((await opinionsAfter(1, p)).finalOpinions).toEqual([3 / 4, 1 / 4, 0]);
     expect((await opinionsAfter(2, p)).finalOpinions).toEqual([3 / 4, 5 / 16, 0]);
-    const end = (await opinionsAfter(1000, p)).finalOpinions as number[];
+    const summary = await opinionsAfter(1000, p);
+    const end = summary.finalOpinions as number[];
+    expect(summary.predicted as number).toBeCloseTo((4 / 5 + 2 / 5) / 3, 15);
+    expect(summary.steadyStateError as number).toBeLessThan(1e-12);
     [4 / 5, 2 / 5, 0].forEach((v, i) => {
       expect(end[i]).toBeCloseTo(v, 12);
     });
@@ -108,6 +112,13 @@ describe('opinion world: hand-computed answers on 3 agents', () => {
     };
     const end = await opinionsAfter(100, p);
     expect(end.finalOpinions).toEqual([0.125, 0.125, 0.6]);
+    expect(end.clusters).toBe(2);
+  });
+
+  it('no predicted consensus when W has no unique left Perron vector', async () => {
+    const p = { model: 'degroot', weights: 'file', weightsFile: file('id.csv', '0,0,1\n1,1,1\n') };
+    const end = await opinionsAfter(5, p);
+    expect(end.predicted).toBeNull();
     expect(end.clusters).toBe(2);
   });
 
