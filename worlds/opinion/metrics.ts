@@ -1,3 +1,4 @@
+import { Matrix } from 'ml-matrix';
 import type { Column, Json, WorldView } from '../../src/index.ts';
 import type { OpinionParams } from './params.ts';
 import { friedkinJohnsenSteadyState, leftPerron, trustMatrix } from './theory.ts';
@@ -70,14 +71,23 @@ export function networkConsensus(view: WorldView): number {
   return dot(w, u) / w.reduce((s, v) => s + v, 0);
 }
 
-/** π·u for W from a file; null when π is not unique (W reducible: LU finds the system singular). */
+/** True if π is a probability vector with π W = π (to 1e-9): a nearly singular solve gives neither. */
+function isStationary(pi: number[], w: Matrix): boolean {
+  if (!pi.every((p) => Number.isFinite(p) && p >= -1e-12)) return false;
+  const piW = new Matrix([pi]).mmul(w).getRow(0);
+  return piW.every((v, j) => Math.abs(v - pi[j]) <= 1e-9);
+}
+
+/** π·u for W from a file; null when π is not unique (W reducible: the system is singular). */
 function perronConsensus(weights: TrustWeights, view: WorldView): number | null {
+  const w = trustMatrix(weights, view.network!);
+  let pi: number[];
   try {
-    const pi = leftPerron(trustMatrix(weights, view.network!));
-    return pi.every(Number.isFinite) ? dot(pi, view.memoryColumn('u')) : null;
+    pi = leftPerron(w);
   } catch {
-    return null;
+    return null; // LU found the system exactly singular
   }
+  return isStationary(pi, w) ? dot(pi, view.memoryColumn('u')) : null;
 }
 
 /** What theory predicts for the run, where it gives a value the summary can afford to compute. */

@@ -120,6 +120,12 @@ describe('opinion world: hand-computed answers on 3 agents', () => {
     const end = await opinionsAfter(5, p);
     expect(end.predicted).toBeNull();
     expect(end.clusters).toBe(2);
+    // two closed groups {0,1} and {2,3}: π is not unique either
+    const blocks = file(
+      'blocks.csv',
+      '0,0,0.3\n0,1,0.7\n1,0,0.6\n1,1,0.4\n2,2,0.9\n2,3,0.1\n3,2,0.2\n3,3,0.8\n',
+    );
+    expect((await opinionsAfter(5, { ...p, weightsFile: blocks })).predicted).toBeNull();
   });
 
   it('an agent who hears nothing keeps its opinion', async () => {
