@@ -35,7 +35,7 @@ import { cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openLiveLlm, openReplayLlm } from '../src/cli/llm-session.ts';
+import { openLiveLlm, openReplayLlm, resolveRunLlm } from '../src/cli/llm-session.ts';
 import {
   type ChatMessage,
   type Decision,
@@ -49,6 +49,7 @@ import {
   type LlmReply,
   type LlmRequest,
   RecordingPort,
+  RngStreams,
   type RunOptions,
   type RunResult,
   runWorld,
@@ -428,9 +429,11 @@ async function live(
     const inputs = new InputBuffer();
     // The CLI passes process.env; an empty one keeps GRAPEVINE_* / OPENAI_* settings out of the figures.
     const llm = await openLiveLlm(
-      { llmBaseUrl: server.url, llmConcurrency: String(a.concurrency), model: 'grapevine-local' },
-      {},
-      a.seed,
+      resolveRunLlm(
+        { llmBaseUrl: server.url, llmConcurrency: String(a.concurrency), model: 'grapevine-local' },
+        {},
+      ),
+      new RngStreams(a.seed),
       inputs,
     );
     const wall = { llmEndpoint: llm.endpoint };

@@ -23,6 +23,7 @@ import {
   openStudyLlm,
   planStudy,
   resolveStudyConfig,
+  resolveStudyLlm,
   runStudy,
   type StudyRunResult,
   writeStudyOutputs,
@@ -157,7 +158,7 @@ async function runOnce(a: Args, url: string, k: number): Promise<Row> {
   const plan = planStudy(config, data);
   const dir = join(OUT, `study-sotopia-k${k}`);
   rmSync(dir, { recursive: true, force: true });
-  const llm = await openStudyLlm({ llmBaseUrl: url, model: 'grapevine-local' }, {});
+  const llm = await openStudyLlm(resolveStudyLlm({ llmBaseUrl: url, model: 'grapevine-local' }, {}));
   let result: StudyRunResult;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

@@ -1,15 +1,14 @@
-import type { Json } from '../core/index.ts';
-import { RngStreams } from '../core/index.ts';
+import { type Json, RngStreams, RunError } from '../core/index.ts';
 import {
-  createLlmStack,
-  describeEndpoint,
   type LlmCallRecord,
+  type LlmConfig,
   type LlmCounters,
   type LlmFlags,
   type LlmPort,
+  openLlm,
+  replayLlm,
   resolveLlmConfig,
   SwitchingPort,
-  startLocalLlmServer,
 } from '../llm/index.ts';
 import { type ContinueOptions, type RecordedRun, recordsToReplay } from '../replay/index.ts';
 import { InputBuffer } from '../world/index.ts';
@@ -32,51 +31,37 @@ function recordInto(inputs: InputBuffer): (record: LlmCallRecord) => void {
 }
 
 /**
- * Opens the LLM for a live run: the endpoint from `--llm-base-url` / `OPENAI_BASE_URL`, or,
- * when neither is given, the shipped local server started on a free loopback port. The
- * budget is enforced at tick boundaries so that a run stops with a complete log.
+ * Validates every LLM flag and variable (a ConfigError, exit 2), touching nothing: call it
+ * before opening anything that must be closed.
+ */
+export function resolveRunLlm(
+  flags: LlmFlags,
+  env: Record<string, string | undefined> = process.env,
+): LlmConfig {
+  return resolveLlmConfig({ flags, env });
+}
+
+/**
+ * Opens the LLM for a live run through the one factory (`openLlm`): the endpoint from
+ * `--llm-base-url` / `OPENAI_BASE_URL`, a `provider:name` model, or the shipped local server.
+ * `config` comes from {@link resolveRunLlm}, called before anything was opened. Retry jitter
+ * comes from the run's streams.
+ * The budget is checked at tick boundaries so that a run stops with a complete log.
  */
 export async function openLiveLlm(
-  flags: LlmFlags,
-  env: Record<string, string | undefined>,
-  seed: number,
+  config: LlmConfig,
+  streams: RngStreams,
   inputs: InputBuffer,
 ): Promise<LlmSession> {
-  const explicit = flags.llmBaseUrl ?? env.OPENAI_BASE_URL;
-  const server = explicit ? undefined : await startLocalLlmServer({ port: 0 });
-  const config = resolveLlmConfig({
-    flags: {
-      ...flags,
-      llmBaseUrl: explicit ?? server!.url,
-      model: flags.model ?? (server ? 'grapevine-local' : undefined),
-    },
-    env,
-  });
-  const stack = createLlmStack(
-    {
-      mode: 'live',
-      ...config,
-      budgetTokens: undefined,
-      budgetUsd: undefined,
-      retry: { maxAttempts: config.maxAttempts },
-    },
-    { onRecord: recordInto(inputs), rng: new RngStreams(seed).stream('llm-retry') },
-  );
+  const llm = await openLlm(config);
+  const session = llm.session({ streams, onRecord: recordInto(inputs) });
   return {
-    port: stack.port,
+    port: session.port,
     info: { model: config.model },
-    endpoint: describeEndpoint(config) + (server ? ' (shipped local server)' : ''),
-    counters: stack.counters,
-    shouldStop: () => {
-      const c = stack.counters;
-      if (config.budgetTokens !== undefined && c.tokensIn + c.tokensOut >= config.budgetTokens)
-        return 'budget-exhausted';
-      if (config.budgetUsd !== undefined && c.costUsd >= config.budgetUsd) return 'budget-exhausted';
-      return null;
-    },
-    close: async () => {
-      await server?.close();
-    },
+    endpoint: llm.endpoint,
+    counters: session.counters,
+    shouldStop: () => session.budgetSpent(),
+    close: () => llm.close(),
   };
 }
 
@@ -86,7 +71,7 @@ export function openReplayLlm(
   info: { model: string; [key: string]: Json },
   inputs: InputBuffer,
 ): LlmSession {
-  const stack = createLlmStack({ mode: 'replay', records }, { onRecord: recordInto(inputs) });
+  const stack = replayLlm(records, { onRecord: recordInto(inputs) });
   return {
     port: stack.port,
     info,
@@ -99,22 +84,21 @@ export function openReplayLlm(
 
 /**
  * The LLM of a run continued after `atTick` (fork, resume): the recorded replies after its
- * restore point up to `atTick`, then a live endpoint (the local server unless a URL is given).
+ * restore point up to `atTick`, then a live endpoint (the local server unless a URL is
+ * given, the parent's model unless `--model` is given). Flags and variables are validated
+ * before anything opens. Retry jitter is drawn from the run seed's streams, as in `run`.
  */
 export async function openContinuationLlm(
   recorded: RecordedRun,
   atTick: number,
   flags: LlmFlags,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<{ services: NonNullable<ContinueOptions['services']>; endpoint: string; close(): Promise<void> }> {
-  const inputs = new InputBuffer();
   const info = recorded.header.llm as { model: string };
+  const config = resolveRunLlm({ ...flags, model: flags.model ?? info.model }, env);
+  const inputs = new InputBuffer();
   const past = openReplayLlm(recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[], info, inputs);
-  const live = await openLiveLlm(
-    { ...flags, model: flags.model ?? info.model },
-    process.env,
-    recorded.header.seed as number,
-    inputs,
-  );
+  const live = await openLiveLlm(config, new RngStreams(recorded.header.seed as number), inputs);
   return {
     services: {
       llm: new SwitchingPort(past.port, live.port, atTick),
@@ -126,4 +110,22 @@ export async function openContinuationLlm(
     endpoint: live.endpoint,
     close: () => live.close(),
   };
+}
+
+/**
+ * Item 12 of the reliability issue: a run in which every LLM call failed (refused
+ * connection, 401...) decided nothing: it failed (exit 1), unless the user asked for
+ * fallbacks. Some failed calls only warn.
+ */
+export function checkLlmFailures(counters: LlmCounters, allowFallbacks: boolean): string | undefined {
+  if (counters.failures === 0) return undefined;
+  const all = counters.failures === counters.calls;
+  if (all && !allowFallbacks)
+    throw new RunError(
+      `every LLM call failed (${counters.failures} of ${counters.calls}); no agent decided anything`,
+      {
+        hint: 'check the endpoint and key (see the llm events in the log for the errors), or pass --allow-fallbacks to accept a run of default actions',
+      },
+    );
+  return `${counters.failures} of ${counters.calls} LLM calls failed after all retries; those agents fell back to their default action (see the llm events in the log)`;
 }

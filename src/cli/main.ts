@@ -11,6 +11,7 @@ import { serveLlmCommand } from './commands/serve-llm.ts';
 import { sotopiaImportCommand } from './commands/sotopia.ts';
 import { addStudyCommand } from './commands/study.ts';
 import { worldsCommand } from './commands/worlds.ts';
+import { addLlmOptions } from './llm-options.ts';
 import { reportError } from './report-error.ts';
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -28,59 +29,48 @@ function program(setExit: (code: number) => void): Command {
     .description('list the built-in worlds with their parameters and defaults')
     .option('--json', 'print JSON')
     .action((o) => setExit(worldsCommand(o)));
-  cli
-    .command('run')
-    .description('run a world (a built-in id or a .ts/.js world file) and write its replay log')
-    .argument('<world>', 'world id or path to a world file')
-    .option('--seed <n>', 'run seed (default 1)')
-    .option('--set <key=value>', 'set a world parameter (repeatable)', collect)
-    .option('--config <file.json>', 'parameters from a JSON file')
-    .option('--ticks <n>', 'maximum ticks')
-    .option('--out <path>', 'log path (.ndjson or .ndjson.gz)')
-    .addOption(new Option('--log <level>', 'log detail').choices(['minimal', 'full']).default('minimal'))
-    .option('--json', 'print a one-object JSON summary on stdout')
-    .option('--quiet', 'no progress bar, no summary')
-    .option('--force', 'overwrite an existing --out file')
-    .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)')
-    .option(
-      '--llm-base-url <url>',
-      'OpenAI-compatible endpoint (env OPENAI_BASE_URL; default: the shipped local server)',
-    )
-    .option('--model <name>', 'model name (env GRAPEVINE_MODEL)')
-    .option('--llm-concurrency <n>', 'LLM calls in flight at most (default 16)')
-    .option('--llm-rpm <n>', 'requests per minute limit')
-    .option('--llm-tpm <n>', 'tokens per minute limit')
-    .option('--llm-timeout-ms <n>', 'timeout of one LLM call')
-    .option('--llm-attempts <n>', 'attempts per LLM call, first try included (default 6)')
-    .option('--budget-tokens <n>', 'stop at a tick boundary once this many tokens are spent')
-    .option('--budget-usd <x>', 'stop at a tick boundary once this much money is spent')
-    .option('--llm-cache <dir>', 'reuse replies from an on-disk cache (keyed by model, parameters, messages)')
-    .action(async (world, o) => setExit(await runCommand(world, o)));
-  cli
-    .command('fork')
-    .description('rewind a run to a tick, change something, and run on (a "what if")')
-    .argument('<log>', 'parent log')
-    .option('--at <tick>', 'fork after this tick')
-    .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
-    .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
-    .option('--seed <n>', 'reseed the future (same past, another random future)')
-    .option('--replicates <n>', 'write N treated and N control children with different future seeds')
-    .option('--out <path>', 'child log (or directory with --replicates)')
-    .option('--force', 'overwrite existing outputs')
-    .option('--json', 'print JSON')
-    .option('--quiet', 'no output on success')
-    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
-    .option('--model <name>', 'model name')
-    .action(async (log, o) => setExit(await forkCommand(log, o)));
-  cli
-    .command('resume')
-    .description('continue an interrupted run from its last complete tick, appending to its log')
-    .argument('<log>', 'log of the interrupted run')
-    .option('--json', 'print JSON')
-    .option('--quiet', 'no output on success')
-    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
-    .option('--model <name>', 'model name')
-    .action(async (log, o) => setExit(await resumeCommand(log, o)));
+  addLlmOptions(
+    cli
+      .command('run')
+      .description('run a world (a built-in id or a .ts/.js world file) and write its replay log')
+      .argument('<world>', 'world id or path to a world file')
+      .option('--seed <n>', 'run seed (default 1)')
+      .option('--set <key=value>', 'set a world parameter (repeatable)', collect)
+      .option('--config <file.json>', 'parameters from a JSON file')
+      .option('--ticks <n>', 'maximum ticks')
+      .option('--out <path>', 'log path (.ndjson or .ndjson.gz)')
+      .addOption(new Option('--log <level>', 'log detail').choices(['minimal', 'full']).default('minimal'))
+      .option('--json', 'print a one-object JSON summary on stdout')
+      .option('--quiet', 'no progress bar, no summary')
+      .option('--force', 'overwrite an existing --out file')
+      .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)'),
+    { budget: true, cache: true, fallbacks: true },
+  ).action(async (world, o) => setExit(await runCommand(world, o)));
+  addLlmOptions(
+    cli
+      .command('fork')
+      .description('rewind a run to a tick, change something, and run on (a "what if")')
+      .argument('<log>', 'parent log')
+      .option('--at <tick>', 'fork after this tick')
+      .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
+      .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
+      .option('--seed <n>', 'reseed the future (same past, another random future)')
+      .option('--replicates <n>', 'write N treated and N control children with different future seeds')
+      .option('--out <path>', 'child log (or directory with --replicates)')
+      .option('--force', 'overwrite existing outputs')
+      .option('--json', 'print JSON')
+      .option('--quiet', 'no output on success'),
+    { cache: true, purpose: 'for LLM calls after the fork tick' },
+  ).action(async (log, o) => setExit(await forkCommand(log, o)));
+  addLlmOptions(
+    cli
+      .command('resume')
+      .description('continue an interrupted run from its last complete tick, appending to its log')
+      .argument('<log>', 'log of the interrupted run')
+      .option('--json', 'print JSON')
+      .option('--quiet', 'no output on success'),
+    { cache: true, purpose: 'for LLM calls after the last complete tick' },
+  ).action(async (log, o) => setExit(await resumeCommand(log, o)));
   cli
     .command('diff')
     .description('where two runs first differ, their metrics side by side, agents that end differently')
@@ -99,7 +89,8 @@ function program(setExit: (code: number) => void): Command {
     .option('--fault-rate <x>', 'share of requests that fail (0..1)')
     .option('--fault-kinds <list>', 'comma list of 429,500,timeout,malformed,drop')
     .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
-    .option('--seed <n>', 'seed of the fault and latency draws')
+    .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
+    .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
     .action(async (o) => setExit(await serveLlmCommand(o)));
   cli
     .command('replay')

@@ -1,11 +1,11 @@
-import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import type { AIMessage } from '@langchain/core/messages';
 import type { ChatOpenAI, ChatOpenAICallOptions, ChatOpenAIResponseFormat } from '@langchain/openai';
 import { ConfigError, canonicalJson, type Json } from '../core/index.ts';
 import { type ApiKey, revealKey } from './api-key.ts';
 import { toLlmCallError } from './classify-llm-error.ts';
+import { type MessageClasses, toLangChainMessages, toLlmReply } from './langchain-messages.ts';
 import { safeUrl } from './llm-config.ts';
-import { LlmCallError } from './llm-errors.ts';
-import type { ChatMessage, LlmParams, LlmPort, LlmReply, LlmRequest } from './port.ts';
+import type { LlmParams, LlmPort, LlmReply, LlmRequest } from './port.ts';
 
 /** Options of {@link ChatOpenAIPort}. */
 export interface ChatOpenAIPortOptions {
@@ -18,11 +18,8 @@ export interface ChatOpenAIPortOptions {
 }
 
 /** LangChain, loaded on the first live call: replays and rule worlds never pay its ~1 s import. */
-interface LangChain {
+interface LangChain extends MessageClasses {
   ChatOpenAI: new (fields: Record<string, unknown>) => ChatOpenAI;
-  SystemMessage: new (content: string) => BaseMessage;
-  HumanMessage: new (content: string) => BaseMessage;
-  AIMessage: new (content: string) => BaseMessage;
 }
 
 let langChain: Promise<LangChain> | undefined;
@@ -78,13 +75,13 @@ export class ChatOpenAIPort implements LlmPort {
     let message: AIMessage;
     try {
       message = (await chat.invoke(
-        toLangChain(lc, request.messages),
-        callOptions(request.params),
+        toLangChainMessages(lc, request.messages),
+        openAICallOptions(request.params),
       )) as AIMessage;
     } catch (err) {
       throw toLlmCallError(err, [this.key]);
     }
-    return toReply(message, request.params);
+    return toLlmReply(message, request.params.model);
   }
 
   /** One client per (model, temperature, max tokens): those are constructor fields in LangChain. */
@@ -109,19 +106,11 @@ export class ChatOpenAIPort implements LlmPort {
   }
 }
 
-function toLangChain(lc: LangChain, messages: readonly ChatMessage[]): BaseMessage[] {
-  return messages.map((m) => {
-    if (m.role === 'system') return new lc.SystemMessage(m.content);
-    if (m.role === 'assistant') return new lc.AIMessage(m.content);
-    return new lc.HumanMessage(m.content);
-  });
-}
-
 /**
  * Seed and response format as call options. A schema gives `json_schema` structured output;
  * an empty schema `{}` asks for a plain `json_object`.
  */
-function callOptions(params: LlmParams): ChatOpenAICallOptions {
+export function openAICallOptions(params: LlmParams): ChatOpenAICallOptions {
   const options: ChatOpenAICallOptions = {};
   if (params.seed !== undefined) options.seed = params.seed;
   if (params.json) {
@@ -144,18 +133,4 @@ function rawJsonSchemaFormat(name: string, schema: Record<string, Json>): ChatOp
   const format = { type: 'json_schema' as const, json_schema: { name, schema } };
   Object.defineProperty(format, '$parseRaw', { value: (content: string) => content, enumerable: false });
   return format;
-}
-
-function toReply(message: AIMessage, params: LlmParams): LlmReply {
-  if (!message || (typeof message.content !== 'string' && !Array.isArray(message.content)))
-    throw new LlmCallError('malformed', 'LLM call failed (malformed): the reply has no message content');
-  const text = typeof message.content === 'string' ? message.content : message.text;
-  const usage = message.usage_metadata;
-  const reported = message.response_metadata?.model_name;
-  return {
-    text,
-    usage: { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 },
-    model: typeof reported === 'string' && reported !== '' ? reported : params.model,
-    attempts: [],
-  };
 }

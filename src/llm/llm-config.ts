@@ -1,19 +1,27 @@
 import { ConfigError } from '../core/index.ts';
 import { ApiKey } from './api-key.ts';
+import { parseModelRef } from './model-ref.ts';
 
-/** Where the key of an {@link LlmConfig} came from. */
-export type KeySource = 'env' | 'placeholder' | 'missing';
+/**
+ * Where the key of an {@link LlmConfig} came from: `OPENAI_API_KEY`, a placeholder for a
+ * loopback endpoint, or the provider package's own variable (`anthropic:...` reads
+ * `ANTHROPIC_API_KEY` itself).
+ */
+export type KeySource = 'env' | 'placeholder' | 'provider';
 
-/** Everything needed to talk to one OpenAI-compatible endpoint, resolved from flags and env. */
+/**
+ * Everything needed to open an LLM, resolved from flags and environment and fully
+ * validated: opening it (see `openLlm`) can no longer fail on configuration.
+ */
 export interface LlmConfig {
-  baseURL: string;
+  /** OpenAI-compatible endpoint, or undefined: the shipped local server (plain model) or the provider's own endpoint (`provider:name`). */
+  baseURL: string | undefined;
+  /** A plain model name, or `provider:name` (e.g. `anthropic:claude-sonnet-4-5`, `ollama:llama3.2`). */
   model: string;
-  /** From `OPENAI_API_KEY` only; serialises as `sk-***`. Undefined when missing for a remote URL. */
+  /** From `OPENAI_API_KEY` only; serialises as `sk-***`. Undefined for provider models. */
   apiKey: ApiKey | undefined;
   keySource: KeySource;
-  temperature: number | undefined;
-  maxTokens: number | undefined;
-  seed: number | undefined;
+  /** Timeout of one attempt, in ms. */
   timeoutMs: number;
   /** Maximum calls in flight. */
   concurrency: number;
@@ -31,9 +39,6 @@ export interface LlmConfig {
 export interface LlmFlags {
   llmBaseUrl?: string;
   model?: string;
-  temperature?: string | number;
-  maxTokens?: string | number;
-  llmSeed?: string | number;
   llmTimeoutMs?: string | number;
   llmConcurrency?: string | number;
   llmRpm?: string | number;
@@ -44,45 +49,51 @@ export interface LlmFlags {
   llmAttempts?: string | number;
 }
 
-/** Default endpoint when neither `--llm-base-url` nor `OPENAI_BASE_URL` is given. */
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** Default model when neither `--model` nor `GRAPEVINE_MODEL` is given. */
+/** Model of the shipped local server, used when neither a URL nor a model is given. */
+export const LOCAL_MODEL = 'grapevine-local';
+/** Model used with an explicit `--llm-base-url` / `OPENAI_BASE_URL` when no model is given. */
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 /** Key sent to local endpoints when `OPENAI_API_KEY` is not set (they ignore it). */
 export const PLACEHOLDER_KEY = 'sk-no-key';
+/** Default timeout of one LLM attempt, in ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default number of LLM calls in flight. */
+export const DEFAULT_CONCURRENCY = 16;
+/** Default attempts per call, the first included. */
+export const DEFAULT_ATTEMPTS = 6;
 
 type Env = Record<string, string | undefined>;
 
 /**
- * Resolves the LLM configuration: a flag wins over its environment variable, which wins over
- * the default. The key is read from `OPENAI_API_KEY` only (never a flag: flags end up in shell
- * history and in the log header); a local base URL without a key gets {@link PLACEHOLDER_KEY}.
- * Throws {@link ConfigError} on an invalid URL or number.
+ * Resolves and validates the LLM configuration, touching neither the network nor a port: a
+ * flag wins over its environment variable, which wins over the default. Without a URL a
+ * plain model runs on the shipped local server (model {@link LOCAL_MODEL} unless one is
+ * given). The key is read from `OPENAI_API_KEY` only (never a flag: flags end up in shell
+ * history); a loopback URL without a key gets {@link PLACEHOLDER_KEY}. Throws
+ * {@link ConfigError} (exit 2) on an empty or invalid URL, a bad number, or a remote URL
+ * without a key.
  */
 export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): LlmConfig {
   const flags = input.flags ?? {};
   const env = input.env ?? {};
-  const baseURL = checkUrl(flags.llmBaseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL);
-  const key = nonEmpty(env.OPENAI_API_KEY);
-  const local = isLocalUrl(baseURL);
+  const baseURL = resolveUrl(flags.llmBaseUrl, env.OPENAI_BASE_URL);
+  const model = checkModel(flags.model, env.GRAPEVINE_MODEL, baseURL);
   const num = (flag: string | number | undefined, envName: string, name: string, min: number, int = true) =>
-    parseNumber(flag ?? nonEmpty(env[envName]), name, min, int);
+    parseNumber(flag ?? env[envName], flag === undefined ? envName : name, min, int);
   return {
     baseURL,
-    model: flags.model ?? nonEmpty(env.GRAPEVINE_MODEL) ?? DEFAULT_MODEL,
-    apiKey: key !== undefined ? new ApiKey(key) : local ? new ApiKey(PLACEHOLDER_KEY) : undefined,
-    keySource: key !== undefined ? 'env' : local ? 'placeholder' : 'missing',
-    temperature: num(flags.temperature, 'GRAPEVINE_TEMPERATURE', '--temperature', 0, false),
-    maxTokens: num(flags.maxTokens, 'GRAPEVINE_MAX_TOKENS', '--max-tokens', 1),
-    seed: num(flags.llmSeed, 'GRAPEVINE_LLM_SEED', '--llm-seed', 0),
-    timeoutMs: num(flags.llmTimeoutMs, 'GRAPEVINE_LLM_TIMEOUT_MS', '--llm-timeout-ms', 1) ?? 60_000,
-    concurrency: num(flags.llmConcurrency, 'GRAPEVINE_LLM_CONCURRENCY', '--llm-concurrency', 1) ?? 16,
+    model,
+    ...resolveKey(baseURL, model, nonEmpty(env.OPENAI_API_KEY)),
+    timeoutMs:
+      num(flags.llmTimeoutMs, 'GRAPEVINE_LLM_TIMEOUT_MS', '--llm-timeout-ms', 1) ?? DEFAULT_TIMEOUT_MS,
+    concurrency:
+      num(flags.llmConcurrency, 'GRAPEVINE_LLM_CONCURRENCY', '--llm-concurrency', 1) ?? DEFAULT_CONCURRENCY,
     requestsPerMinute: num(flags.llmRpm, 'GRAPEVINE_LLM_RPM', '--llm-rpm', 1),
     tokensPerMinute: num(flags.llmTpm, 'GRAPEVINE_LLM_TPM', '--llm-tpm', 1),
     budgetTokens: num(flags.budgetTokens, 'GRAPEVINE_BUDGET_TOKENS', '--budget-tokens', 0),
     budgetUsd: num(flags.budgetUsd, 'GRAPEVINE_BUDGET_USD', '--budget-usd', 0, false),
-    cacheDir: flags.llmCache ?? nonEmpty(env.GRAPEVINE_LLM_CACHE),
-    maxAttempts: num(flags.llmAttempts, 'GRAPEVINE_LLM_ATTEMPTS', '--llm-attempts', 1) ?? 6,
+    cacheDir: resolveCache(flags.llmCache, env.GRAPEVINE_LLM_CACHE),
+    maxAttempts: num(flags.llmAttempts, 'GRAPEVINE_LLM_ATTEMPTS', '--llm-attempts', 1) ?? DEFAULT_ATTEMPTS,
   };
 }
 
@@ -96,8 +107,13 @@ export function describeEndpoint(config: Pick<LlmConfig, 'baseURL' | 'model' | '
       ? 'key from OPENAI_API_KEY'
       : config.keySource === 'placeholder'
         ? 'no key (local)'
-        : 'no key';
-  return `${config.model} at ${safeUrl(config.baseURL)} (${key})`;
+        : "the provider's key variable";
+  const where = config.baseURL
+    ? safeUrl(config.baseURL)
+    : parseModelRef(config.model).provider
+      ? "the provider's endpoint"
+      : 'the shipped local server';
+  return `${config.model} at ${where} (${key})`;
 }
 
 /** True for loopback endpoints (localhost, 127.x.x.x, ::1, 0.0.0.0). */
@@ -122,35 +138,74 @@ export function safeUrl(url: string): string {
   }
 }
 
-function checkUrl(url: string): string {
+const URL_HINT =
+  'Pass an http(s) URL such as http://127.0.0.1:8080/v1 with --llm-base-url or OPENAI_BASE_URL, or unset both to use the shipped local server.';
+
+function resolveUrl(flag: string | undefined, envValue: string | undefined): string | undefined {
+  const [raw, name] = flag !== undefined ? [flag, '--llm-base-url'] : [envValue, 'OPENAI_BASE_URL'];
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '') throw new ConfigError(`${name} is set but empty`, { hint: URL_HINT });
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(raw.trim());
   } catch {
-    throw new ConfigError(`invalid LLM base URL ${JSON.stringify(safeUrl(url))}`, {
-      hint: 'Pass an http(s) URL such as http://127.0.0.1:8080/v1 with --llm-base-url or OPENAI_BASE_URL.',
-    });
+    throw new ConfigError(`${name} is not a URL: ${JSON.stringify(safeUrl(raw))}`, { hint: URL_HINT });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ConfigError(`LLM base URL must be http or https, got ${parsed.protocol}`, {
-      hint: 'Pass an http(s) URL with --llm-base-url or OPENAI_BASE_URL.',
+    throw new ConfigError(`${name} must be an http or https URL, got ${parsed.protocol}`, { hint: URL_HINT });
+  return raw.trim().replace(/\/+$/, '');
+}
+
+function checkModel(flag: string | undefined, envValue: string | undefined, baseURL: string | undefined) {
+  const [model, name] = flag !== undefined ? [flag, '--model'] : [envValue, 'GRAPEVINE_MODEL'];
+  if (model === undefined) return baseURL ? DEFAULT_MODEL : LOCAL_MODEL;
+  if (model.trim() === '')
+    throw new ConfigError(`${name} is set but empty`, { hint: 'Name a model, e.g. --model gpt-4o-mini.' });
+  const ref = parseModelRef(model.trim());
+  if (ref.provider !== undefined && ref.name === '')
+    throw new ConfigError(`${name} ${JSON.stringify(model)} names a provider but no model`, {
+      hint: 'Write provider:model, e.g. anthropic:claude-sonnet-4-5.',
     });
-  return url.replace(/\/+$/, '');
+  return model.trim();
+}
+
+function resolveKey(
+  baseURL: string | undefined,
+  model: string,
+  key: string | undefined,
+): Pick<LlmConfig, 'apiKey' | 'keySource'> {
+  const provider = parseModelRef(model).provider;
+  if (provider !== undefined && provider !== 'openai') return { apiKey: undefined, keySource: 'provider' };
+  if (key !== undefined) return { apiKey: new ApiKey(key), keySource: 'env' };
+  if (baseURL === undefined && provider === undefined)
+    return { apiKey: new ApiKey(PLACEHOLDER_KEY), keySource: 'placeholder' };
+  if (baseURL !== undefined && isLocalUrl(baseURL))
+    return { apiKey: new ApiKey(PLACEHOLDER_KEY), keySource: 'placeholder' };
+  throw new ConfigError(`no API key for ${baseURL ? safeUrl(baseURL) : model}`, {
+    hint: 'Set OPENAI_API_KEY, or point --llm-base-url at a local server (which needs no key).',
+  });
+}
+
+function resolveCache(flag: string | undefined, envValue: string | undefined): string | undefined {
+  const [raw, name] = flag !== undefined ? [flag, '--llm-cache'] : [envValue, 'GRAPEVINE_LLM_CACHE'];
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '')
+    throw new ConfigError(`${name} is set but empty`, { hint: 'Name a directory for the response cache.' });
+  return raw;
 }
 
 function nonEmpty(s: string | undefined): string | undefined {
   return s === undefined || s.trim() === '' ? undefined : s.trim();
 }
 
+/** A number from a flag or variable; `name` is what the user set (the flag or the variable). */
 function parseNumber(raw: string | number | undefined, name: string, min: number, int: boolean) {
   if (raw === undefined) return undefined;
-  const n = typeof raw === 'number' ? raw : Number(raw);
+  const n = typeof raw === 'number' ? raw : raw.trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isFinite(n) || n < min || (int && !Number.isInteger(n)))
     throw new ConfigError(
       `${name} must be ${int ? 'an integer' : 'a number'} >= ${min}, got ${JSON.stringify(raw)}`,
-      {
-        hint: `Fix ${name} (or its environment variable).`,
-      },
+      { hint: `Fix ${name}, or leave it out for the default.` },
     );
   return n;
 }

@@ -202,7 +202,7 @@ describe('the API key never leaks', () => {
     expect(header.wall.llmEndpoint).toContain('key from OPENAI_API_KEY');
   });
 
-  it('not in the outputs of a run against a closed port (which ends with fallbacks, exit 0)', async () => {
+  it('not in the outputs of a run against a closed port (with --allow-fallbacks: fallbacks, exit 0)', async () => {
     const out = join(dir, 'closed.ndjson');
     const r = await cli(
       [
@@ -217,7 +217,7 @@ describe('the API key never leaks', () => {
         '--json',
         '--out',
         out,
-      ].concat(['--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-attempts', '1']),
+      ].concat(['--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-attempts', '1', '--allow-fallbacks']),
       { OPENAI_API_KEY: KEY },
     );
     expectNoKey(r, out);
@@ -256,7 +256,9 @@ describe('the API key never leaks', () => {
     const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`;
     const out = join(dir, 'echo.ndjson');
     try {
-      const r = await cli(townArgs(out, url, '--ticks', '1', '--llm-attempts', '2'), { OPENAI_API_KEY: KEY });
+      const r = await cli(townArgs(out, url, '--ticks', '1', '--llm-attempts', '2', '--allow-fallbacks'), {
+        OPENAI_API_KEY: KEY,
+      });
       expectNoKey(r, out);
       // a 401 is not retried: each decision fails at once and falls back
       expect(r.code).toBe(0);

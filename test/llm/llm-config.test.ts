@@ -1,37 +1,50 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, canonicalJson } from '../../src/core/index.ts';
-import { ApiKey, describeEndpoint, redactSecrets, resolveLlmConfig } from '../../src/llm/index.ts';
+import {
+  ApiKey,
+  CHAT_MODEL_PROVIDERS,
+  describeEndpoint,
+  parseModelRef,
+  redactSecrets,
+  resolveLlmConfig,
+} from '../../src/llm/index.ts';
 
 const KEY = 'sk-GRAPEVINE-FAKE-KEY-1234';
 
 describe('resolveLlmConfig', () => {
   it('prefers flags over env over defaults', () => {
     const c = resolveLlmConfig({
-      flags: { llmBaseUrl: 'http://127.0.0.1:9999/v1/', model: 'flag-model', temperature: '0.5' },
+      flags: { llmBaseUrl: 'http://127.0.0.1:9999/v1/', model: 'flag-model', llmAttempts: '3' },
       env: {
         OPENAI_BASE_URL: 'https://example.com/v1',
         GRAPEVINE_MODEL: 'env-model',
-        GRAPEVINE_MAX_TOKENS: '300',
+        GRAPEVINE_LLM_ATTEMPTS: '9',
+        GRAPEVINE_LLM_RPM: '60',
       },
     });
     expect(c).toMatchObject({
       baseURL: 'http://127.0.0.1:9999/v1',
       model: 'flag-model',
-      temperature: 0.5,
-      maxTokens: 300,
+      maxAttempts: 3,
+      requestsPerMinute: 60,
       timeoutMs: 60_000,
       concurrency: 16,
       keySource: 'placeholder',
     });
     expect(c.apiKey?.reveal()).toBe('sk-no-key');
+  });
+
+  it('without a URL: the shipped local server, whose model is grapevine-local', () => {
     const d = resolveLlmConfig({ env: {} });
-    expect(d).toMatchObject({
-      baseURL: 'https://api.openai.com/v1',
-      model: 'gpt-4o-mini',
-      keySource: 'missing',
-    });
-    expect(d.apiKey).toBeUndefined();
+    expect(d).toMatchObject({ baseURL: undefined, model: 'grapevine-local', keySource: 'placeholder' });
+    expect(describeEndpoint(d)).toBe('grapevine-local at the shipped local server (no key (local))');
+    // a provider model goes to its provider, with the provider's own key variable
+    const p = resolveLlmConfig({ flags: { model: 'anthropic:claude-sonnet-4-5' } });
+    expect(p).toMatchObject({ baseURL: undefined, keySource: 'provider', apiKey: undefined });
+    // an Ollama tag is not a provider
+    expect(parseModelRef('llama3:8b')).toEqual({ provider: undefined, name: 'llama3:8b' });
+    expect(parseModelRef('ollama:llama3:8b')).toEqual({ provider: 'ollama', name: 'llama3:8b' });
   });
 
   it('reads the key from OPENAI_API_KEY only and never shows it', () => {
@@ -46,13 +59,32 @@ describe('resolveLlmConfig', () => {
     expect(describeEndpoint(c)).toBe('gpt-4o-mini at https://example.com/v1 (key from OPENAI_API_KEY)');
   });
 
-  it('rejects bad URLs and numbers with a ConfigError', () => {
-    expect(() => resolveLlmConfig({ flags: { llmBaseUrl: 'not a url' } })).toThrow(ConfigError);
-    expect(() => resolveLlmConfig({ flags: { llmBaseUrl: 'ftp://x/v1' } })).toThrow(/http or https/);
-    expect(() => resolveLlmConfig({ flags: { maxTokens: '1.5' } })).toThrow(
-      /--max-tokens must be an integer/,
+  it('rejects bad or empty URLs, numbers and a missing key with a ConfigError naming the setting', () => {
+    const bad: Array<[Parameters<typeof resolveLlmConfig>[0], RegExp]> = [
+      [{ flags: { llmBaseUrl: 'not a url' } }, /--llm-base-url is not a URL/],
+      [{ flags: { llmBaseUrl: 'ftp://x/v1' } }, /http or https/],
+      [{ env: { OPENAI_BASE_URL: '' } }, /OPENAI_BASE_URL is set but empty/],
+      [{ flags: { llmAttempts: '0' } }, /--llm-attempts must be an integer >= 1, got "0"/],
+      [{ flags: { llmTimeoutMs: 'abc' } }, /--llm-timeout-ms must be an integer/],
+      [{ flags: { llmRpm: '-5' } }, /--llm-rpm must be an integer >= 1/],
+      [{ flags: { budgetUsd: '-1' } }, /--budget-usd must be a number >= 0/],
+      [{ flags: { llmConcurrency: '0' } }, /--llm-concurrency must be an integer >= 1/],
+      [{ env: { GRAPEVINE_LLM_ATTEMPTS: '0' } }, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/],
+      [{ env: { OPENAI_BASE_URL: 'https://example.com/v1' } }, /no API key for https:\/\/example.com\/v1/],
+      [{ flags: { model: 'anthropic:' } }, /names a provider but no model/],
+    ];
+    for (const [input, message] of bad) {
+      expect(() => resolveLlmConfig(input)).toThrow(ConfigError);
+      expect(() => resolveLlmConfig(input)).toThrow(message);
+    }
+  });
+
+  it('knows the providers of the installed langchain', async () => {
+    const { MODEL_PROVIDER_CONFIG } = await import('langchain/chat_models/universal');
+    const installed = Object.fromEntries(
+      Object.entries(MODEL_PROVIDER_CONFIG).map(([k, v]) => [k, (v as { package: string }).package]),
     );
-    expect(() => resolveLlmConfig({ env: { GRAPEVINE_TEMPERATURE: 'hot' } })).toThrow(/--temperature/);
+    expect(CHAT_MODEL_PROVIDERS).toEqual(installed);
   });
 });
 

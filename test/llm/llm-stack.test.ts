@@ -6,17 +6,18 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { SeededStream } from '../../src/core/index.ts';
+import { RngStreams } from '../../src/core/index.ts';
 import {
-  ApiKey,
-  BudgetExceededError,
   ChatOpenAIPort,
-  createLlmStack,
   decideStructured,
-  type LiveStackConfig,
   LlmCallError,
   type LlmCallRecord,
+  type LlmFlags,
   type LlmRequest,
+  type LlmSessionOptions,
+  openLlm,
+  replayLlm,
+  resolveLlmConfig,
   startLocalLlmServer,
 } from '../../src/llm/index.ts';
 
@@ -62,15 +63,15 @@ function requests(): LlmRequest[] {
   }));
 }
 
-function live(url: string, over: Partial<LiveStackConfig> = {}): LiveStackConfig {
-  return {
-    mode: 'live',
-    baseURL: url,
-    apiKey: new ApiKey(FAKE_KEY),
-    timeoutMs: 300,
-    concurrency: 4,
-    ...over,
-  };
+/** A session of an endpoint opened by the one factory, as the CLI opens it (flags, key from env). */
+async function live(url: string, flags: LlmFlags = {}, session: Partial<LlmSessionOptions> = {}) {
+  const config = resolveLlmConfig({
+    flags: { llmBaseUrl: url, llmTimeoutMs: 300, llmConcurrency: 4, ...flags },
+    env: { OPENAI_API_KEY: FAKE_KEY, GRAPEVINE_MODEL: 'grapevine-local' },
+  });
+  const llm = await openLlm(config);
+  cleanups.push(() => llm.close());
+  return llm.session({ streams: new RngStreams('test'), sleep: noSleep, ...session });
 }
 
 describe('the LLM stack over HTTP', () => {
@@ -84,13 +85,10 @@ describe('the LLM stack over HTTP', () => {
     const noisy = await server({ faultRate: 0.5, retryAfterSeconds: 0.05, seed: 20 });
     const records: LlmCallRecord[] = [];
     // A generous client timeout, so that only injected timeouts time out, even on a busy machine.
-    const stack = createLlmStack(
-      live(noisy.url, { concurrency: 1, timeoutMs: 1000, retry: { maxAttempts: 20 } }),
-      {
-        onRecord: (r) => records.push(r),
-        rng: new SeededStream('test|retry'),
-        sleep: noSleep,
-      },
+    const stack = await live(
+      noisy.url,
+      { llmConcurrency: 1, llmTimeoutMs: 1000, llmAttempts: 20 },
+      { onRecord: (r) => records.push(r) },
     );
     const replies = await Promise.all(requests().map((r) => stack.port.complete(r)));
     expect(replies.map((r) => r.text)).toEqual(expected);
@@ -109,7 +107,8 @@ describe('the LLM stack over HTTP', () => {
     ]);
     expect(stack.counters).toMatchObject({ calls: 8, failures: 0, retries: 7, cacheHits: 0 });
     expect(stack.counters.tokensIn).toBeGreaterThan(0);
-    expect(records.map((r) => r.caller)).toEqual(requests().map((r) => r.caller));
+    // one record per call; in completion order (a retry queues again behind the others)
+    expect(records.map((r) => r.caller).sort()).toEqual(requests().map((r) => r.caller));
   });
 
   it('returns the fault-free texts with concurrent calls too', async () => {
@@ -117,9 +116,7 @@ describe('the LLM stack over HTTP', () => {
     const reference = new ChatOpenAIPort({ baseURL: clean.url, apiKey: FAKE_KEY });
     const expected = await Promise.all(requests().map(async (r) => (await reference.complete(r)).text));
     const noisy = await server({ faultRate: 0.5, retryAfterSeconds: 0.05, seed: 1 });
-    const stack = createLlmStack(live(noisy.url, { concurrency: 8, retry: { maxAttempts: 30 } }), {
-      sleep: noSleep,
-    });
+    const stack = await live(noisy.url, { llmConcurrency: 8, llmAttempts: 30 });
     const replies = await Promise.all(requests().map((r) => stack.port.complete(r)));
     expect(replies.map((r) => r.text)).toEqual(expected);
     expect(stack.counters.retries).toBe(Object.values(noisy.stats().faults).reduce((a, b) => a + b, 0));
@@ -141,10 +138,7 @@ describe('the LLM stack over HTTP', () => {
 
     for (const url of [deadUrl, only500.url, echoUrl]) {
       const records: LlmCallRecord[] = [];
-      const stack = createLlmStack(live(url, { retry: { maxAttempts: 3 } }), {
-        onRecord: (r) => records.push(r),
-        sleep: noSleep,
-      });
+      const stack = await live(url, { llmAttempts: 3 }, { onRecord: (r) => records.push(r) });
       const err = await stack.port.complete(requests()[1]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LlmCallError);
       const e = err as LlmCallError;
@@ -165,7 +159,7 @@ describe('the LLM stack over HTTP', () => {
   it('replays a recorded run with no network at all', async () => {
     const s = await server({ faultRate: 0.3, faultKinds: ['500', 'malformed'], seed: 3 });
     const recorded: LlmCallRecord[] = [];
-    const stack = createLlmStack(live(s.url), { onRecord: (r) => recorded.push(r), sleep: noSleep });
+    const stack = await live(s.url, {}, { onRecord: (r) => recorded.push(r) });
     const Decision = z.object({ action: z.enum(['say', 'wait']), text: z.string() });
     const decide = (port: typeof stack.port, r: LlmRequest) =>
       decideStructured(port, r, Decision, { fallback: { action: 'wait', text: '' } });
@@ -175,10 +169,7 @@ describe('the LLM stack over HTTP', () => {
     const fetchSpy = vi.fn(() => Promise.reject(new Error('network used during replay')));
     vi.stubGlobal('fetch', fetchSpy);
     const replayed: LlmCallRecord[] = [];
-    const replay = createLlmStack(
-      { mode: 'replay', records: recorded },
-      { onRecord: (r) => replayed.push(r) },
-    );
+    const replay = replayLlm(recorded, { onRecord: (r) => replayed.push(r) });
     // Ask in another order: replies are matched per caller, not by arrival.
     const again = await Promise.all(
       requests()
@@ -187,34 +178,81 @@ describe('the LLM stack over HTTP', () => {
     );
     expect(again.reverse().map((r) => r.value)).toEqual(original.map((r) => r.value));
     expect(fetchSpy).not.toHaveBeenCalled();
-    expect(replay.replay?.unused()).toEqual([]);
+    expect(replay.replay.unused()).toEqual([]);
     const strip = (rs: LlmCallRecord[]) =>
       rs.map(({ wall: _wall, ...rest }) => rest).sort((a, b) => a.caller.localeCompare(b.caller));
     expect(strip(replayed)).toEqual(strip(recorded));
     expect(replay.counters).toMatchObject({ calls: stack.counters.calls, tokensIn: stack.counters.tokensIn });
   });
 
-  it('stops with BudgetExceededError once the token budget is spent', async () => {
+  it('says the budget is spent once the counted tokens reach it, and not before', async () => {
     const s = await server();
-    const stack = createLlmStack(live(s.url, { budgetTokens: 150 }), { sleep: noSleep });
-    const [a, b, c] = requests();
+    const stack = await live(s.url, { budgetTokens: 150 });
+    const [a, b] = requests();
     await stack.port.complete(a);
+    const afterOne = stack.counters.tokensIn + stack.counters.tokensOut;
+    expect(afterOne).toBeGreaterThan(0);
+    expect(afterOne).toBeLessThan(150);
+    expect(stack.budgetSpent()).toBeNull();
     await stack.port.complete(b);
-    await expect(stack.port.complete(c)).rejects.toThrow(BudgetExceededError);
-    expect(stack.budget?.spent().calls).toBe(2);
+    await stack.port.complete(a);
+    expect(stack.counters.tokensIn + stack.counters.tokensOut).toBeGreaterThanOrEqual(150);
+    expect(stack.budgetSpent()).toBe('budget-exhausted');
   });
 
   it('serves repeated prompts from the on-disk cache', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'grapevine-llm-cache-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const s = await server();
-    const first = createLlmStack(live(s.url, { cacheDir: dir }), { sleep: noSleep });
+    const first = await live(s.url, { llmCache: dir });
     const texts = await Promise.all(requests().map(async (r) => (await first.port.complete(r)).text));
     await s.close();
-    const second = createLlmStack(live(s.url, { cacheDir: dir }), { sleep: noSleep });
+    const second = await live(s.url, { llmCache: dir });
     const cached = await Promise.all(requests().map((r) => second.port.complete(r)));
     expect(cached.map((r) => r.text)).toEqual(texts);
     expect(cached.every((r) => r.cached)).toBe(true);
     expect(second.counters).toMatchObject({ calls: 8, cacheHits: 8, tokensIn: 0, costUsd: 0 });
+  });
+});
+
+describe('openLlm, the one factory', () => {
+  it('without a URL starts the shipped local server, and close() stops it', async () => {
+    const llm = await openLlm(resolveLlmConfig({ env: {} }));
+    expect(llm.endpoint).toMatch(/^grapevine-local at http:\/\/127\.0\.0\.1:\d+\/v1 .*shipped local server/);
+    const session = llm.session({ streams: new RngStreams(1) });
+    const reply = await session.port.complete(requests()[0]);
+    expect(reply.text.length).toBeGreaterThan(0);
+    expect(llm.counters.calls).toBe(1);
+    await llm.close();
+    const url = /at (http\S+)/.exec(llm.endpoint)?.[1] as string;
+    await expect(fetch(`${url}/models`)).rejects.toThrow();
+  });
+
+  it('a provider:name model goes through LangChain initChatModel (openai provider, real HTTP)', async () => {
+    const s = await server();
+    const llm = await openLlm(
+      resolveLlmConfig({ flags: { llmBaseUrl: s.url, model: 'openai:grapevine-local' }, env: {} }),
+    );
+    const records: LlmCallRecord[] = [];
+    const session = llm.session({ streams: new RngStreams(1), onRecord: (r) => records.push(r) });
+    const request = {
+      ...requests()[1],
+      params: { ...requests()[1].params, model: 'openai:grapevine-local' },
+    };
+    const viaProvider = await session.port.complete(request);
+    const direct = await new ChatOpenAIPort({ baseURL: s.url, apiKey: FAKE_KEY }).complete(requests()[1]);
+    expect(viaProvider.text).toBe(direct.text);
+    expect(records[0].params.model).toBe('openai:grapevine-local');
+    expect(s.stats().completions).toBe(2);
+  });
+
+  it('a provider whose package is not installed is a ConfigError naming the package', async () => {
+    const config = resolveLlmConfig({ flags: { model: 'ollama:llama3.2' }, env: {} });
+    const err = await openLlm(config).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_CONFIG', exitCode: 2 });
+    expect((err as Error).message).toMatch(/needs the package @langchain\/ollama/);
+    expect((err as { hint: string }).hint).toBe(
+      'Install it next to grapevine: npm install @langchain/ollama',
+    );
   });
 });

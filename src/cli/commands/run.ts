@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { ConfigError, UsageError } from '../../core/index.ts';
+import { ConfigError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmCounters, LlmFlags } from '../../llm/index.ts';
 import { LogWriter } from '../../replay/index.ts';
 import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
-import { openLiveLlm } from '../llm-session.ts';
+import { checkLlmFailures, openLiveLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 
@@ -22,7 +22,7 @@ export interface RunCommandOptions {
 }
 
 /** LLM flags of `run` (used by worlds that need an LLM). */
-export type RunLlmOptions = LlmFlags;
+export type RunLlmOptions = LlmFlags & { allowFallbacks?: boolean };
 
 /** Parses a non-negative integer flag. */
 export function intFlag(name: string, value: string | undefined): number | undefined {
@@ -86,7 +86,8 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       hint: 'choose another --out, or add --force to overwrite it',
     });
   const inputs = new InputBuffer();
-  const llm = def.needsLlm ? await openLiveLlm(opts, process.env, seed, inputs) : undefined;
+  const llmConfig = def.needsLlm ? resolveRunLlm(opts) : undefined; // validated before anything opens
+  const llm = llmConfig ? await openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
   const started = Date.now();
   const wall = { startedAt: new Date(started).toISOString(), ...(llm ? { llmEndpoint: llm.endpoint } : {}) };
@@ -113,11 +114,8 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     await llm?.close();
   });
   const wallMs = Date.now() - started;
-  if (llm && llm.counters.failures > 0) {
-    process.stderr.write(
-      `grapevine: warning: ${llm.counters.failures} of ${llm.counters.calls} LLM calls failed after all retries; those agents fell back to their default action (see the llm events in the log)\n`,
-    );
-  }
+  const llmWarning = llm ? checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
+  if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);
   const llmSummary = llm
     ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
     : {};

@@ -99,7 +99,7 @@ export async function studySotopiaCommand(
   const maxEpisodes = positiveInt('max-episodes', opts.maxEpisodes);
   const plan = planStudy(config, data);
   checkStudyDir(opts.out, config);
-  const llm = await openStudyLlm(opts, env);
+  const llm = await openStudyLlm(target);
   const progress = new EpisodeProgress(Boolean(opts.quiet) || Boolean(opts.json));
   const started = performance.now(); // wall-clock-ok: study timing, printed only
   const result = await runStudy({

@@ -90,10 +90,10 @@ function validationError(error: ZodError) {
   );
 }
 
-/** The timeout fault: never answer; drop the socket after `timeoutMs` when it is set. */
+/** The timeout fault: never answer; drop the socket after `faultTimeoutMs` when it is set. */
 function hold(req: IncomingMessage, deps: ChatHandlerDeps): void {
-  if (deps.options.timeoutMs <= 0) return;
-  void deps.timers.wait(deps.options.timeoutMs).then((due) => {
+  if (deps.options.faultTimeoutMs <= 0) return;
+  void deps.timers.wait(deps.options.faultTimeoutMs).then((due) => {
     if (due) req.socket.destroy();
   });
 }

@@ -28,7 +28,7 @@ export interface LocalServerOptions {
    * How long a `timeout` fault holds the request before the server destroys its socket, in ms.
    * 0 (default) holds it until the client gives up or the server closes.
    */
-  timeoutMs?: number;
+  faultTimeoutMs?: number;
   /** Seed of the fault and latency stream (default 0). */
   seed?: number | string;
 }
@@ -70,7 +70,7 @@ export const localServerOptionsSchema = z.object({
     .pipe(z.number().min(0))
     .default(1)
     .describe('retry-after of an injected 429, in seconds (fractions allowed)'),
-  timeoutMs: num()
+  faultTimeoutMs: num()
     .pipe(z.number().min(0))
     .default(0)
     .describe(

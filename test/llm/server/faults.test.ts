@@ -49,8 +49,8 @@ describe('fault injection', () => {
     expect(s.stats().faults.timeout).toBe(1);
   });
 
-  it('timeout with timeoutMs drops the request after that long', async () => {
-    const s = await withFault('timeout', { timeoutMs: 50 });
+  it('timeout with faultTimeoutMs drops the request after that long', async () => {
+    const s = await withFault('timeout', { faultTimeoutMs: 50 });
     await expect(postChat(s, conventionBody(), { signal: AbortSignal.timeout(5000) })).rejects.toThrow(
       /fetch failed/,
     );

@@ -19,7 +19,7 @@ describe('localServerOptionsSchema', () => {
       faultRate: 0,
       faultKinds: [...FAULT_KINDS],
       retryAfterSeconds: 1,
-      timeoutMs: 0,
+      faultTimeoutMs: 0,
       seed: 0,
     });
   });

@@ -1,0 +1,180 @@
+import type { RngStreams } from '../core/index.ts';
+import { CachePort } from './cache-port.ts';
+import { ChatModelPort } from './chat-model-port.ts';
+import { ChatOpenAIPort } from './chat-openai-port.ts';
+import { ConcurrencyLimitPort } from './concurrency-limit-port.ts';
+import { describeEndpoint, type LlmConfig } from './llm-config.ts';
+import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
+import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
+import { parseModelRef } from './model-ref.ts';
+import type { LlmPort } from './port.ts';
+import { RateLimitPort } from './rate-limit-port.ts';
+import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
+import { ReplayingPort } from './replaying-port.ts';
+import { RetryingPort, type RetryOptions } from './retrying-port.ts';
+import { startLocalLlmServer } from './server/index.ts';
+
+/** Name of the run's random stream that retry jitter is drawn from. */
+export const LLM_RETRY_STREAM = 'llm-retry';
+
+/** One run's (or one study episode's) use of an {@link LlmEndpoint}. */
+export interface LlmSessionOptions {
+  /** The run's random streams: retry jitter is drawn from its {@link LLM_RETRY_STREAM} stream. */
+  streams: RngStreams;
+  /** Receives every call record as it settles (completion order; the engine reorders). */
+  onRecord?: (record: LlmCallRecord) => void;
+  /** Waits `ms` (retry back-off, rate limit). Default: a timer. Tests pass a fake. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds from a fixed origin (latency). Default: `performance.now`. */
+  now?: () => number;
+  /** Back-off shape (tests shorten it). */
+  retry?: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs'>;
+}
+
+/** The port a run's agents call, with what it has spent. */
+export interface LlmSession {
+  port: LlmPort;
+  /** This session's counters; pass them as `counters` to `decideStructured`. */
+  counters: LlmCounters;
+  /** `budget-exhausted` once this session reached `--budget-tokens` / `--budget-usd`, else null. */
+  budgetSpent(): string | null;
+}
+
+/** An opened LLM: one client, one concurrency limit, one rate limit, shared by its sessions. */
+export interface LlmEndpoint {
+  /** The model calls ask for (`provider:name` or a plain name). */
+  model: string;
+  /** Where calls go, for the log's wall-clock header part (never the key). */
+  endpoint: string;
+  /** Totals over every session. */
+  counters: LlmCounters;
+  /** The shared concurrency limit (its peak in flight). */
+  limit: ConcurrencyLimitPort;
+  /** A session: record → cache (with `--llm-cache`) → retry → the shared limits and client. */
+  session(options: LlmSessionOptions): LlmSession;
+  /** Stops the local server if one was started. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openLlm}. */
+export interface OpenLlmOptions {
+  /** Prices merged over the defaults, for the budget and the cost counter. */
+  prices?: Record<string, ModelPrice>;
+  /** Waits `ms` in the rate limit. Default: a timer. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The one place where LLM configuration becomes a model stack (concordia's
+ * `language_model_setup`). `config` comes from `resolveLlmConfig`, already validated, so
+ * nothing here fails on user input once a server was started. Without a base URL a plain
+ * model runs on the shipped local server (started here, stopped by `close`); a
+ * `provider:name` model goes through LangChain's `initChatModel`. Shared by every session:
+ * [rate limit] → concurrency limit → client. Per session (a run, or one study episode):
+ * recorder → [cache] → retry, so that retries re-enter the shared queue and count against
+ * the rate limit attempt by attempt, and each session's records and counters are its own.
+ */
+export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
+  const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
+  const provider = parseModelRef(config.model).provider;
+  const server =
+    config.baseURL === undefined && provider === undefined
+      ? await startLocalLlmServer({ port: 0 })
+      : undefined;
+  try {
+    const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
+    const limit = new ConcurrencyLimitPort(await clientFor(resolved), config.concurrency);
+    const shared: LlmPort =
+      config.requestsPerMinute || config.tokensPerMinute
+        ? new RateLimitPort(limit, {
+            requestsPerMinute: config.requestsPerMinute,
+            tokensPerMinute: config.tokensPerMinute,
+            sleep: options.sleep,
+          })
+        : limit;
+    const counters = zeroCounters();
+    return {
+      model: config.model,
+      endpoint: describeEndpoint(resolved) + (server ? ' (shipped local server)' : ''),
+      counters,
+      limit,
+      session: (s) => openSession(shared, config, prices, counters, s),
+      close: async () => {
+        await server?.close();
+      },
+    };
+  } catch (err) {
+    await server?.close();
+    throw err;
+  }
+}
+
+/** The client for the configured model: ChatOpenAI for plain names, `initChatModel` for `provider:name`. */
+async function clientFor(config: LlmConfig): Promise<LlmPort> {
+  if (parseModelRef(config.model).provider === undefined)
+    return new ChatOpenAIPort({
+      baseURL: config.baseURL as string,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+    });
+  const port = new ChatModelPort(config.model, {
+    baseURL: config.baseURL,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+  });
+  await port.check();
+  return port;
+}
+
+function openSession(
+  shared: LlmPort,
+  config: LlmConfig,
+  prices: Record<string, ModelPrice>,
+  totals: LlmCounters,
+  options: LlmSessionOptions,
+): LlmSession {
+  const counters = zeroCounters();
+  let port: LlmPort = new RetryingPort(shared, {
+    ...options.retry,
+    maxAttempts: config.maxAttempts,
+    rng: options.streams.stream(LLM_RETRY_STREAM),
+    sleep: options.sleep,
+  });
+  if (config.cacheDir) port = new CachePort(port, { dir: config.cacheDir });
+  const recorder = new RecordingPort(
+    port,
+    (record) => {
+      countCall(counters, record, prices);
+      countCall(totals, record, prices);
+      options.onRecord?.(record);
+    },
+    { now: options.now },
+  );
+  return { port: recorder, counters, budgetSpent: () => budgetSpent(counters, config) };
+}
+
+/** A replay: recorded calls only, never a socket. */
+export interface LlmReplay {
+  port: LlmPort;
+  counters: LlmCounters;
+  /** The replaying port (to check that every recording was used). */
+  replay: ReplayingPort;
+}
+
+/**
+ * The replay twin of {@link openLlm}: recorder → replaying port, so that a replayed run
+ * emits the same records as the original (latency aside) and counts them the same way.
+ */
+export function replayLlm(
+  records: readonly LlmCallRecord[],
+  options: Pick<LlmSessionOptions, 'onRecord' | 'now'> & Pick<OpenLlmOptions, 'prices'> = {},
+): LlmReplay {
+  const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
+  const counters = zeroCounters();
+  const replay = new ReplayingPort(records);
+  const sink = (record: LlmCallRecord) => {
+    countCall(counters, record, prices);
+    options.onRecord?.(record);
+  };
+  return { port: new RecordingPort(replay, sink, { now: options.now }), counters, replay };
+}

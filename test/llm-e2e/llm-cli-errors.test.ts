@@ -1,0 +1,206 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, llmLines, tempDir } from './e2e-helpers.ts';
+
+// Every invalid LLM flag or variable ends the process at once with exit 2 and one error line
+// (and its hint), before any server is started; a run whose LLM calls all failed exits 1
+// unless fallbacks were asked for; `serve-llm` timeout faults last as long as asked. Each case
+// is the real CLI in a child process, killed after EXIT_WITHIN ms: a hang fails the test.
+
+const bin = resolve('bin/grapevine.mjs');
+const EXIT_WITHIN = 40_000;
+const dir = tempDir('grapevine-llm-cli-errors-');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Exit {
+  code: number | null;
+  /** True when the process had to be killed: it hung. */
+  hung: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+function grapevine(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: cleanEnv(env), timeout: EXIT_WITHIN, killSignal: 'SIGKILL' },
+      (err, stdout, stderr) => {
+        const e = err as (Error & { code?: number; killed?: boolean; signal?: string }) | null;
+        done({
+          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+          hung: Boolean(e?.killed || e?.signal),
+          stdout,
+          stderr,
+        });
+      },
+    );
+  });
+}
+
+/** Exit 2, one `grapevine:` line (plus its hint) matching `message`, no stack trace, no hang. */
+function expectUsageExit(r: Exit, message: RegExp): void {
+  expect(r.hung).toBe(false);
+  expect(r.code).toBe(2);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^grapevine: /);
+  expect(lines[0]).toMatch(message);
+  expect(lines.slice(1).every((l) => l.startsWith('hint: '))).toBe(true);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+const town = (out: string, ...extra: string[]) => [
+  'run',
+  'town-square',
+  '--set',
+  'agents=5',
+  '--ticks',
+  '2',
+  '--out',
+  out,
+  '--quiet',
+  ...extra,
+];
+
+describe('run: an invalid LLM flag or variable exits 2 at once, nothing left behind', () => {
+  it.each([
+    [['--llm-attempts', '0'], {}, /--llm-attempts must be an integer >= 1, got "0"/],
+    [['--llm-timeout-ms', 'abc'], {}, /--llm-timeout-ms must be an integer >= 1, got "abc"/],
+    [['--llm-rpm', '-5'], {}, /--llm-rpm must be an integer >= 1, got "-5"/],
+    [['--budget-usd', '-1'], {}, /--budget-usd must be a number >= 0, got "-1"/],
+    [['--llm-concurrency', '0'], {}, /--llm-concurrency must be an integer >= 1, got "0"/],
+    [[], { OPENAI_BASE_URL: '' }, /OPENAI_BASE_URL is set but empty/],
+    [[], { GRAPEVINE_LLM_ATTEMPTS: '0' }, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/],
+    [['--llm-base-url', 'ftp://x/v1'], {}, /--llm-base-url must be an http or https URL/],
+    [['--model', 'ollama:llama3.2'], {}, /needs the package @langchain\/ollama/],
+  ] as Array<[string[], Record<string, string>, RegExp]>)('%j %j', async (flags, env, message) => {
+    const out = join(
+      dir,
+      `bad-${flags.join('_') || Object.keys(env).join('_')}.ndjson`.replace(/[:/]/g, '_'),
+    );
+    expectUsageExit(await grapevine(town(out, ...flags), env), message);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('fork and resume validate the LLM variables before opening anything', () => {
+  const parent = join(dir, 'parent.ndjson');
+  const stopped = join(dir, 'stopped.ndjson');
+
+  beforeAll(async () => {
+    // a complete LLM run, and one stopped by its budget (resumable), on the shipped local server
+    const [a, b] = await Promise.all([
+      grapevine(town(parent)),
+      grapevine(town(stopped, '--ticks', '4', '--budget-tokens', '1')),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+  }, 2 * EXIT_WITHIN);
+
+  it('fork with GRAPEVINE_LLM_ATTEMPTS=0: exit 2, no child log', async () => {
+    const out = join(dir, 'child.ndjson');
+    const r = await grapevine(['fork', parent, '--at', '1', '--out', out], { GRAPEVINE_LLM_ATTEMPTS: '0' });
+    expectUsageExit(r, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1, got "0"/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('fork with --llm-timeout-ms abc and an empty OPENAI_BASE_URL: exit 2', async () => {
+    const out = join(dir, 'child2.ndjson');
+    expectUsageExit(
+      await grapevine(['fork', parent, '--at', '1', '--out', out, '--llm-timeout-ms', 'abc']),
+      /--llm-timeout-ms must be an integer/,
+    );
+    expectUsageExit(
+      await grapevine(['fork', parent, '--at', '1', '--out', out], { OPENAI_BASE_URL: '' }),
+      /OPENAI_BASE_URL is set but empty/,
+    );
+  });
+
+  it('resume with GRAPEVINE_LLM_ATTEMPTS=0: exit 2, the log untouched, no partial file', async () => {
+    const r = await grapevine(['resume', stopped], { GRAPEVINE_LLM_ATTEMPTS: '0' });
+    expectUsageExit(r, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/);
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+});
+
+describe('a run whose LLM calls all failed', () => {
+  const closed = 'http://127.0.0.1:9/v1';
+
+  it('exits 1 with one line, and its log records the failures', async () => {
+    const out = join(dir, 'all-failed.ndjson');
+    const r = await grapevine(town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1'));
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^grapevine: every LLM call failed \(5 of 5\)/);
+    expect(lines[1]).toMatch(/^hint: .*--allow-fallbacks/);
+    expect(lines).toHaveLength(2);
+    expect(llmLines(out).every((l) => l.reply === null)).toBe(true);
+  });
+
+  it('exits 0 with a warning when --allow-fallbacks is given', async () => {
+    const out = join(dir, 'allowed.ndjson');
+    const r = await grapevine(
+      town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1', '--allow-fallbacks'),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: 5 of 5 LLM calls failed/);
+  });
+});
+
+describe('serve-llm timeout faults', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('a bad --fault-timeout-ms exits 2 without serving', async () => {
+    expectUsageExit(
+      await grapevine(['serve-llm', '--port', '0', '--fault-timeout-ms', 'abc']),
+      /faultTimeoutMs|fault-timeout-ms/,
+    );
+  });
+
+  it('--fault-timeout-ms drops a timed-out request after that long, not the client timeout', async () => {
+    child = spawn(
+      process.execPath,
+      [
+        bin,
+        'serve-llm',
+        '--port',
+        '0',
+        '--fault-rate',
+        '1',
+        '--fault-kinds',
+        'timeout',
+        '--fault-timeout-ms',
+        '50',
+      ],
+      { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const url = await new Promise<string>((done, fail) => {
+      let text = '';
+      child?.stdout?.on('data', (d: Buffer) => {
+        text += d.toString();
+        const m = /use: --llm-base-url (\S+)/.exec(text);
+        if (m) done(m[1]);
+      });
+      child?.on('exit', (code) => fail(new Error(`serve-llm exited ${code}`)));
+    });
+    // no client timeout at all: only the server's fault duration can end this request
+    const outcome = await fetch(`${url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'grapevine-local', messages: [{ role: 'user', content: 'hi' }] }),
+    }).then(
+      () => 'answered',
+      () => 'dropped',
+    );
+    expect(outcome).toBe('dropped');
+    const exited = new Promise<number | null>((done) => child?.on('exit', (code) => done(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
