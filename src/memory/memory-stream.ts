@@ -9,7 +9,7 @@ import {
   type NewMemory,
 } from './memory-entry.ts';
 import { evictLowest } from './memory-eviction.ts';
-import type { RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
+import type { EntryRelevanceScorer, RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
 import { checkDecay, DEFAULT_DECAY, type RetrievalWeights, scoreMemories } from './retrieval.ts';
 
 /** Default cap on the number of entries of a stream. */
@@ -91,7 +91,8 @@ function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
   const importance = clampImportance(m.importance ?? rate(input));
   const entry: MemoryEntry = { id, t: m.t, kind: m.kind, text: m.text, importance };
   if (m.source !== undefined) entry.source = m.source;
-  return entry;
+  // Frozen: scorers keep derived data (terms) per entry, and digests cache its canonical JSON.
+  return Object.freeze(entry);
 }
 
 /** The latest tick in the stream (0 when empty). */
@@ -113,7 +114,12 @@ function latestOf(entries: readonly MemoryEntry[]): number {
 export function recall(state: MemoryStreamState, query: string, opts: RecallOptions = {}): MemoryEntry[] {
   const candidates = candidatesOf(state, opts);
   const scorer = opts.relevance ?? LEXICAL;
-  const relevances = candidates.length === 0 ? [] : scorer.scoreSync(query, candidates.map(textOf));
+  const relevances =
+    candidates.length === 0
+      ? []
+      : scorer instanceof LexicalRelevance
+        ? scorer.scoreEntries(query, candidates)
+        : scorer.scoreSync(query, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 
@@ -128,7 +134,13 @@ export async function recallAsync(
 ): Promise<MemoryEntry[]> {
   const candidates = candidatesOf(state, opts);
   const scorer = opts.relevance ?? LEXICAL;
-  const relevances = candidates.length === 0 ? [] : await scorer.score(query, candidates.map(textOf));
+  const byEntry = (scorer as Partial<EntryRelevanceScorer>).scoreEntries;
+  const relevances =
+    candidates.length === 0
+      ? []
+      : byEntry
+        ? await byEntry.call(scorer, query, candidates)
+        : await scorer.score(query, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 
