@@ -1,0 +1,79 @@
+import { canonicalJson } from '../core/index.ts';
+
+interface Written {
+  text: string;
+  /** True when the value can never change: a primitive, or a frozen object of such values. */
+  fixed: boolean;
+}
+
+const PRIMITIVE_FIXED = true;
+
+/**
+ * Canonical JSON (exactly the bytes of `canonicalJson`) that remembers the text of every
+ * deeply immutable object it writes: an object or array that is frozen and holds only
+ * primitives or such objects (memory-stream entries are frozen when they are made). A
+ * state that shares most of its objects with the previous tick's state is then written in
+ * time proportional to what is new, plus one string join per container.
+ *
+ * Only deep immutability makes a cached text safe: a frozen object with a mutable child is
+ * written again every time. Values canonical JSON refuses are left to `canonicalJson`, so
+ * the error is the same.
+ */
+export class CanonicalJsonCache {
+  private readonly texts = new WeakMap<object, string>();
+
+  /** The canonical JSON of `value`. */
+  write(value: unknown): string {
+    try {
+      return this.walk(value).text;
+    } catch {
+      return canonicalJson(value); // throws the same, located error as canonicalJson
+    }
+  }
+
+  private walk(value: unknown): Written {
+    if (value === null) return { text: 'null', fixed: PRIMITIVE_FIXED };
+    switch (typeof value) {
+      case 'string':
+        return { text: JSON.stringify(value), fixed: PRIMITIVE_FIXED };
+      case 'boolean':
+        return { text: value ? 'true' : 'false', fixed: PRIMITIVE_FIXED };
+      case 'number':
+        if (!Number.isFinite(value)) throw new TypeError('non-finite');
+        return { text: Object.is(value, -0) ? '0' : String(value), fixed: PRIMITIVE_FIXED };
+      case 'object':
+        return this.walkObject(value as object);
+      default:
+        throw new TypeError('not JSON');
+    }
+  }
+
+  private walkObject(value: object): Written {
+    const hit = this.texts.get(value);
+    if (hit !== undefined) return { text: hit, fixed: true };
+    let fixed = Object.isFrozen(value);
+    const parts: string[] = [];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const w = value[i] === undefined ? { text: 'null', fixed: true } : this.walk(value[i]);
+        fixed &&= w.fixed;
+        parts.push(w.text);
+      }
+    } else {
+      const proto = Object.getPrototypeOf(value);
+      if (ArrayBuffer.isView(value) || (proto !== Object.prototype && proto !== null))
+        throw new TypeError('not a plain object');
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record).sort()) {
+        const v = record[key];
+        if (v === undefined) continue;
+        const w = this.walk(v);
+        fixed &&= w.fixed;
+        parts.push(`${JSON.stringify(key)}:${w.text}`);
+      }
+    }
+    const text = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+    if (fixed) this.texts.set(value, text);
+    return { text, fixed };
+  }
+}
