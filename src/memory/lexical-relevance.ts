@@ -16,6 +16,9 @@ export interface LexicalRelevanceOptions {
   cacheSize?: number;
 }
 
+/** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
+export const QUERY_PART_MEMO = 50_000;
+
 /**
  * Lexical relevance: the IDF-weighted share of the query's distinct terms that a text
  * contains, `sum(idf(q) for q in query and text) / sum(idf(q) for q in query)`, with the
@@ -31,6 +34,7 @@ export interface LexicalRelevanceOptions {
  */
 export class LexicalRelevance implements SyncRelevanceScorer {
   private readonly memo = new Map<string, readonly string[]>();
+  private readonly parts = new Map<string, readonly string[]>();
   /** Distinct terms of each memory entry scored so far (entries are immutable). */
   private readonly entryTerms = new WeakMap<MemoryEntry, readonly string[]>();
   private readonly tokenizeOptions: TokenizeOptions;
@@ -54,13 +58,43 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return this.scoreTerms(query, entries.length, (d) => this.termsOfEntry(entries[d]));
   }
 
+  /**
+   * Like {@link LexicalRelevance.scoreEntries} with the query given in parts, scored as
+   * `parts.join(' ')` would be (a space never joins two words into one). Each part's terms
+   * are memoised (up to {@link QUERY_PART_MEMO} parts), so the same message heard by many
+   * agents is tokenised once.
+   */
+  scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
+    const terms = new Set<string>();
+    for (const part of parts) for (const term of this.partTerms(part)) terms.add(term);
+    return this.scoreWithTerms([...terms].sort(), entries.length, (d) => this.termsOfEntry(entries[d]));
+  }
+
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
   score(query: string, texts: readonly string[]): Promise<number[]> {
     return Promise.resolve(this.scoreSync(query, texts));
   }
 
   private scoreTerms(query: string, n: number, docTerms: (d: number) => readonly string[]): number[] {
-    const terms = [...new Set(tokenize(query, this.tokenizeOptions))].sort();
+    return this.scoreWithTerms([...new Set(tokenize(query, this.tokenizeOptions))].sort(), n, docTerms);
+  }
+
+  private partTerms(part: string): readonly string[] {
+    let terms = this.parts.get(part);
+    if (!terms) {
+      terms = tokenize(part, this.tokenizeOptions);
+      this.parts.set(part, terms);
+      if (this.parts.size > QUERY_PART_MEMO) this.parts.delete(this.parts.keys().next().value!);
+    }
+    return terms;
+  }
+
+  /** Scores with the query's distinct terms, sorted. */
+  private scoreWithTerms(
+    terms: readonly string[],
+    n: number,
+    docTerms: (d: number) => readonly string[],
+  ): number[] {
     const scores = new Array<number>(n).fill(0);
     if (terms.length === 0 || n === 0) return scores;
     const slot = new Map<string, number>();

@@ -109,17 +109,25 @@ function latestOf(entries: readonly MemoryEntry[]): number {
 /**
  * The `k` memories that best match `query`, best first: recency, importance and lexical
  * relevance combined as in {@link scoreMemories}; ties go to the newer entry. Synchronous,
- * so a rule policy can call it inside its step.
+ * so a rule policy can call it inside its step. A query given as parts (e.g. the messages
+ * of an inbox) is the same as `parts.join(' ')`, and lets the default scorer tokenise each
+ * part once for all agents that share it.
  */
-export function recall(state: MemoryStreamState, query: string, opts: RecallOptions = {}): MemoryEntry[] {
+export function recall(
+  state: MemoryStreamState,
+  query: string | readonly string[],
+  opts: RecallOptions = {},
+): MemoryEntry[] {
   const candidates = candidatesOf(state, opts);
   const scorer = opts.relevance ?? LEXICAL;
-  const relevances =
-    candidates.length === 0
-      ? []
-      : scorer instanceof LexicalRelevance
+  const text = typeof query === 'string' ? query : query.join(' ');
+  let relevances: number[] = [];
+  if (candidates.length > 0 && scorer instanceof LexicalRelevance)
+    relevances =
+      typeof query === 'string'
         ? scorer.scoreEntries(query, candidates)
-        : scorer.scoreSync(query, candidates.map(textOf));
+        : scorer.scoreEntriesByParts(query, candidates);
+  else if (candidates.length > 0) relevances = scorer.scoreSync(text, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 

@@ -67,6 +67,18 @@ describe('lexical recall with per-entry terms and postings', () => {
   });
 });
 
+describe('recall with the query in parts', () => {
+  it('ranks as the parts joined by spaces', () => {
+    const state = streamOf(fillerMemories(200, 'parts'));
+    const parts = ["Alice's market", 'the old mill!', 'Gus painted', '', 'river'];
+    for (let n = 1; n <= parts.length; n++) {
+      const some = parts.slice(0, n);
+      expect(recall(state, some, { k: 12 })).toEqual(recall(state, some.join(' '), { k: 12 }));
+      expect(recall(state, some, { k: 12 })).toEqual(recall(state, some.join(' '), { k: 12 }));
+    }
+  });
+});
+
 describe('remember', () => {
   it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
     const rng = new SeededStream('batch');

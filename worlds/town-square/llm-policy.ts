@@ -67,7 +67,9 @@ export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decisi
       memory,
       heard.map((h) => ({ t: tick, kind: 'observation' as const, text: heardLine(h), source: h.speaker })),
     );
-  const query = heard.map((h) => h.text).join(' ') || self.goal;
+  // The query is the inbox's texts joined by spaces (the goal when that is empty), given in parts.
+  const parts = heard.map((h) => h.text);
+  const query = parts.join(' ') ? parts : self.goal;
   const recalled = fitToBudget(recall(memory, query, { now: tick, k: 24 }), town.params.memoryTokens);
   const contacts = contactsOf(town, i);
   const messages = buildPrompt({
