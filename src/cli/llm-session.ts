@@ -7,6 +7,7 @@ import {
   type LlmCounters,
   type LlmFlags,
   type LlmPort,
+  ParentTailPort,
   resolveLlmConfig,
   SwitchingPort,
   startLocalLlmServer,
@@ -105,6 +106,7 @@ export async function openContinuationLlm(
   recorded: RecordedRun,
   atTick: number,
   flags: LlmFlags,
+  opts: { reuseParentTail?: boolean } = {},
 ): Promise<{ services: NonNullable<ContinueOptions['services']>; endpoint: string; close(): Promise<void> }> {
   const inputs = new InputBuffer();
   const info = recorded.header.llm as { model: string };
@@ -115,9 +117,14 @@ export async function openContinuationLlm(
     recorded.header.seed as number,
     inputs,
   );
+  // A fork without intervention replays the parent's later calls too (see ParentTailPort).
+  const tail = recorded.llmRecords.filter((r) => (r.tick as number) > atTick) as unknown as LlmCallRecord[];
+  const future = opts.reuseParentTail
+    ? new ParentTailPort(tail, openReplayLlm(tail, info, inputs).port, live.port)
+    : live.port;
   return {
     services: {
-      llm: new SwitchingPort(past.port, live.port, atTick),
+      llm: new SwitchingPort(past.port, future, atTick),
       llmInfo: info,
       inputs,
       fallbacks: live.counters,

@@ -9,6 +9,7 @@ export * from './json-repair.ts';
 export * from './llm-config.ts';
 export * from './llm-errors.ts';
 export * from './model-prices.ts';
+export * from './parent-tail-port.ts';
 export * from './port.ts';
 export * from './prompt-hash.ts';
 export * from './rate-limit-port.ts';
