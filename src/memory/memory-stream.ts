@@ -49,7 +49,11 @@ export interface RecallAsyncOptions extends Omit<RecallOptions, 'relevance'> {
   relevance?: RelevanceScorer;
 }
 
-const LEXICAL = new LexicalRelevance();
+/**
+ * The default scorer, shared by every stream: its text memo lets agents that heard the same
+ * line share one tokenisation (scores never depend on the memo).
+ */
+const LEXICAL = new LexicalRelevance({ cacheSize: 50_000 });
 
 /** A new, empty memory stream. */
 export function emptyMemory(): MemoryStreamState {
