@@ -8,7 +8,7 @@
  * are their own and the server's CPU is never counted as the engine's.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -113,6 +113,7 @@ async function phaseRun(a: Args): Promise<PhaseResult> {
     inputs,
   );
   rmSync(a.log, { force: true });
+  rmSync(`${a.result}.ticks.ndjson`, { force: true });
   const samples: TickSample[] = [];
   const profile = a.profile ? InspectorProfile.start(1000) : undefined;
   const cpu0 = cpuNow();
@@ -122,7 +123,12 @@ async function phaseRun(a: Args): Promise<PhaseResult> {
     seed: a.seed,
     ticks: a.ticks,
     openLog: (header) => LogWriter.create(a.log, { ...header, wall: { llmEndpoint: llm.endpoint } }),
-    onTick: (tick) => samples.push({ tick, cpuMs: cpuNow() - cpu0, calls: llm.counters.calls }),
+    onTick: (tick) => {
+      const sample = { tick, cpuMs: cpuNow() - cpu0, calls: llm.counters.calls };
+      samples.push(sample);
+      // Progress, so that a run stopped early still tells its per-tick CPU.
+      appendFileSync(`${a.result}.ticks.ndjson`, `${JSON.stringify(sample)}\n`);
+    },
     llm: llm.port,
     llmInfo: llm.info,
     inputs,
