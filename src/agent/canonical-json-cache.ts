@@ -7,6 +7,18 @@ interface Written {
 }
 
 const PRIMITIVE_FIXED = true;
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
+const OPEN_OBJECT = Buffer.from('{');
+const CLOSE_OBJECT = Buffer.from('}');
+const COMMA = Buffer.from(',');
+const NULL = Buffer.from('null');
+
+function checkPlain(value: object): void {
+  const proto = Object.getPrototypeOf(value);
+  if (ArrayBuffer.isView(value) || (proto !== Object.prototype && proto !== null))
+    throw new TypeError('not a plain object');
+}
 
 /**
  * Canonical JSON (exactly the bytes of `canonicalJson`) that remembers the text of every
@@ -20,15 +32,67 @@ const PRIMITIVE_FIXED = true;
  * the error is the same.
  */
 export class CanonicalJsonCache {
-  private readonly texts = new WeakMap<object, string>();
+  /** UTF-8 bytes of the canonical JSON of each deeply immutable object written so far. */
+  private readonly bytes = new WeakMap<object, Buffer>();
 
   /** The canonical JSON of `value`. */
   write(value: unknown): string {
+    return this.encode(value).toString('utf8');
+  }
+
+  /**
+   * The canonical JSON of `value` as UTF-8 bytes, assembled from the cached bytes of its
+   * deeply immutable parts: no string of the whole is built, so hashing a large state
+   * costs a copy of its bytes, not a re-serialisation or re-encoding.
+   */
+  encode(value: unknown): Buffer {
+    const out: Buffer[] = [];
     try {
-      return this.walk(value).text;
-    } catch {
-      return canonicalJson(value); // throws the same, located error as canonicalJson
+      this.feed(value, out);
+    } catch (err) {
+      canonicalJson(value); // throws the same, located error as canonicalJson
+      throw err;
     }
+    return out.length === 1 ? out[0] : Buffer.concat(out);
+  }
+
+  private feed(value: unknown, out: Buffer[]): void {
+    if (value === null || typeof value !== 'object') {
+      out.push(Buffer.from(this.walk(value).text));
+      return;
+    }
+    const hit = this.bytes.get(value);
+    if (hit) {
+      out.push(hit);
+      return;
+    }
+    if (Object.isFrozen(value)) {
+      const w = this.walk(value);
+      out.push(w.fixed ? this.bytes.get(value)! : Buffer.from(w.text));
+      return;
+    }
+    if (Array.isArray(value)) {
+      out.push(OPEN_ARRAY);
+      value.forEach((v, i) => {
+        if (i > 0) out.push(COMMA);
+        if (v === undefined) out.push(NULL);
+        else this.feed(v, out);
+      });
+      out.push(CLOSE_ARRAY);
+      return;
+    }
+    checkPlain(value);
+    const record = value as Record<string, unknown>;
+    let first = true;
+    out.push(OPEN_OBJECT);
+    for (const key of Object.keys(record).sort()) {
+      const v = record[key];
+      if (v === undefined) continue;
+      out.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`));
+      first = false;
+      this.feed(v, out);
+    }
+    out.push(CLOSE_OBJECT);
   }
 
   private walk(value: unknown): Written {
@@ -49,8 +113,8 @@ export class CanonicalJsonCache {
   }
 
   private walkObject(value: object): Written {
-    const hit = this.texts.get(value);
-    if (hit !== undefined) return { text: hit, fixed: true };
+    const hit = this.bytes.get(value);
+    if (hit !== undefined) return { text: hit.toString('utf8'), fixed: true };
     let fixed = Object.isFrozen(value);
     const parts: string[] = [];
     if (Array.isArray(value)) {
@@ -60,9 +124,7 @@ export class CanonicalJsonCache {
         parts.push(w.text);
       }
     } else {
-      const proto = Object.getPrototypeOf(value);
-      if (ArrayBuffer.isView(value) || (proto !== Object.prototype && proto !== null))
-        throw new TypeError('not a plain object');
+      checkPlain(value);
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(record).sort()) {
         const v = record[key];
@@ -73,7 +135,7 @@ export class CanonicalJsonCache {
       }
     }
     const text = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
-    if (fixed) this.texts.set(value, text);
+    if (fixed) this.bytes.set(value, Buffer.from(text));
     return { text, fixed };
   }
 }

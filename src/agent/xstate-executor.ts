@@ -225,11 +225,12 @@ export class XStateExecutor implements AgentExecutor {
 
   /**
    * Memory outside the declared numeric slots (LLM agents' JSON), by agent: for each agent
-   * that has some, the canonical JSON of `[i, {key: value...}]`. Deeply frozen values (memory
-   * entries) are written once and remembered, so a tick costs what changed plus joins.
+   * that has some, the canonical JSON bytes of `[i, {key: value...}]`. Deeply frozen values
+   * (memory entries) are encoded once and remembered, so a tick re-encodes only what
+   * changed, then copies bytes.
    */
-  private extraMemory(): string[] {
-    const out: string[] = [];
+  private extraMemory(): Buffer[] {
+    const out: Buffer[] = [];
     for (let i = 0; i < this.size; i++) {
       if (!this.actors[i]) continue;
       const mem = this.mem(i);
@@ -237,7 +238,7 @@ export class XStateExecutor implements AgentExecutor {
       if (rest.length === 0) continue;
       const fields: Record<string, unknown> = {};
       for (const k of rest) fields[k] = mem[k];
-      out.push(`[${i},${this.json.write(fields)}]`);
+      out.push(this.json.encode([i, fields]));
     }
     return out;
   }
@@ -254,7 +255,14 @@ export class XStateExecutor implements AgentExecutor {
       d.text(`mem:${key}\n`).bytes(col);
     });
     const extra = this.extraMemory();
-    if (extra.length) d.text(`json:[${extra.join(',')}]`);
+    if (extra.length) {
+      d.text('json:[');
+      extra.forEach((part, n) => {
+        if (n > 0) d.text(',');
+        d.bytes(part);
+      });
+      d.text(']');
+    }
   }
 
   exportState(): Json {
