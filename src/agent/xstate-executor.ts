@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { type AnyActor, createActor } from 'xstate';
-import { ConfigError, canonicalJson, type Digest, type Json, sha256Hex } from '../core/index.ts';
+import { ConfigError, type Digest, type Json } from '../core/index.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import { type AgentMachine, COMMIT, MEMORY_EVENT, OBSERVE } from './agent-machine.ts';
+import { CanonicalJsonCache } from './canonical-json-cache.ts';
 import { makeColumn } from './columnar-executor.ts';
 import type { MachineLayout } from './machine-layout.ts';
 import { StateHash } from './state-hash.ts';
@@ -22,6 +24,8 @@ export class XStateExecutor implements AgentExecutor {
   private readonly activeFlag: Uint8Array;
   private active = 0;
   private readonly hash = new StateHash();
+  private readonly json = new CanonicalJsonCache();
+  private readonly slotNames: ReadonlySet<string>;
   /** One-element columns that coerce slot values exactly as the columnar executor stores them. */
   private readonly coerce: ReturnType<typeof makeColumn>[];
 
@@ -32,6 +36,7 @@ export class XStateExecutor implements AgentExecutor {
     const spec = agentMachine.spec;
     this.layout = agentMachine.layout;
     this.regionNames = this.layout.regions;
+    this.slotNames = new Set(this.layout.slots);
     this.activeStates = [
       new Set<string>(),
       ...Object.values(spec.regions).map(
@@ -208,20 +213,32 @@ export class XStateExecutor implements AgentExecutor {
 
   stateHash(): string {
     const extra = this.extraMemory();
-    return extra.length === 0
-      ? this.hash.hex()
-      : sha256Hex(this.hash.hex() + canonicalJson(extra)).slice(0, 16);
+    if (extra.length === 0) return this.hash.hex();
+    // sha256(hex + canonicalJson(extra)), fed piece by piece: the same bytes, no joined copy.
+    const h = createHash('sha256').update(this.hash.hex()).update('[');
+    extra.forEach((part, n) => {
+      if (n > 0) h.update(',');
+      h.update(part);
+    });
+    return h.update(']').digest('hex').slice(0, 16);
   }
 
-  /** Memory outside the declared numeric slots (LLM agents' JSON), by agent. */
-  private extraMemory(): Json[] {
-    const out: Json[] = [];
-    const slots = new Set(this.layout.slots);
+  /**
+   * Memory outside the declared numeric slots (LLM agents' JSON), by agent: for each agent
+   * that has some, the canonical JSON bytes of `[i, {key: value...}]`. Deeply frozen values
+   * (memory entries) are encoded once and remembered, so a tick re-encodes only what
+   * changed, then copies bytes.
+   */
+  private extraMemory(): Buffer[] {
+    const out: Buffer[] = [];
     for (let i = 0; i < this.size; i++) {
       if (!this.actors[i]) continue;
       const mem = this.mem(i);
-      const rest = Object.keys(mem).filter((k) => !slots.has(k));
-      if (rest.length) out.push([i, Object.fromEntries(rest.map((k) => [k, mem[k]]))]);
+      const rest = Object.keys(mem).filter((k) => !this.slotNames.has(k));
+      if (rest.length === 0) continue;
+      const fields: Record<string, unknown> = {};
+      for (const k of rest) fields[k] = mem[k];
+      out.push(this.json.encode([i, fields]));
     }
     return out;
   }
@@ -238,7 +255,14 @@ export class XStateExecutor implements AgentExecutor {
       d.text(`mem:${key}\n`).bytes(col);
     });
     const extra = this.extraMemory();
-    if (extra.length) d.text(`json:${canonicalJson(extra)}`);
+    if (extra.length) {
+      d.text('json:[');
+      extra.forEach((part, n) => {
+        if (n > 0) d.text(',');
+        d.bytes(part);
+      });
+      d.text(']');
+    }
   }
 
   exportState(): Json {

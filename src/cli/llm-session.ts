@@ -6,6 +6,7 @@ import {
   type LlmFlags,
   type LlmPort,
   openLlm,
+  ParentTailPort,
   replayLlm,
   resolveLlmConfig,
   SwitchingPort,
@@ -93,15 +94,21 @@ export async function openContinuationLlm(
   atTick: number,
   flags: LlmFlags,
   env: Record<string, string | undefined> = process.env,
+  opts: { reuseParentTail?: boolean } = {},
 ): Promise<{ services: NonNullable<ContinueOptions['services']>; endpoint: string; close(): Promise<void> }> {
   const info = recorded.header.llm as { model: string };
   const config = resolveRunLlm({ ...flags, model: flags.model ?? info.model }, env);
   const inputs = new InputBuffer();
   const past = openReplayLlm(recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[], info, inputs);
   const live = await openLiveLlm(config, new RngStreams(recorded.header.seed as number), inputs);
+  // A fork without intervention replays the parent's later calls too (see ParentTailPort).
+  const tail = recorded.llmRecords.filter((r) => (r.tick as number) > atTick) as unknown as LlmCallRecord[];
+  const future = opts.reuseParentTail
+    ? new ParentTailPort(tail, openReplayLlm(tail, info, inputs).port, live.port)
+    : live.port;
   return {
     services: {
-      llm: new SwitchingPort(past.port, live.port, atTick),
+      llm: new SwitchingPort(past.port, future, atTick),
       llmInfo: info,
       inputs,
       fallbacks: live.counters,

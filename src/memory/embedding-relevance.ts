@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import { RunError, sha256Hex } from '../core/index.ts';
 import { cosineSimilarity } from './cosine-similarity.ts';
+import type { MemoryEntry } from './memory-entry.ts';
 import type { RelevanceScorer } from './relevance-scorer.ts';
 
 /** Options of {@link EmbeddingRelevance}. */
@@ -22,6 +23,7 @@ export interface EmbeddingRelevanceOptions {
 export class EmbeddingRelevance implements RelevanceScorer {
   private readonly documents = new Map<string, Promise<number[]>>();
   private readonly queries = new Map<string, Promise<number[]>>();
+  private readonly entryKeys = new WeakMap<MemoryEntry, string>();
   private readonly maxCacheEntries: number;
 
   constructor(
@@ -38,7 +40,33 @@ export class EmbeddingRelevance implements RelevanceScorer {
 
   async score(query: string, texts: readonly string[]): Promise<number[]> {
     if (texts.length === 0) return [];
-    const [q, docs] = await Promise.all([this.queryVector(query), Promise.all(this.documentVectors(texts))]);
+    const keys = texts.map((text) => sha256Hex(text));
+    const [q, docs] = await Promise.all([
+      this.queryVector(query),
+      Promise.all(this.documentVectors(texts, keys)),
+    ]);
+    return docs.map((d) => Math.max(0, cosineSimilarity(q, d)));
+  }
+
+  /**
+   * Scores memory entries as {@link EmbeddingRelevance.score} scores their texts, hashing
+   * each entry's text only once (the key is kept with the entry).
+   */
+  async scoreEntries(query: string, entries: readonly MemoryEntry[]): Promise<number[]> {
+    if (entries.length === 0) return [];
+    const texts = entries.map((e) => e.text);
+    const keys = entries.map((e) => {
+      let key = this.entryKeys.get(e);
+      if (key === undefined) {
+        key = sha256Hex(e.text);
+        this.entryKeys.set(e, key);
+      }
+      return key;
+    });
+    const [q, docs] = await Promise.all([
+      this.queryVector(query),
+      Promise.all(this.documentVectors(texts, keys)),
+    ]);
     return docs.map((d) => Math.max(0, cosineSimilarity(q, d)));
   }
 
@@ -51,8 +79,7 @@ export class EmbeddingRelevance implements RelevanceScorer {
     return vector;
   }
 
-  private documentVectors(texts: readonly string[]): Promise<number[]>[] {
-    const keys = texts.map((text) => sha256Hex(text));
+  private documentVectors(texts: readonly string[], keys: readonly string[]): Promise<number[]>[] {
     const found = new Map<string, Promise<number[]>>();
     const missing = new Map<string, string>();
     keys.forEach((key, i) => {

@@ -71,7 +71,7 @@ export function createImportanceHeuristic(opts: ImportanceHeuristicOptions = {})
     .map(([phrase, bonus]) => ({ tokens: tokenize(phrase, ALL_WORDS), bonus }))
     .filter((p) => p.tokens.length > 0);
   const maxKeywordBonus = opts.maxKeywordBonus ?? 4;
-  return (memory) => {
+  const rate = (memory: ImportanceInput): number => {
     const text = memory.text;
     let score = base[memory.kind];
     if (text.includes('!')) score += 1;
@@ -82,6 +82,28 @@ export function createImportanceHeuristic(opts: ImportanceHeuristicOptions = {})
     let bonus = 0;
     for (const p of phrases) if (containsPhrase(tokens, p.tokens)) bonus += p.bonus;
     return clampImportance(score + Math.min(maxKeywordBonus, bonus));
+  };
+  return memoByKindAndText(rate);
+}
+
+/** Most (kind, text) ratings one heuristic remembers; the oldest go first. */
+const IMPORTANCE_MEMO_SIZE = 20_000;
+
+/**
+ * The heuristic reads only the kind and the text (never the source), and is a pure
+ * function of them: many agents hearing the same line share one rating.
+ */
+function memoByKindAndText(rate: ImportanceFn): ImportanceFn {
+  const memo = new Map<string, number>();
+  return (memory) => {
+    const key = `${memory.kind}\u0000${memory.text}`;
+    let score = memo.get(key);
+    if (score === undefined) {
+      score = rate(memory);
+      memo.set(key, score);
+      if (memo.size > IMPORTANCE_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    }
+    return score;
   };
 }
 

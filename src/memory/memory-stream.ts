@@ -9,7 +9,7 @@ import {
   type NewMemory,
 } from './memory-entry.ts';
 import { evictLowest } from './memory-eviction.ts';
-import type { RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
+import type { EntryRelevanceScorer, RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
 import { checkDecay, DEFAULT_DECAY, type RetrievalWeights, scoreMemories } from './retrieval.ts';
 
 /** Default cap on the number of entries of a stream. */
@@ -49,7 +49,11 @@ export interface RecallAsyncOptions extends Omit<RecallOptions, 'relevance'> {
   relevance?: RelevanceScorer;
 }
 
-const LEXICAL = new LexicalRelevance();
+/**
+ * The default scorer, shared by every stream: its text memo lets agents that heard the same
+ * line share one tokenisation (scores never depend on the memo).
+ */
+const LEXICAL = new LexicalRelevance({ cacheSize: 50_000 });
 
 /** A new, empty memory stream. */
 export function emptyMemory(): MemoryStreamState {
@@ -91,7 +95,8 @@ function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
   const importance = clampImportance(m.importance ?? rate(input));
   const entry: MemoryEntry = { id, t: m.t, kind: m.kind, text: m.text, importance };
   if (m.source !== undefined) entry.source = m.source;
-  return entry;
+  // Frozen: scorers keep derived data (terms) per entry, and digests cache its canonical JSON.
+  return Object.freeze(entry);
 }
 
 /** The latest tick in the stream (0 when empty). */
@@ -108,12 +113,25 @@ function latestOf(entries: readonly MemoryEntry[]): number {
 /**
  * The `k` memories that best match `query`, best first: recency, importance and lexical
  * relevance combined as in {@link scoreMemories}; ties go to the newer entry. Synchronous,
- * so a rule policy can call it inside its step.
+ * so a rule policy can call it inside its step. A query given as parts (e.g. the messages
+ * of an inbox) is the same as `parts.join(' ')`, and lets the default scorer tokenise each
+ * part once for all agents that share it.
  */
-export function recall(state: MemoryStreamState, query: string, opts: RecallOptions = {}): MemoryEntry[] {
+export function recall(
+  state: MemoryStreamState,
+  query: string | readonly string[],
+  opts: RecallOptions = {},
+): MemoryEntry[] {
   const candidates = candidatesOf(state, opts);
   const scorer = opts.relevance ?? LEXICAL;
-  const relevances = candidates.length === 0 ? [] : scorer.scoreSync(query, candidates.map(textOf));
+  const text = typeof query === 'string' ? query : query.join(' ');
+  let relevances: number[] = [];
+  if (candidates.length > 0 && scorer instanceof LexicalRelevance)
+    relevances =
+      typeof query === 'string'
+        ? scorer.scoreEntries(query, candidates)
+        : scorer.scoreEntriesByParts(query, candidates);
+  else if (candidates.length > 0) relevances = scorer.scoreSync(text, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 
@@ -128,7 +146,13 @@ export async function recallAsync(
 ): Promise<MemoryEntry[]> {
   const candidates = candidatesOf(state, opts);
   const scorer = opts.relevance ?? LEXICAL;
-  const relevances = candidates.length === 0 ? [] : await scorer.score(query, candidates.map(textOf));
+  const byEntry = (scorer as Partial<EntryRelevanceScorer>).scoreEntries;
+  const relevances =
+    candidates.length === 0
+      ? []
+      : byEntry
+        ? await byEntry.call(scorer, query, candidates)
+        : await scorer.score(query, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 

@@ -21,6 +21,18 @@ export function compareChronological(a: MemoryEntry, b: MemoryEntry): number {
   return a.t !== b.t ? a.t - b.t : a.id - b.id;
 }
 
+/** Token cost of each (frozen, so unchanging) entry's default prompt line, computed once. */
+const defaultCosts = new WeakMap<MemoryEntry, number>();
+
+function defaultCost(entry: MemoryEntry): number {
+  let cost = defaultCosts.get(entry);
+  if (cost === undefined) {
+    cost = estimateTokens(formatMemory(entry));
+    if (Object.isFrozen(entry)) defaultCosts.set(entry, cost);
+  }
+  return cost;
+}
+
 /** Options of {@link fitToBudget}. */
 export interface FitOptions {
   /** How each memory will be rendered; its cost is the estimate of that line. Default {@link formatMemory}. */
@@ -43,7 +55,7 @@ export function fitToBudget(
   const kept: MemoryEntry[] = [];
   let used = 0;
   for (const entry of ranked) {
-    const cost = estimateTokens(format(entry));
+    const cost = format === formatMemory ? defaultCost(entry) : estimateTokens(format(entry));
     if (used + cost > maxTokens) continue;
     used += cost;
     kept.push(entry);

@@ -44,14 +44,15 @@ afterAll(async () => {
 });
 
 describe('an LLM-world fork without intervention reproduces the parent', () => {
-  it('fork at tick 5: same digest, same bytes, and only the calls of ticks 6..10 reach the server', async () => {
+  it('fork at tick 5: same digest, same bytes, and no call reaches the server (the later calls are replayed from the parent)', async () => {
     const own = await startLocalLlmServer({ port: 0 });
     try {
       const out = join(dir, 'plain-5.ndjson');
       const r = await cliJson('fork', plain, '--at', '5', '--llm-base-url', own.url, '--out', out);
       expect(r.digest).toBe(digests[plain]);
       expectForkOf(plain, out, 5, false);
-      expect(own.stats().completions).toBe(llmTicks(plain).filter((t) => t > 5).length);
+      expect(llmTicks(plain).filter((t) => t > 5).length).toBeGreaterThan(0);
+      expect(own.stats().completions).toBe(0);
       expect(String(wallOf(out).llmEndpoint)).toContain(own.url);
     } finally {
       await own.close();

@@ -38,7 +38,7 @@ function init(control: WorldControl, cast: readonly Resident[]): void {
 }
 
 /**
- * The town square: 5 to 50 residents with personas, a public square and direct messages
+ * The town square: 5 to 2000 residents with personas, a public square and direct messages
  * between network neighbours, and private knowledge (a secret, a true fact, a planted
  * rumour). LLM residents see only their own profile, memory and what was said to them or
  * in the square; the rest follow the rumour world's rules.

@@ -30,6 +30,25 @@ function knownItems(ctx: StepContext<unknown>, town: Town, words: Record<string,
   return out;
 }
 
+type Reply = { action: (typeof ACTIONS)[number]; to: string; text: string };
+const replySchemas = new Map<string, z.ZodType<Reply>>();
+
+/** The reply schema for these contacts, built once per contact list (zod schemas are immutable). */
+function replyZod(names: readonly string[]): z.ZodType<Reply> {
+  const key = names.join('\n');
+  let schema = replySchemas.get(key);
+  if (!schema) {
+    schema = z.object({
+      action: z.enum(ACTIONS),
+      to: z.enum(['', ...names] as [string, ...string[]]),
+      text: z.string(),
+    });
+    if (replySchemas.size >= 10_000) replySchemas.clear();
+    replySchemas.set(key, schema);
+  }
+  return schema;
+}
+
 /**
  * An LLM resident's step. Synchronously it takes in its inbox (knowledge and provenance,
  * memories) and builds its prompt from its own view; then it asks the model for one JSON
@@ -41,9 +60,16 @@ export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decisi
   const self = town.cast[i];
   const { heard, words } = takeInbox(ctx, town, 'learn');
   let memory = (ctx.get('memory') as MemoryStreamState | undefined) ?? emptyMemory();
-  for (const h of heard)
-    memory = remember(memory, { t: tick, kind: 'observation', text: heardLine(h), source: h.speaker });
-  const query = heard.map((h) => h.text).join(' ') || self.goal;
+  // One remember for the whole inbox: the same stream as one call per message (eviction
+  // keeps the best-kept entries either way), without copying the stream per message.
+  if (heard.length)
+    memory = remember(
+      memory,
+      heard.map((h) => ({ t: tick, kind: 'observation' as const, text: heardLine(h), source: h.speaker })),
+    );
+  // The query is the inbox's texts joined by spaces (the goal when that is empty), given in parts.
+  const parts = heard.map((h) => h.text);
+  const query = parts.join(' ') ? parts : self.goal;
   const recalled = fitToBudget(recall(memory, query, { now: tick, k: 24 }), town.params.memoryTokens);
   const contacts = contactsOf(town, i);
   const messages = buildPrompt({
@@ -53,11 +79,7 @@ export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decisi
     memories: recalled.map((e) => `- ${e.text}`),
     contacts: contacts.names,
   });
-  const schema = z.object({
-    action: z.enum(ACTIONS),
-    to: z.enum(['', ...contacts.names] as [string, ...string[]]),
-    text: z.string(),
-  });
+  const schema = replyZod(contacts.names);
   const request = {
     caller: String(i),
     tick,

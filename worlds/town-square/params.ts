@@ -3,12 +3,20 @@ import { z } from 'zod';
 /** Parameters of the town square, with defaults and descriptions (shown by `grapevine worlds`). */
 export const townParams = z.object({
   personas: z.string().default('').describe('personas JSON file (default: the shipped agents/personas.json)'),
-  agents: z.number().int().min(5).max(50).default(8).describe('number of agents (5 to 50)'),
+  agents: z
+    .number()
+    .int()
+    .min(5)
+    .max(2000)
+    .default(8)
+    .describe(
+      'number of agents (5 to 2000; past the personas file, personas repeat with a suffix: II, III, IV, 5...)',
+    ),
   llmAgents: z
     .number()
     .int()
     .min(0)
-    .max(50)
+    .max(2000)
     .optional()
     .describe('how many agents are LLM-driven (default: all); the rest follow rumour-world rules'),
   network: z

@@ -46,7 +46,9 @@ async function forkOne(
     fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
   };
   if (!def.needsLlm) return continueRun({ def, recorded, path, atTick, out, interventions, wall });
-  const llm = await openContinuationLlm(recorded, atTick, flags);
+  const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
+    reuseParentTail: interventions.length === 0,
+  });
   try {
     return await continueRun({
       def,

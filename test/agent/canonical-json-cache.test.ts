@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CanonicalJsonCache } from '../../src/agent/canonical-json-cache.ts';
+import { canonicalJson } from '../../src/core/index.ts';
+
+const deepFreeze = <T>(v: T): T => {
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+};
+
+describe('CanonicalJsonCache', () => {
+  it('writes the bytes of canonicalJson, frozen or not, twice in a row', () => {
+    const entry = deepFreeze({ z: 1, a: 'é"\n', t: -0, list: [1, null, undefined, { b: true }] });
+    const values: unknown[] = [
+      null,
+      'x',
+      3.5,
+      [entry, entry, { k: undefined, j: [entry] }],
+      { memory: { entries: [entry], nextId: 4 }, heard: { fact: 'said' }, fallback: false },
+    ];
+    const cache = new CanonicalJsonCache();
+    for (const v of values) {
+      expect(cache.write(v)).toBe(canonicalJson(v));
+      expect(cache.write(v)).toBe(canonicalJson(v));
+      expect(cache.encode(v).toString('utf8')).toBe(canonicalJson(v));
+    }
+  });
+
+  it('never serves a stale text: a frozen object with a mutable child is written again', () => {
+    const child = { n: 1 };
+    const shallow = Object.freeze({ child });
+    const cache = new CanonicalJsonCache();
+    expect(cache.write(shallow)).toBe('{"child":{"n":1}}');
+    child.n = 2;
+    expect(cache.write(shallow)).toBe('{"child":{"n":2}}');
+    const open = { n: 1 };
+    expect(cache.write([open])).toBe('[{"n":1}]');
+    open.n = 3;
+    expect(cache.write([open])).toBe('[{"n":3}]');
+  });
+
+  it('refuses what canonicalJson refuses, with the same error', () => {
+    const cache = new CanonicalJsonCache();
+    for (const bad of [{ a: Number.NaN }, [new Uint8Array(2)], { d: new Date(0) }]) {
+      expect(() => canonicalJson(bad)).toThrow(TypeError);
+      expect(() => cache.write(bad)).toThrow(
+        (() => {
+          try {
+            canonicalJson(bad);
+          } catch (e) {
+            return (e as Error).message;
+          }
+          return '';
+        })(),
+      );
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { SeededStream } from '../../src/core/index.ts';
+import {
+  emptyMemory,
+  LexicalRelevance,
+  type MemoryStreamState,
+  type NewMemory,
+  recall,
+  remember,
+  tokenize,
+} from '../../src/memory/index.ts';
+import { fillerMemories, streamOf } from './fixtures.ts';
+
+/** The scoring as first written: every text re-tokenised into a Set, terms summed in sorted order. */
+function referenceScores(query: string, texts: readonly string[]): number[] {
+  const terms = [...new Set(tokenize(query))].sort();
+  if (terms.length === 0 || texts.length === 0) return texts.map(() => 0);
+  const docs = texts.map((text) => new Set(tokenize(text)));
+  const idf = terms.map((term) => {
+    let containing = 0;
+    for (const doc of docs) if (doc.has(term)) containing++;
+    return Math.log(1 + (docs.length - containing + 0.5) / (containing + 0.5));
+  });
+  let total = 0;
+  for (const w of idf) total += w;
+  return docs.map((doc) => {
+    let sum = 0;
+    terms.forEach((term, i) => {
+      if (doc.has(term)) sum += idf[i];
+    });
+    return sum / total;
+  });
+}
+
+const QUERIES = [
+  'Alice the market',
+  'painted school river',
+  'Gus Gus bakery!',
+  '',
+  'nothing matches',
+  'mill',
+];
+
+describe('lexical recall with per-entry terms and postings', () => {
+  const state = streamOf(fillerMemories(300, 'equivalence'));
+  const texts = state.entries.map((e) => e.text);
+
+  it('gives bit-identical scores to the re-tokenising reference, by text and by entry', () => {
+    const scorer = new LexicalRelevance();
+    for (const q of QUERIES) {
+      const expected = referenceScores(q, texts);
+      expect(scorer.scoreSync(q, texts)).toEqual(expected);
+      expect(scorer.scoreEntries(q, state.entries)).toEqual(expected);
+      expect(scorer.scoreEntries(q, state.entries)).toEqual(expected); // second time from the kept terms
+    }
+  });
+
+  it('ranks as the reference scores rank (recorded case: top ids)', () => {
+    const ranked = recall(state, 'Alice painted the old mill', { k: 8, now: 300 }).map((e) => e.id);
+    const byReference = recall(state, 'Alice painted the old mill', {
+      k: 8,
+      now: 300,
+      relevance: { scoreSync: referenceScores, score: async (q, t) => referenceScores(q, t) },
+    }).map((e) => e.id);
+    expect(ranked).toEqual(byReference);
+    expect(new Set(ranked).size).toBe(8);
+  });
+});
+
+describe('recall with the query in parts', () => {
+  it('ranks as the parts joined by spaces', () => {
+    const state = streamOf(fillerMemories(200, 'parts'));
+    const parts = ["Alice's market", 'the old mill!', 'Gus painted', '', 'river'];
+    for (let n = 1; n <= parts.length; n++) {
+      const some = parts.slice(0, n);
+      expect(recall(state, some, { k: 12 })).toEqual(recall(state, some.join(' '), { k: 12 }));
+      expect(recall(state, some, { k: 12 })).toEqual(recall(state, some.join(' '), { k: 12 }));
+    }
+  });
+});
+
+describe('remember', () => {
+  it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
+    const rng = new SeededStream('batch');
+    let one: MemoryStreamState = emptyMemory();
+    let batch: MemoryStreamState = emptyMemory();
+    for (let t = 0; t < 40; t++) {
+      const inbox: NewMemory[] = fillerMemories(1 + rng.int(12), `tick${t}`, t).map((m) => ({ ...m, t }));
+      for (const m of inbox) one = remember(one, m, { maxEntries: 50 });
+      batch = remember(batch, inbox, { maxEntries: 50 });
+      expect(batch).toEqual(one);
+    }
+    expect(one.entries.length).toBe(50);
+  });
+
+  it('freezes the entries it creates', () => {
+    const s = remember(emptyMemory(), { t: 1, kind: 'observation', text: 'x' });
+    expect(Object.isFrozen(s.entries[0])).toBe(true);
+  });
+});
