@@ -71,6 +71,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--quiet', 'no output on success')
     .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
     .option('--model <name>', 'model name')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await forkCommand(log, o)));
   cli
     .command('resume')
@@ -80,6 +81,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--quiet', 'no output on success')
     .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for LLM calls after the fork tick')
     .option('--model <name>', 'model name')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await resumeCommand(log, o)));
   cli
     .command('diff')
@@ -108,6 +110,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--verify', 'compare the rerun with the log line by line')
     .option('--json', 'print JSON')
     .option('--quiet', 'no output on success')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await replayCommand(log, o)));
   cli
     .command('inspect')
@@ -116,6 +119,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--agent <id>', 'agent index')
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await inspectCommand(log, o)));
   cli
     .command('audit')
@@ -124,6 +128,7 @@ function program(setExit: (code: number) => void): Command {
     )
     .argument('<log>', 'a --log full replay log, or a directory of them')
     .option('--json', 'print JSON')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await auditCommand(log, o)));
   const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
   sotopia

@@ -1,6 +1,7 @@
 export * from './canonical-encoder.ts';
 export * from './continue-run.ts';
 export * from './copy-prefix.ts';
+export * from './guarded-log.ts';
 export * from './gzip-members.ts';
 export * from './line-encoder.ts';
 export * from './line-source.ts';

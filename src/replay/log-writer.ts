@@ -49,9 +49,13 @@ export class LogWriter {
    * (engine, world, params, seed...); `type`, `seq`, `t`, `format` and `h` are set by the
    * writer and may not be given.
    *
-   * @throws LogFormatError when the file cannot be created or a header field is not JSON.
+   * With `exclusive`, the file is created only if it does not exist (an atomic check: of
+   * two runs started at once with the same path, the second is refused).
+   *
+   * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`)
+   *   or a header field is not JSON.
    */
-  static create(path: string, headerFields: LogFields): LogWriter {
+  static create(path: string, headerFields: LogFields, opts: { exclusive?: boolean } = {}): LogWriter {
     checkReserved(headerFields, 'header');
     const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
     const encoder = new LineEncoder();
@@ -64,8 +68,14 @@ export class LogWriter {
     let fd: number;
     try {
       mkdirSync(dirname(path), { recursive: true });
-      fd = openSync(path, 'w');
+      fd = openSync(path, opts.exclusive ? 'wx' : 'w');
     } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new LogFormatError(
+          `${path} already exists (another run may be writing it)`,
+          {},
+          { cause, hint: 'choose another --out, or add --force to overwrite it' },
+        );
       throw ioError(`cannot create log file ${path}`, cause);
     }
     const writer = new LogWriter(

@@ -83,7 +83,7 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
 
 /** Options of {@link rerunLog}. */
 export interface RerunOptions {
-  onTick?: (tick: number, max: number) => void;
+  onTick?: (tick: number, max: number) => unknown;
   /** Services for worlds that need them (e.g. a replaying LLM port and its input buffer). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks'>;
 }

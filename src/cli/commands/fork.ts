@@ -9,10 +9,10 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
+import { intFlag } from '../flags.ts';
 import { readInterventions } from '../interventions-file.ts';
 import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
-import { intFlag } from './run.ts';
 
 /** Options of `grapevine fork`. */
 export interface ForkCommandOptions extends LlmFlags {
@@ -25,6 +25,8 @@ export interface ForkCommandOptions extends LlmFlags {
   json?: boolean;
   quiet?: boolean;
   force?: boolean;
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 interface ForkPlan {
@@ -84,7 +86,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const seed = intFlag('seed', opts.seed);
   const recorded = await readRecordedRun(path);
   endOfTick(recorded, at);
-  const { def } = await loadWorldFromHeader(recorded.header);
+  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
   const plan = { def, recorded, path, atTick: at };
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates === undefined) {

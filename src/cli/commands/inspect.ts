@@ -1,15 +1,17 @@
 import { type Json, UsageError } from '../../core/index.ts';
 import { type AgentSnapshot, type Message, runWorld } from '../../index.ts';
 import { readLog, readRecordedRun } from '../../replay/index.ts';
+import { intFlag } from '../flags.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
-import { replayServices } from './replay.ts';
-import { intFlag } from './run.ts';
+import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine inspect`. */
 export interface InspectCommandOptions {
   agent?: string;
   at?: string;
   json?: boolean;
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   const size = h.size as number;
   if (agent !== undefined && agent >= size)
     throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`);
-  const { def } = await loadWorldFromHeader(h);
+  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world });
   const observed: { tick: number; messages: Message[] }[] = [];
   let snapshot: AgentSnapshot | undefined;
   let metrics: Json = {};
