@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
@@ -10,6 +10,7 @@ import {
   type WorldDefinition,
 } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
+import { checkForkParams } from '../fork-params.ts';
 import { readInterventions } from '../interventions-file.ts';
 import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
@@ -87,6 +88,8 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const recorded = await readRecordedRun(path);
   endOfTick(recorded, at);
   const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  const parentParams = recorded.header.params as Record<string, unknown>;
+  checkForkParams(def, parentParams, set, recorded.header.seed as number);
   const plan = { def, recorded, path, atTick: at };
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates === undefined) {
@@ -98,6 +101,12 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     return 0;
   }
   if (replicates < 1) throw new UsageError('--replicates must be at least 1');
+  if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
+    throw new UsageError(`--out ${opts.out} is a file; --replicates writes a directory of children`, {
+      hint: 'give a directory path (new or existing) to --out',
+    });
+  for (let k = 1; k <= replicates; k++)
+    for (const arm of ['treated', 'control']) checkOut(join(opts.out, `${arm}-${k}.ndjson`), opts.force);
   mkdirSync(opts.out, { recursive: true });
   const base = seed ?? (recorded.header.seed as number);
   const children: Record<string, Json>[] = [];

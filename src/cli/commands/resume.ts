@@ -25,9 +25,8 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
       hint: 'use fork to continue a finished run in another direction',
     });
   }
+  // A run killed before its tick-0 line is resumed from its header (at = -1).
   const at = lastTick(recorded);
-  if (at < 0)
-    throw new UsageError(`${path} has no complete tick to resume from`, { hint: 'run the world again' });
   const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
@@ -50,7 +49,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
     if (opts.json) process.stdout.write(`${JSON.stringify({ ...r, log: path, resumedAt: at })}\n`);
     else if (!opts.quiet)
       process.stdout.write(
-        `resumed ${path} after tick ${at}: ${r.ticks} ticks (${r.reason})\ndigest ${r.digest}\n`,
+        `resumed ${path} ${at < 0 ? 'from its header' : `after tick ${at}`}: ${r.ticks} ticks (${r.reason})\ndigest ${r.digest}\n`,
       );
     return 0;
   } catch (err) {
