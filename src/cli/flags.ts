@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../core/index.ts';
 
 /**
@@ -33,4 +35,22 @@ export function configInt(name: string, value: unknown, where: string): number |
       hint: `write e.g. "${name}": 10`,
     });
   return value;
+}
+
+/**
+ * Checks early that `--out` can be created: its nearest existing ancestor is a directory,
+ * and the path itself is not a directory.
+ *
+ * @throws UsageError naming the path.
+ */
+export function checkOutPath(out: string): void {
+  if (out === '') throw new UsageError('--out must not be empty');
+  if (existsSync(out) && statSync(out).isDirectory())
+    throw new UsageError(`--out ${out} is a directory`, { hint: 'give the path of a log file' });
+  let dir = dirname(resolve(out));
+  while (!existsSync(dir)) dir = dirname(dir);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--out ${out} cannot be created: ${dir} is a file, not a directory`, {
+      hint: 'choose another --out',
+    });
 }

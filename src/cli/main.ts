@@ -17,7 +17,8 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function program(setExit: (code: number) => void): Command {
+/** The CLI's commander program (its commands and options; tests walk it); `setExit` receives each command's exit code. */
+export function program(setExit: (code: number) => void): Command {
   const cli = new Command('grapevine')
     .description('deterministic, replayable simulation of how information spreads among rule and LLM agents')
     .version(ENGINE_VERSION)

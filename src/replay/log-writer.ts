@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
 import { type EncodedLine, LineEncoder } from './line-encoder.ts';
+import { MAX_LINE } from './line-source.ts';
 import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
 
@@ -179,6 +180,15 @@ export class LogWriter {
     } catch (cause) {
       throw unwritable(type, seq, cause);
     }
+    // A line the reader would refuse is never written (UTF-8 takes at most 3 bytes per code unit).
+    if (encoded.text.length * 3 > MAX_LINE && Buffer.byteLength(encoded.text) > MAX_LINE)
+      throw new LogFormatError(
+        `cannot write ${type} line (seq ${seq}): it is ${(Buffer.byteLength(encoded.text) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
+        { seq },
+        {
+          hint: 'the event grows with the population (e.g. a snapshot of pending deliveries); use a sparser network or fewer agents',
+        },
+      );
     state.seq = seq;
     state.lastTick = t;
     state.chain = encoded.chain;

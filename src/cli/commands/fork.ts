@@ -9,7 +9,7 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
-import { intFlag } from '../flags.ts';
+import { checkOutPath, intFlag } from '../flags.ts';
 import { checkForkParams } from '../fork-params.ts';
 import { readInterventions } from '../interventions-file.ts';
 import { openContinuationLlm } from '../llm-session.ts';
@@ -93,6 +93,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const plan = { def, recorded, path, atTick: at };
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates === undefined) {
+    checkOutPath(opts.out);
     checkOut(opts.out, opts.force);
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];

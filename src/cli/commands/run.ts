@@ -4,7 +4,7 @@ import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
 import { describeCounters } from '../describe-counters.ts';
-import { configInt, intFlag } from '../flags.ts';
+import { checkOutPath, configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openLiveLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
@@ -84,6 +84,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
   const { def, source } = await loadWorld(ref);
   const out = opts.out ?? defaultOut(def.id, seed);
+  checkOutPath(out);
   if (existsSync(out) && !opts.force)
     throw new UsageError(`${out} already exists`, {
       hint: 'choose another --out, or add --force to overwrite it',
