@@ -117,7 +117,7 @@ export function program(setExit: (code: number) => void): Command {
     .command('inspect')
     .description('what an agent had observed and which state it was in at a tick')
     .argument('<log>', 'replay log')
-    .option('--agent <id>', 'agent index')
+    .option('--agent <id>', 'agent index, a comma list, or all (with --json)')
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')

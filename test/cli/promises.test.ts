@@ -140,3 +140,16 @@ describe('audit (issue 15, items 10, 16)', () => {
     expect(existsSync(bad)).toBe(true);
   }, 120_000);
 });
+
+describe('inspect a list of agents (issue 15, item 20)', () => {
+  it('--agent 1,2 --json reports both; --agent all needs --json', async () => {
+    const r = await cli(['inspect', parent, '--agent', '1,2', '--at', '3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.agents.map((a: { agent: number }) => a.agent)).toEqual([1, 2]);
+    expect(j.agents[0].state).toBeDefined();
+    const all = await cli(['inspect', parent, '--agent', 'all']);
+    expect(all.code).toBe(2);
+    expect(hasStack(all.stderr)).toBe(false);
+  }, 120_000);
+});
