@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
+import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
 import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
@@ -67,7 +68,7 @@ export async function* readLog(
     await source.return(false);
   }
   if (verifier.header === null) throw noHeader(path, truncated);
-  if ((truncated || (isGzipPath(path) && endsWithEmptyMember(path))) && verifier.lastType === 'end')
+  if (verifier.lastType === 'end' && bytesAfterEnd(path, truncated))
     throw new LogFormatError(
       `${path} has bytes after its end line (line ${verifier.lines}, seq ${verifier.lastSeq}): a finished log has nothing after its end`,
       { line: verifier.lines + 1, seq: verifier.lastSeq + 1 },
@@ -105,6 +106,18 @@ export async function scanLog(path: string): Promise<LogSummary & { digest: stri
 export async function readHeader(path: string): Promise<LogHeader> {
   for await (const line of readLog(path)) return line.event as LogHeader;
   throw noHeader(path, false);
+}
+
+/**
+ * True when a log whose last complete line is `end` has bytes after it. For plain text, a
+ * partial line. For gzip, NUL bytes after the members, or an empty member; a cut-short
+ * last member (the one holding the end line, cut in its trailer) is a truncation instead.
+ */
+function bytesAfterEnd(path: string, truncated: boolean): boolean {
+  if (!isGzipPath(path)) return truncated;
+  if (!truncated) return endsWithEmptyMember(path);
+  const { tail } = findGzipTail(path);
+  return tail.length === 0 || tail.every((b) => b === 0);
 }
 
 /**
