@@ -12,8 +12,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { replayServices } from '../src/cli/commands/replay.ts';
 import { openLiveLlm, resolveRunLlm } from '../src/cli/llm-session.ts';
+import { replayServices } from '../src/cli/replay-services.ts';
 import { InputBuffer, RngStreams, runWorld } from '../src/index.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../src/replay/index.ts';
 import { world } from '../worlds/town-square/index.ts';

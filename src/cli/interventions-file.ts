@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../core/index.ts';
-import { type Intervention, parseIntervention } from '../world/index.ts';
+import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../world/index.ts';
 
 /**
  * Reads interventions from a JSON or YAML file: one intervention object, an array of them,
@@ -23,6 +23,7 @@ export function readInterventions(path: string): Intervention[] {
       { cause, hint: 'write JSON (.json) or YAML (.yaml, .yml)' },
     );
   }
+  rejectUnsafeKeys(raw, `intervention file ${path}`);
   const list = Array.isArray(raw)
     ? raw
     : typeof raw === 'object' &&

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { type Json, sha256Hex, WorldNotFoundError } from '../core/index.ts';
+import { type Json, LogFormatError, sha256Hex, WorldNotFoundError } from '../core/index.ts';
 import { isWorldDefinition, type WorldDefinition } from '../world/index.ts';
 import { BUILTIN_WORLDS } from './builtin-worlds.ts';
 
@@ -16,18 +16,14 @@ function looksLikePath(ref: string): boolean {
   return /[\\/]/.test(ref) || /\.(m|c)?(t|j)s$/.test(ref);
 }
 
-/** Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`). */
-export async function loadWorld(ref: string): Promise<LoadedWorld> {
-  const builtin = BUILTIN_WORLDS.get(ref);
-  if (builtin) return { def: builtin, source: { kind: 'builtin' } };
-  if (!looksLikePath(ref)) {
-    throw new WorldNotFoundError(`unknown world "${ref}"`, {
-      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}; or give a path to a world file (./my-world.ts)`,
-    });
-  }
-  const path = resolve(ref);
-  if (!existsSync(path))
+function readWorldFile(path: string): Buffer {
+  if (!existsSync(path) || !statSync(path).isFile())
     throw new WorldNotFoundError(`world file not found: ${path}`, { hint: 'check the path' });
+  return readFileSync(path);
+}
+
+/** Imports a world file whose bytes the caller has already read (and, for a log, checked). */
+async function importWorldFile(path: string, bytes: Buffer): Promise<LoadedWorld> {
   let mod: Record<string, unknown>;
   try {
     mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
@@ -42,28 +38,108 @@ export async function loadWorld(ref: string): Promise<LoadedWorld> {
     throw new WorldNotFoundError(`${path} exports no world`, {
       hint: 'export const world = defineWorld({ ... }) from the file',
     });
-  return { def, source: { kind: 'file', path, sha256: sha256Hex(readFileSync(path)) } };
+  return { def, source: { kind: 'file', path, sha256: sha256Hex(bytes) } };
 }
 
-/** Loads the world a log header names, checking that a world file has not changed since. */
-export async function loadWorldFromHeader(header: Record<string, unknown>): Promise<LoadedWorld> {
-  const world = header.world as {
-    id: string;
-    version: string;
-    source?: { kind: string; path?: string; sha256?: string };
-  };
-  const source = world?.source;
-  const loaded = await loadWorld(source?.kind === 'file' && source.path ? source.path : world.id);
-  if (source?.kind === 'file' && loaded.source.sha256 !== source.sha256) {
-    throw new WorldNotFoundError(`world file ${source.path} changed since the log was written`, {
-      hint: 'restore the file as it was for this run (its sha256 is in the log header)',
+/** Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`). */
+export async function loadWorld(ref: string): Promise<LoadedWorld> {
+  const builtin = BUILTIN_WORLDS.get(ref);
+  if (builtin) return { def: builtin, source: { kind: 'builtin' } };
+  if (!looksLikePath(ref)) {
+    throw new WorldNotFoundError(`unknown world "${ref}"`, {
+      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}; or give a path to a world file (./my-world.ts)`,
     });
   }
-  if (loaded.def.version !== world.version) {
+  const path = resolve(ref);
+  return importWorldFile(path, readWorldFile(path));
+}
+
+/** The `world` field of a log header, checked for shape. */
+interface HeaderWorld {
+  id: string;
+  version: string;
+  source: { kind: string; path?: string; sha256?: string };
+}
+
+function headerWorld(header: Record<string, unknown>): HeaderWorld {
+  const w = header.world as Record<string, unknown> | undefined;
+  const src = (w?.source ?? { kind: 'builtin' }) as Record<string, unknown>;
+  const ok =
+    typeof w === 'object' &&
+    w !== null &&
+    typeof w.id === 'string' &&
+    typeof w.version === 'string' &&
+    typeof src === 'object' &&
+    src !== null &&
+    (src.kind === 'builtin' || (src.kind === 'file' && typeof src.sha256 === 'string'));
+  if (!ok)
+    throw new LogFormatError(
+      'the log header names no valid world (world.id, world.version, world.source)',
+      { line: 1, seq: 0 },
+      { hint: 'the header was damaged or edited; restore the log from a copy' },
+    );
+  return w as unknown as HeaderWorld;
+}
+
+/** Options of {@link loadWorldFromHeader}. */
+export interface HeaderWorldOptions {
+  /** A world file the user named on the command line (`--world FILE`). */
+  worldFile?: string;
+}
+
+/**
+ * Loads the world a log header names. A built-in world is loaded by id. A world file is
+ * never imported because a log names it: the user must name it (`--world FILE`), and its
+ * sha256 is checked against the header BEFORE it is imported, so a crafted or edited log
+ * cannot make grapevine run code.
+ */
+export async function loadWorldFromHeader(
+  header: Record<string, unknown>,
+  opts: HeaderWorldOptions = {},
+): Promise<LoadedWorld> {
+  const world = headerWorld(header);
+  const loaded = world.source.kind === 'file' ? await loadNamedFile(world, opts) : builtinOf(world, opts);
+  if (loaded.def.version !== world.version || loaded.def.id !== world.id) {
     throw new WorldNotFoundError(
-      `the log was written by ${world.id}@${world.version}, this is ${loaded.def.version}`,
-      { hint: 'replay with the grapevine version that wrote the log' },
+      `the log was written by ${world.id}@${world.version}, this is ${loaded.def.id}@${loaded.def.version}`,
+      { hint: 'replay with the grapevine version (and world file) that wrote the log' },
     );
   }
   return loaded;
+}
+
+function builtinOf(world: HeaderWorld, opts: HeaderWorldOptions): LoadedWorld {
+  const def = BUILTIN_WORLDS.get(world.id);
+  if (!def)
+    throw new WorldNotFoundError(`the log names the world "${world.id}", which is not built in`, {
+      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}`,
+    });
+  if (opts.worldFile)
+    throw new WorldNotFoundError(
+      `the log was written by the built-in world ${world.id}: --world is not needed`,
+      {
+        hint: 'drop --world',
+      },
+    );
+  return { def, source: { kind: 'builtin' } };
+}
+
+async function loadNamedFile(world: HeaderWorld, opts: HeaderWorldOptions): Promise<LoadedWorld> {
+  const recorded = world.source.path ?? '(unnamed file)';
+  if (!opts.worldFile)
+    throw new WorldNotFoundError(
+      `the log was written by the world file ${recorded}; grapevine never runs a file because a log names it`,
+      { hint: `name the file yourself: --world ${recorded} (its sha256 must be ${world.source.sha256})` },
+    );
+  const path = resolve(opts.worldFile);
+  const bytes = readWorldFile(path);
+  const sha = sha256Hex(bytes);
+  if (sha !== world.source.sha256)
+    throw new WorldNotFoundError(
+      `${path} is not the world file that wrote the log (sha256 ${sha.slice(0, 12)}…, the log has ${world.source.sha256?.slice(0, 12)}…)`,
+      { hint: 'give the world file exactly as it was for this run' },
+    );
+  const loaded = await importWorldFile(path, bytes);
+  // The recorded source stays as written, so that a rerun reproduces the header.
+  return { def: loaded.def, source: world.source as unknown as Record<string, Json> };
 }

@@ -18,7 +18,8 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function program(setExit: (code: number) => void): Command {
+/** The CLI's commander program (its commands and options; tests walk it); `setExit` receives each command's exit code. */
+export function program(setExit: (code: number) => void): Command {
   const cli = new Command('grapevine')
     .description('deterministic, replayable simulation of how information spreads among rule and LLM agents')
     .version(ENGINE_VERSION)
@@ -59,7 +60,8 @@ function program(setExit: (code: number) => void): Command {
       .option('--out <path>', 'child log (or directory with --replicates)')
       .option('--force', 'overwrite existing outputs')
       .option('--json', 'print JSON')
-      .option('--quiet', 'no output on success'),
+      .option('--quiet', 'no output on success')
+      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
     { cache: true, purpose: 'for LLM calls after the fork tick' },
   ).action(async (log, o) => setExit(await forkCommand(log, o)));
   addLlmOptions(
@@ -68,7 +70,8 @@ function program(setExit: (code: number) => void): Command {
       .description('continue an interrupted run from its last complete tick, appending to its log')
       .argument('<log>', 'log of the interrupted run')
       .option('--json', 'print JSON')
-      .option('--quiet', 'no output on success'),
+      .option('--quiet', 'no output on success')
+      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await resumeCommand(log, o)));
   cli
@@ -99,14 +102,16 @@ function program(setExit: (code: number) => void): Command {
     .option('--verify', 'compare the rerun with the log line by line')
     .option('--json', 'print JSON')
     .option('--quiet', 'no output on success')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await replayCommand(log, o)));
   cli
     .command('inspect')
     .description('what an agent had observed and which state it was in at a tick')
     .argument('<log>', 'replay log')
-    .option('--agent <id>', 'agent index')
+    .option('--agent <id>', 'agent index, a comma list, or all (with --json)')
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await inspectCommand(log, o)));
   cli
     .command('audit')
@@ -115,6 +120,7 @@ function program(setExit: (code: number) => void): Command {
     )
     .argument('<log>', 'a --log full replay log, or a directory of them')
     .option('--json', 'print JSON')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await auditCommand(log, o)));
   const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
   sotopia

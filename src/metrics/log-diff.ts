@@ -1,4 +1,4 @@
-import { type Json, LogFormatError } from '../core/index.ts';
+import { canonicalJson, type Json, LogFormatError } from '../core/index.ts';
 import { readLog } from '../replay/index.ts';
 
 /** What one log holds for a diff: its lines' hashes, tick metrics and final agent states. */
@@ -27,26 +27,55 @@ export interface RunDiff {
     string,
     { a: number | null; b: number | null; delta: number | null; firstTick: number | null }
   >;
-  /** Agents whose statechart states differ at the end (first 50), and how many in all. */
+  /**
+   * Agents whose statechart states or memory differ at the end (first 50, with only the
+   * differing fields: `state.<region>`, `mem.<name or column>`), and how many in all.
+   */
   agents: {
     differing: number;
     sample: { agent: number; a: Record<string, string>; b: Record<string, string> }[];
   } | null;
 }
 
-function regionValues(state: Json): Map<number, Record<string, string>> | null {
+function columnValue(col: Buffer, size: number, i: number): string {
+  const width = size > 0 ? col.length / size : 0;
+  if (width === 8) return String(col.readDoubleLE(i * 8));
+  if (width === 4) return String(col.readInt32LE(i * 4));
+  if (width === 2) return String(col.readUInt16LE(i * 2));
+  return String(col[i]);
+}
+
+/** Each agent's final statechart state (`state.<region>`) and memory (`mem.<name>`), as strings. */
+function agentValues(state: Json): Map<number, Record<string, string>> | null {
   const ex = (state as { executor?: Record<string, Json> }).executor;
   if (!ex) return null;
+  const out = new Map<number, Record<string, string>>();
   if (ex.kind === 'xstate') {
-    const out = new Map<number, Record<string, string>>();
-    for (const [i, snap] of ex.agents as [number, { value: Record<string, string> }][])
-      out.set(i, snap.value);
+    for (const [i, snap] of ex.agents as [
+      number,
+      { value: Record<string, string>; context?: { mem?: Json } },
+    ][]) {
+      const fields: Record<string, string> = {};
+      for (const [r, v] of Object.entries(snap.value ?? {})) fields[`state.${r}`] = String(v);
+      const mem = (snap.context?.mem ?? {}) as Record<string, Json>;
+      for (const [k, v] of Object.entries(mem)) fields[`mem.${k}`] = canonicalJson(v);
+      out.set(i, fields);
+    }
     return out;
   }
+  const size = ex.size as number;
   const regions = (ex.regions as string[]).map((b) => Buffer.from(b, 'base64'));
-  const out = new Map<number, Record<string, string>>();
-  for (let i = 0; i < (ex.size as number); i++)
-    out.set(i, Object.fromEntries(regions.map((r, k) => [String(k), String(r[i])])));
+  const columns = ((ex.columns as string[] | undefined) ?? []).map((b) => Buffer.from(b, 'base64'));
+  for (let i = 0; i < size; i++) {
+    const fields: Record<string, string> = {};
+    regions.forEach((r, k) => {
+      fields[`state.${k}`] = String(r[i]);
+    });
+    columns.forEach((c, k) => {
+      fields[`mem.${k}`] = columnValue(c, size, i);
+    });
+    out.set(i, fields);
+  }
   return out;
 }
 
@@ -61,8 +90,13 @@ export async function readDiffSide(path: string): Promise<DiffSide> {
     if (line.type === 'snapshot') lastSnapshot = line.event.state as Json;
   }
   if (side.hashes.length === 0) throw new LogFormatError(`${path} is empty`);
-  side.finalStates = lastSnapshot ? regionValues(lastSnapshot) : null;
+  side.finalStates = lastSnapshot ? agentValues(lastSnapshot) : null;
   return side;
+}
+
+function body(event: Record<string, unknown>): string {
+  const { wall: _w, ...rest } = event;
+  return canonicalJson(rest);
 }
 
 function differingFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
@@ -74,10 +108,12 @@ function differingFields(a: Record<string, unknown>, b: Record<string, unknown>)
 export function diffRuns(a: DiffSide, b: DiffSide): RunDiff {
   let first: FirstDifference | null = null;
   const n = Math.max(a.hashes.length, b.hashes.length);
-  for (let seq = 1; seq < n && !first; seq++) {
-    if (a.hashes[seq] === b.hashes[seq]) continue;
+  // Compare line bodies (wall-clock fields aside), not hashes: once the header differs every
+  // hash differs, though later lines may be the same.
+  for (let seq = 0; seq < n && !first; seq++) {
     const la = a.lines[seq];
     const lb = b.lines[seq];
+    if (la && lb && body(la.event) === body(lb.event)) continue;
     const fields = la && lb ? differingFields(la.event, lb.event) : [];
     first = {
       seq,
@@ -104,11 +140,17 @@ export function diffRuns(a: DiffSide, b: DiffSide): RunDiff {
     for (const i of ids) {
       const sa = a.finalStates.get(i) ?? {};
       const sb = b.finalStates.get(i) ?? {};
-      if (JSON.stringify(sa) === JSON.stringify(sb)) continue;
+      const keys = [...new Set([...Object.keys(sa), ...Object.keys(sb)])].filter((k) => sa[k] !== sb[k]);
+      if (keys.length === 0) continue;
       differing++;
-      if (sample.length < 50) sample.push({ agent: i, a: sa, b: sb });
+      if (sample.length < 50)
+        sample.push({
+          agent: i,
+          a: Object.fromEntries(keys.map((k) => [k, sa[k]])),
+          b: Object.fromEntries(keys.map((k) => [k, sb[k]])),
+        });
     }
     agents = { differing, sample };
   }
-  return { identical: first === null && a.hashes.length === b.hashes.length, first, metrics, agents };
+  return { identical: first === null && a.lines.length === b.lines.length, first, metrics, agents };
 }

@@ -1,4 +1,4 @@
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, LogFormatError } from '../core/index.ts';
 import { readLog } from '../replay/index.ts';
 import type { PrivateItem } from '../world/index.ts';
 
@@ -43,6 +43,10 @@ export function normalizeText(s: string): string {
  */
 export async function auditPrompts(path: string, privates: readonly PrivateItem[]): Promise<AuditReport> {
   const items = privates.map((p) => ({ ...p, norm: normalizeText(p.text) })).filter((p) => p.norm.length > 0);
+  // A text an agent owns itself is never a leak in its own prompt, even when another agent
+  // owns the same text (two agents with the same goal).
+  const owned = new Map<number, Set<string>>();
+  for (const p of items) owned.set(p.owner, (owned.get(p.owner) ?? new Set()).add(p.norm));
   const said = new Map<number, string>();
   const seen = new Map<number, string[]>();
   const report: AuditReport = { prompts: 0, findings: [], leaks: [] };
@@ -67,9 +71,10 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
     if (line.type !== 'llm' || !/^\d+$/.test(String(e.caller))) continue;
     report.prompts++;
     const caller = Number(e.caller);
-    const prompt = normalizeText((e.messages as { content: string }[]).map((m) => m.content).join('\n'));
+    const prompt = normalizeText(promptText(e.messages, path, line.line));
+    const own = owned.get(caller);
     for (const p of items) {
-      if (p.owner === caller || !prompt.includes(p.norm)) continue;
+      if (p.owner === caller || own?.has(p.norm) || !prompt.includes(p.norm)) continue;
       const declared = p.visibleTo?.includes(caller) ?? false;
       const observed = !declared && (seen.get(caller) ?? []).some((t) => t.includes(p.norm));
       const allowed = declared || observed;
@@ -88,4 +93,15 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
     }
   }
   return report;
+}
+
+/** The text of a recorded prompt's messages; a damaged record is a LogFormatError naming the line. */
+function promptText(messages: unknown, path: string, line: number): string {
+  if (!Array.isArray(messages) || messages.some((m) => typeof m?.content !== 'string'))
+    throw new LogFormatError(
+      `${path}: line ${line}: the llm record's messages are not a list of {role, content}`,
+      { line },
+      { hint: 'the log was damaged or edited; restore it from a copy or rerun' },
+    );
+  return messages.map((m) => m.content as string).join('\n');
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../core/index.ts';
 
 /**
@@ -9,8 +9,15 @@ import { ConfigError } from '../core/index.ts';
 export function readNetworkFile(path: string, what: string): string {
   let text: string;
   try {
+    // A device or pipe (/dev/zero) would be read until memory runs out: only regular files.
+    const info = statSync(path);
+    if (!info.isFile() && !info.isDirectory())
+      throw new ConfigError(`cannot read ${what} ${path}: not a regular file`, {
+        hint: 'give the path of an edge-list file',
+      });
     text = readFileSync(path, 'utf8');
   } catch (cause) {
+    if (cause instanceof ConfigError) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(cause);

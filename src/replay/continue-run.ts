@@ -9,8 +9,10 @@ import {
   type WorldDefinition,
 } from '../world/index.ts';
 import { copyPrefix } from './copy-prefix.ts';
+import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
+import { removeStalePartials } from './stale-partials.ts';
 import type { RecordedRun } from './verify-run.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
@@ -21,7 +23,7 @@ export interface ContinueOptions {
   recorded: RecordedRun;
   /** Its path. */
   path: string;
-  /** The last tick taken from the recording. */
+  /** The last tick taken from the recording; -1 = none (rerun from the header: a run killed before tick 0 ended). */
   atTick: number;
   /** Where the continued log goes (the same path to resume in place). */
   out: string;
@@ -75,6 +77,7 @@ export function restorePoint(
   recorded: RecordedRun,
   atTick: number,
 ): { seq: number; tick: number } | undefined {
+  if (atTick < 0) return undefined;
   const until = endOfTick(recorded, atTick);
   return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
 }
@@ -84,6 +87,7 @@ export function restorePoint(
  * point, up to `atTick`.
  */
 export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<string, unknown>[] {
+  if (atTick < 0) return [];
   const from = restorePoint(recorded, atTick)?.tick ?? 0;
   return recorded.llmRecords.filter((r) => (r.tick as number) > from && (r.tick as number) <= atTick);
 }
@@ -97,18 +101,23 @@ export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<s
  */
 export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const h = o.recorded.header;
-  const until = endOfTick(o.recorded, o.atTick);
-  const snap = restorePoint(o.recorded, o.atTick);
+  const fromHeader = o.atTick < 0;
+  const until = fromHeader ? 0 : endOfTick(o.recorded, o.atTick);
+  const snap = fromHeader ? undefined : restorePoint(o.recorded, o.atTick);
   // Written beside the target and renamed at the end: a failure leaves the target as it was.
+  // What a killed continuation of the same target left behind is removed first.
+  removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
   const captured = await copyPrefix(o.path, target, until, o.wall, snap?.seq);
   const restore = snap ? (captured as unknown as EngineState) : undefined;
-  const writer = LogWriter.appendTo(target, {
-    header: h,
-    seq: until,
-    lastTick: o.recorded.chain.ticks[until],
-    chain: o.recorded.boundaryChains.get(until)!,
-  });
+  const writer = new GuardedLog(
+    LogWriter.appendTo(target, {
+      header: h,
+      seq: until,
+      lastTick: o.recorded.chain.ticks[until],
+      chain: o.recorded.boundaryChains.get(until)!,
+    }),
+  );
   const from = snap ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! } : undefined;
   const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
   try {
@@ -122,7 +131,8 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       restore,
       interventionsAt: (t) =>
         t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
-      openLog: (header) => new VerifyingLog(header, o.recorded.chain, { from, until, writer }),
+      openLog: (header) =>
+        new GuardedLog(new VerifyingLog(header, o.recorded.chain, { from, until, writer })),
       onTick: o.onTick,
       ...o.services,
     });

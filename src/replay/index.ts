@@ -1,6 +1,7 @@
 export * from './canonical-encoder.ts';
 export * from './continue-run.ts';
 export * from './copy-prefix.ts';
+export * from './guarded-log.ts';
 export * from './gzip-members.ts';
 export * from './line-encoder.ts';
 export * from './line-source.ts';
@@ -9,5 +10,6 @@ export * from './log-format.ts';
 export * from './log-reader.ts';
 export * from './log-resume.ts';
 export * from './log-writer.ts';
+export * from './stale-partials.ts';
 export * from './verify-run.ts';
 export * from './verifying-log.ts';

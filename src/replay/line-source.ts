@@ -6,8 +6,8 @@ import { LogFormatError } from '../core/index.ts';
 import { isGzipPath } from './log-format.ts';
 
 const READ_CHUNK = 1024 * 1024;
-/** Longest line the reader accepts; a longer one means the file is not a log. */
-const MAX_LINE = 256 * 1024 * 1024;
+/** Longest line (in bytes) the reader accepts, and the writer writes; a longer one means the file is not a log. */
+export const MAX_LINE = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**

@@ -37,6 +37,11 @@ export class LineVerifier {
   /** Verifies the next line (its text without `\n`) and returns it parsed. */
   accept(raw: string): LogLine {
     const line = this.lines + 1;
+    if (this.lastType === 'end')
+      throw this.fail(
+        `line ${line} follows the end line (seq ${this.lastSeq}): a finished log has nothing after its end`,
+        line,
+      );
     const record = this.parse(raw, line);
     const h = record.h;
     delete record.h;

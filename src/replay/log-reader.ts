@@ -1,7 +1,9 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
+import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
-import type { LogHeader, LogLine } from './log-format.ts';
+import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
 
 /** Options of {@link readLog}. */
 export interface ReadLogOptions {
@@ -66,6 +68,12 @@ export async function* readLog(
     await source.return(false);
   }
   if (verifier.header === null) throw noHeader(path, truncated);
+  if (verifier.lastType === 'end' && bytesAfterEnd(path, truncated))
+    throw new LogFormatError(
+      `${path} has bytes after its end line (line ${verifier.lines}, seq ${verifier.lastSeq}): a finished log has nothing after its end`,
+      { line: verifier.lines + 1, seq: verifier.lastSeq + 1 },
+      { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
+    );
   return {
     header: verifier.header,
     lastSeq: verifier.lastSeq,
@@ -98,6 +106,35 @@ export async function scanLog(path: string): Promise<LogSummary & { digest: stri
 export async function readHeader(path: string): Promise<LogHeader> {
   for await (const line of readLog(path)) return line.event as LogHeader;
   throw noHeader(path, false);
+}
+
+/**
+ * True when a log whose last complete line is `end` has bytes after it. For plain text, a
+ * partial line. For gzip, NUL bytes after the members, or an empty member; a cut-short
+ * last member (the one holding the end line, cut in its trailer) is a truncation instead.
+ */
+function bytesAfterEnd(path: string, truncated: boolean): boolean {
+  if (!isGzipPath(path)) return truncated;
+  if (!truncated) return endsWithEmptyMember(path);
+  const { tail } = findGzipTail(path);
+  return tail.length === 0 || tail.every((b) => b === 0);
+}
+
+/**
+ * True when the last gzip member of the file holds no data (its trailer says CRC 0, size
+ * 0). The writer never writes an empty member, so one after the end line was appended.
+ */
+function endsWithEmptyMember(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size < 28) return false;
+    const trailer = Buffer.alloc(8);
+    readSync(fd, trailer, 0, 8, size - 8);
+    return trailer.readUInt32LE(0) === 0 && trailer.readUInt32LE(4) === 0;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function noHeader(path: string, truncated: boolean): LogFormatError {

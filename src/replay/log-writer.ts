@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
 import { type EncodedLine, LineEncoder } from './line-encoder.ts';
+import { MAX_LINE } from './line-source.ts';
 import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
 
@@ -49,9 +50,13 @@ export class LogWriter {
    * (engine, world, params, seed...); `type`, `seq`, `t`, `format` and `h` are set by the
    * writer and may not be given.
    *
-   * @throws LogFormatError when the file cannot be created or a header field is not JSON.
+   * With `exclusive`, the file is created only if it does not exist (an atomic check: of
+   * two runs started at once with the same path, the second is refused).
+   *
+   * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`)
+   *   or a header field is not JSON.
    */
-  static create(path: string, headerFields: LogFields): LogWriter {
+  static create(path: string, headerFields: LogFields, opts: { exclusive?: boolean } = {}): LogWriter {
     checkReserved(headerFields, 'header');
     const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
     const encoder = new LineEncoder();
@@ -64,8 +69,14 @@ export class LogWriter {
     let fd: number;
     try {
       mkdirSync(dirname(path), { recursive: true });
-      fd = openSync(path, 'w');
+      fd = openSync(path, opts.exclusive ? 'wx' : 'w');
     } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new LogFormatError(
+          `${path} already exists (another run may be writing it)`,
+          {},
+          { cause, hint: 'choose another --out, or add --force to overwrite it' },
+        );
       throw ioError(`cannot create log file ${path}`, cause);
     }
     const writer = new LogWriter(
@@ -169,6 +180,15 @@ export class LogWriter {
     } catch (cause) {
       throw unwritable(type, seq, cause);
     }
+    // A line the reader would refuse is never written (UTF-8 takes at most 3 bytes per code unit).
+    if (encoded.text.length * 3 > MAX_LINE && Buffer.byteLength(encoded.text) > MAX_LINE)
+      throw new LogFormatError(
+        `cannot write ${type} line (seq ${seq}): it is ${(Buffer.byteLength(encoded.text) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
+        { seq },
+        {
+          hint: 'the event grows with the population (e.g. a snapshot of pending deliveries); use a sparser network or fewer agents',
+        },
+      );
     state.seq = seq;
     state.lastTick = t;
     state.chain = encoded.chain;

@@ -6,6 +6,7 @@ import {
   runWorld,
   type WorldDefinition,
 } from '../world/index.ts';
+import { GuardedLog } from './guarded-log.ts';
 import type { LogHeader } from './log-format.ts';
 import { readLog } from './log-reader.ts';
 import { type RecordedChain, VerifyingLog } from './verifying-log.ts';
@@ -66,8 +67,9 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
       const { seq: _s, t: _t, type: _y, ...record } = line.event;
       llmRecords.push(record);
     }
-    if ((line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene') && line.chain)
-      boundaryChains.set(line.seq, line.chain);
+    const boundary =
+      line.seq === 0 || line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene';
+    if (boundary && line.chain) boundaryChains.set(line.seq, line.chain);
     if (line.type === 'snapshot') snapshots.push({ seq: line.seq, tick: line.t });
     if (line.type === 'intervene') {
       const list = interventions.get(line.t) ?? [];
@@ -83,7 +85,7 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
 
 /** Options of {@link rerunLog}. */
 export interface RerunOptions {
-  onTick?: (tick: number, max: number) => void;
+  onTick?: (tick: number, max: number) => unknown;
   /** Services for worlds that need them (e.g. a replaying LLM port and its input buffer). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks'>;
 }
@@ -106,7 +108,7 @@ export async function rerunLog(
     ticks: h.ticks as number,
     level: h.level as 'minimal' | 'full',
     source: (h.world as { source: Record<string, never> }).source,
-    openLog: (header) => new VerifyingLog(header, recorded.chain),
+    openLog: (header) => new GuardedLog(new VerifyingLog(header, recorded.chain)),
     onTick: opts.onTick,
     ...opts.services,
     snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,

@@ -52,7 +52,8 @@ export interface EngineResult {
 
 /** How the engine is driven, beyond the world itself. */
 export interface EngineHooks {
-  onTick?: (tick: number, maxTicks: number, view: WorldView) => void;
+  /** Called after each tick; a returned promise is awaited (the CLI yields there to see signals). */
+  onTick?: (tick: number, maxTicks: number, view: WorldView) => unknown;
   shouldStop?: (tick: number) => string | null;
   /** Interventions to apply right after the given tick's end (recorded as `intervene` events). */
   interventionsAt?: (tick: number) => readonly Intervention[];
@@ -178,7 +179,7 @@ export class Engine {
       this.bus.release(t);
       await this.stepAll(t, this.turnPolicy.turns(t, popped, this.queue, this.turnCtx));
       this.endTick(t, hooks);
-      hooks.onTick?.(t, maxTicks, this.control);
+      await hooks.onTick?.(t, maxTicks, this.control);
       reason = this.world.stop?.(this.control) ?? hooks.shouldStop?.(t) ?? null;
     }
     return this.finish(reason);

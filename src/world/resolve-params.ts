@@ -14,6 +14,31 @@ export function parseSetValue(text: string): unknown {
   }
 }
 
+/** Keys that would reach an object's prototype instead of its own fields. */
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Refuses a value (parameters, an intervention) holding a key that names an object's
+ * prototype (`__proto__`, `constructor`, `prototype`) at any depth: such a key would
+ * bypass the parameter checks or be dropped silently.
+ *
+ * @throws ConfigError naming where the key is.
+ */
+export function rejectUnsafeKeys(value: unknown, where: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const [k, v] of value.entries()) rejectUnsafeKeys(v, `${where}[${k}]`);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (UNSAFE_KEYS.has(key))
+      throw new ConfigError(`${where}: the key "${key}" is not allowed`, {
+        hint: 'parameter and intervention names cannot be __proto__, constructor or prototype',
+      });
+    rejectUnsafeKeys((value as Record<string, unknown>)[key], `${where}.${key}`);
+  }
+}
+
 /** Turns `["k=v", "a.b=2"]` into a nested object. */
 export function parseAssignments(pairs: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -24,6 +49,12 @@ export function parseAssignments(pairs: readonly string[]): Record<string, unkno
         hint: 'e.g. --set n=1000 --set model=maki-thompson',
       });
     const path = pair.slice(0, eq).split('.');
+    for (const key of path)
+      if (UNSAFE_KEYS.has(key) || key === '')
+        throw new ConfigError(`--set ${pair.slice(0, eq)}: "${key}" is not a parameter name`, {
+          hint: 'e.g. --set n=1000; names cannot be empty, __proto__, constructor or prototype',
+        });
+    rejectUnsafeKeys(parseSetValue(pair.slice(eq + 1)), `--set ${pair.slice(0, eq)}`);
     let node = out;
     for (const key of path.slice(0, -1)) {
       if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
@@ -55,6 +86,7 @@ export function describeParams(
  * and ill-typed values are {@link ConfigError}s naming the parameter.
  */
 export function resolveParams(def: WorldDefinition, raw: Record<string, unknown>): Record<string, unknown> {
+  rejectUnsafeKeys(raw, `parameters of world "${def.id}"`);
   const known = Object.keys(def.params.shape);
   for (const key of Object.keys(raw)) {
     if (!known.includes(key)) {

@@ -23,7 +23,7 @@ export interface RunOptions {
   /** Opens the log once the header is known. */
   openLog?: (header: Record<string, unknown>) => RunLog;
   /** Called after every tick (progress bars). */
-  onTick?: (tick: number, maxTicks: number, view: WorldView) => void;
+  onTick?: (tick: number, maxTicks: number, view: WorldView) => unknown;
   /** The LLM handed to worlds that need one (already wrapped by a recorder feeding `inputs`). */
   llm?: LlmPort;
   /** LLM model and endpoint description (no key), recorded in the header. */

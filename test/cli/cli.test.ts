@@ -160,7 +160,7 @@ export const world = defineWorld({
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ world: 'echo', ticks: 15, reason: 'max-ticks' });
-    const v = await cli('replay', out, '--verify');
+    const v = await cli('replay', out, '--verify', '--world', file);
     expect(v.code).toBe(0);
     expect(lines(out).some((l) => l.includes('"type":"send"'))).toBe(true);
   });

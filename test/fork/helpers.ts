@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
-import { replayServices } from '../../src/cli/commands/replay.ts';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
+import { replayServices } from '../../src/cli/replay-services.ts';
 import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 import { lines, reChain } from '../support/logs.ts';
 

@@ -19,6 +19,8 @@ const PROCESS_OUTPUT: CommandOutput = {
 /** Options of `grapevine audit`. */
 export interface AuditCommandOptions {
   json?: boolean;
+  /** The world file that wrote the logs (never taken from a log itself). */
+  world?: string;
 }
 
 /** The audit of one log. */
@@ -60,9 +62,9 @@ export function auditTargets(target: string): string[] {
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
  */
-export async function auditLog(path: string): Promise<LogAudit> {
+export async function auditLog(path: string, worldFile?: string): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header);
+  const { def } = await loadWorldFromHeader(header, { worldFile });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -118,7 +120,7 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log));
+      audits.push(await auditLog(log, opts.world));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };

@@ -84,7 +84,9 @@ export async function diffCommand(
   }
   const fd = d.first!;
   process.stdout.write(
-    `first difference at seq ${fd.seq} (tick ${fd.tick}): A ${fd.a ? `${fd.a.type} [${fd.a.fields.join(', ')}]` : '(ends)'}, B ${fd.b ? `${fd.b.type} [${fd.b.fields.join(', ')}]` : '(ends)'}\n`,
+    fd.seq === 0
+      ? `the headers differ in: ${fd.a?.fields.join(', ')}\n`
+      : `first difference at seq ${fd.seq} (tick ${fd.tick}): A ${fd.a ? fd.a.type : '(ends)'}, B ${fd.b ? fd.b.type : '(ends)'}${fd.a && fd.b && fd.a.type === fd.b.type ? `, differing fields: ${fd.a.fields.join(', ')}` : ''}\n`,
   );
   process.stdout.write('final metrics (A, B, B-A, first tick differing):\n');
   for (const [k, m] of Object.entries(d.metrics))
@@ -92,12 +94,17 @@ export async function diffCommand(
       process.stdout.write(`  ${k.padEnd(24)} ${m.a} ${m.b} ${m.delta} t=${m.firstTick}\n`);
   if (d.agents)
     process.stdout.write(
-      `${d.agents.differing} agents end in a different state${
+      `${d.agents.differing} agents end in a different state or memory${
         d.agents.sample.length
           ? `, e.g. ${d.agents.sample
               .slice(0, 5)
-              .map((s) => s.agent)
-              .join(', ')}`
+              .map(
+                (s) =>
+                  `${s.agent} (${Object.keys(s.a)
+                    .map((k) => `${k}: ${s.a[k]} -> ${s.b[k]}`)
+                    .join(', ')})`,
+              )
+              .join('; ')}`
           : ''
       }\n`,
     );

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
@@ -9,10 +9,11 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
+import { checkOutPath, intFlag } from '../flags.ts';
+import { checkForkParams } from '../fork-params.ts';
 import { readInterventions } from '../interventions-file.ts';
 import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
-import { intFlag } from './run.ts';
 
 /** Options of `grapevine fork`. */
 export interface ForkCommandOptions extends LlmFlags {
@@ -25,6 +26,8 @@ export interface ForkCommandOptions extends LlmFlags {
   json?: boolean;
   quiet?: boolean;
   force?: boolean;
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 interface ForkPlan {
@@ -86,10 +89,13 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const seed = intFlag('seed', opts.seed);
   const recorded = await readRecordedRun(path);
   endOfTick(recorded, at);
-  const { def } = await loadWorldFromHeader(recorded.header);
+  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  const parentParams = recorded.header.params as Record<string, unknown>;
+  checkForkParams(def, parentParams, set, recorded.header.seed as number);
   const plan = { def, recorded, path, atTick: at };
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates === undefined) {
+    checkOutPath(opts.out);
     checkOut(opts.out, opts.force);
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
@@ -98,6 +104,12 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     return 0;
   }
   if (replicates < 1) throw new UsageError('--replicates must be at least 1');
+  if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
+    throw new UsageError(`--out ${opts.out} is a file; --replicates writes a directory of children`, {
+      hint: 'give a directory path (new or existing) to --out',
+    });
+  for (let k = 1; k <= replicates; k++)
+    for (const arm of ['treated', 'control']) checkOut(join(opts.out, `${arm}-${k}.ndjson`), opts.force);
   mkdirSync(opts.out, { recursive: true });
   const base = seed ?? (recorded.header.seed as number);
   const children: Record<string, Json>[] = [];

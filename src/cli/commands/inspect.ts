@@ -1,15 +1,17 @@
 import { type Json, UsageError } from '../../core/index.ts';
 import { type AgentSnapshot, type Message, runWorld } from '../../index.ts';
 import { readLog, readRecordedRun } from '../../replay/index.ts';
+import { intFlag } from '../flags.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
-import { replayServices } from './replay.ts';
-import { intFlag } from './run.ts';
+import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine inspect`. */
 export interface InspectCommandOptions {
   agent?: string;
   at?: string;
   json?: boolean;
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 /**
@@ -22,13 +24,14 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   const lastTick = recorded.chain.ticks[recorded.chain.ticks.length - 1];
   const at = intFlag('at', opts.at) ?? lastTick;
   if (at > lastTick) throw new UsageError(`--at ${at} is beyond the log's last tick ${lastTick}`);
-  const agent = intFlag('agent', opts.agent);
   const size = h.size as number;
-  if (agent !== undefined && agent >= size)
-    throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`);
-  const { def } = await loadWorldFromHeader(h);
-  const observed: { tick: number; messages: Message[] }[] = [];
-  let snapshot: AgentSnapshot | undefined;
+  const agents = parseAgents(opts.agent, size, Boolean(opts.json));
+  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world });
+  const observed = new Map<number, { tick: number; messages: Message[] }[]>(agents.map((a) => [a, []]));
+  const snapshots = new Map<number, AgentSnapshot>();
+  const take = (view: { executor: { snapshot(i: number): AgentSnapshot } }) => {
+    for (const a of agents) snapshots.set(a, view.executor.snapshot(a));
+  };
   let metrics: Json = {};
   await runWorld(def, {
     params: h.params as Record<string, unknown>,
@@ -36,32 +39,50 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
     ticks: at,
     level: 'minimal',
     ...replayServices(recorded),
+    interventionsAt: (t) => recorded.interventions.get(t) ?? [],
     onStart: (view) => {
-      if (agent !== undefined)
+      for (const a of agents)
         view.bus
-          .observe(agent)
-          .subscribe((messages) => observed.push({ tick: view.tick, messages: [...messages] }));
-      if (at === 0) snapshot = agent === undefined ? undefined : view.executor.snapshot(agent);
+          .observe(a)
+          .subscribe((messages) => observed.get(a)?.push({ tick: view.tick, messages: [...messages] }));
+      if (at === 0) take(view);
     },
     onTick: (tick, _max, view) => {
-      if (tick === at && agent !== undefined) snapshot = view.executor.snapshot(agent);
+      if (tick === at) take(view);
     },
   });
   for await (const line of readLog(path, { verify: false })) {
     if (line.type === 'tick' && line.t === at) metrics = line.event.metrics as Json;
   }
-  const report = {
-    log: path,
-    tick: at,
+  const reports = agents.map((agent) => ({
     agent,
-    state: snapshot?.value,
-    memory: snapshot?.context.mem,
-    observed: observed.map((o) => ({ tick: o.tick, messages: o.messages })),
-    metrics,
-  };
-  if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-  else printReport(report);
+    state: snapshots.get(agent)?.value,
+    memory: snapshots.get(agent)?.context.mem,
+    observed: observed.get(agent) ?? [],
+  }));
+  if (opts.json) {
+    const one = reports.length === 1 && opts.agent !== 'all' && !opts.agent?.includes(',');
+    const body = one ? reports[0] : { agents: reports };
+    process.stdout.write(`${JSON.stringify({ log: path, tick: at, metrics, ...body })}\n`);
+  } else if (reports.length === 0) printReport({ tick: at, metrics, observed: [] });
+  else for (const r of reports) printReport({ tick: at, metrics, ...r });
   return 0;
+}
+
+/** `--agent 3`, `--agent 1,2,5` or `--agent all` (with --json), checked against the population. */
+function parseAgents(spec: string | undefined, size: number, json: boolean): number[] {
+  if (spec === undefined) return [];
+  if (spec === 'all') {
+    if (!json)
+      throw new UsageError('--agent all needs --json', { hint: 'add --json, or name agents: --agent 1,2,3' });
+    return Array.from({ length: size }, (_, i) => i);
+  }
+  return spec.split(',').map((part) => {
+    const agent = intFlag('agent', part.trim()) as number;
+    if (agent >= size)
+      throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`);
+    return agent;
+  });
 }
 
 function printReport(r: {

@@ -1,25 +1,17 @@
 import { UsageError } from '../../core/index.ts';
-import type { LlmCallRecord } from '../../llm/index.ts';
-import { type RecordedRun, type RerunOptions, readRecordedRun, rerunLog } from '../../replay/index.ts';
-import { InputBuffer } from '../../world/index.ts';
-import { openReplayLlm } from '../llm-session.ts';
+import { readRecordedRun, rerunLog } from '../../replay/index.ts';
+import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 import { Progress } from '../progress.ts';
+import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine replay`. */
 export interface ReplayCommandOptions {
   verify?: boolean;
   json?: boolean;
   quiet?: boolean;
-}
-
-/** The recorded LLM replies of a log, served without any network, for worlds that need them. */
-export function replayServices(recorded: RecordedRun): RerunOptions['services'] {
-  const info = recorded.header.llm as { model: string } | undefined;
-  if (!info) return undefined;
-  const inputs = new InputBuffer();
-  const llm = openReplayLlm(recorded.llmRecords as unknown as LlmCallRecord[], info, inputs);
-  return { llm: llm.port, llmInfo: info, inputs, fallbacks: llm.counters };
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 /** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */
@@ -29,13 +21,28 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
       hint: 'grapevine replay <log> --verify reruns the log and checks it line by line',
     });
   const recorded = await readRecordedRun(path);
-  const { def } = await loadWorldFromHeader(recorded.header);
+  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
   const services = replayServices(recorded);
-  const result = await rerunLog(recorded, def, {
-    onTick: (t, max) => progress.tick(t, max),
-    services,
-  }).finally(() => progress.stop());
+  const signals = new StopOnSignal();
+  let result: Awaited<ReturnType<typeof rerunLog>>;
+  try {
+    result = await rerunLog(recorded, def, {
+      onTick: (t, max) => {
+        progress.tick(t, max);
+        return signals.onTick(t);
+      },
+      services,
+    });
+  } catch (err) {
+    progress.stop();
+    const code = reportInterrupted(err, 'nothing was verified; run replay --verify again');
+    if (code !== undefined) return code;
+    throw err;
+  } finally {
+    signals.dispose();
+    progress.stop();
+  }
   if (opts.json) {
     process.stdout.write(
       `${JSON.stringify({ verified: true, log: path, digest: result.digest, events: result.events, ticks: result.ticks })}\n`,

@@ -1,6 +1,7 @@
 import { UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
+import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 
@@ -8,6 +9,8 @@ import { loadWorldFromHeader } from '../load-world.ts';
 export interface ResumeCommandOptions extends LlmFlags {
   json?: boolean;
   quiet?: boolean;
+  /** The world file that wrote the log (never taken from the log itself). */
+  world?: string;
 }
 
 /**
@@ -22,10 +25,9 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
       hint: 'use fork to continue a finished run in another direction',
     });
   }
+  // A run killed before its tick-0 line is resumed from its header (at = -1).
   const at = lastTick(recorded);
-  if (at < 0)
-    throw new UsageError(`${path} has no complete tick to resume from`, { hint: 'run the world again' });
-  const { def } = await loadWorldFromHeader(recorded.header);
+  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
   if (def.needsLlm) {
@@ -33,15 +35,32 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
     services = llm.services;
     close = () => llm.close();
   }
+  const signals = new StopOnSignal();
   try {
-    const r = await continueRun({ def, recorded, path, atTick: at, out: path, services });
+    const r = await continueRun({
+      def,
+      recorded,
+      path,
+      atTick: at,
+      out: path,
+      services,
+      onTick: (t) => signals.onTick(t),
+    });
     if (opts.json) process.stdout.write(`${JSON.stringify({ ...r, log: path, resumedAt: at })}\n`);
     else if (!opts.quiet)
       process.stdout.write(
-        `resumed ${path} after tick ${at}: ${r.ticks} ticks (${r.reason})\ndigest ${r.digest}\n`,
+        `resumed ${path} ${at < 0 ? 'from its header' : `after tick ${at}`}: ${r.ticks} ticks (${r.reason})\ndigest ${r.digest}\n`,
       );
     return 0;
+  } catch (err) {
+    const code = reportInterrupted(
+      err,
+      `${path} is as it was before this resume: run grapevine resume ${path} again`,
+    );
+    if (code !== undefined) return code;
+    throw err;
   } finally {
+    signals.dispose();
     await close();
   }
 }

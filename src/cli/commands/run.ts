@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError, RngStreams, UsageError } from '../../core/index.ts';
-import type { LlmCounters, LlmFlags } from '../../llm/index.ts';
-import { LogWriter } from '../../replay/index.ts';
+import type { LlmFlags } from '../../llm/index.ts';
+import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
+import { describeCounters } from '../describe-counters.ts';
+import { checkOutPath, configInt, intFlag } from '../flags.ts';
+import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { checkLlmFailures, openLiveLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
@@ -24,21 +27,16 @@ export interface RunCommandOptions {
 /** LLM flags of `run` (used by worlds that need an LLM). */
 export type RunLlmOptions = LlmFlags & { allowFallbacks?: boolean };
 
-/** Parses a non-negative integer flag. */
-export function intFlag(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
-  return Number(value);
-}
-
 function readConfig(path: string | undefined): {
   params: Record<string, unknown>;
   seed?: number;
   ticks?: number;
 } {
   if (!path) return { params: {} };
-  if (!existsSync(path))
+  if (!existsSync(path) || !statSync(path).isFile())
     throw new ConfigError(`config file not found: ${path}`, { hint: 'check the path given to --config' });
+  if (statSync(path).size > MAX_CONFIG_BYTES)
+    throw new ConfigError(`config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -51,19 +49,23 @@ function readConfig(path: string | undefined): {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new ConfigError(`config file ${path} must hold a JSON object`);
   const obj = raw as Record<string, unknown>;
-  if ('params' in obj)
-    return {
-      params: obj.params as Record<string, unknown>,
-      seed: obj.seed as number,
-      ticks: obj.ticks as number,
-    };
-  return { params: obj };
+  if (!('params' in obj)) return { params: obj };
+  const params = obj.params;
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new ConfigError(`config file ${path}: params must be a JSON object`);
+  const extra = Object.keys(obj).filter((k) => !['params', 'seed', 'ticks'].includes(k));
+  if (extra.length)
+    throw new ConfigError(`config file ${path}: unknown field ${extra.join(', ')}`, {
+      hint: 'a config file is {"params": {...}, "seed": N, "ticks": N}, or an object of parameters',
+    });
+  return {
+    params: params as Record<string, unknown>,
+    seed: configInt('seed', obj.seed, `config file ${path}`),
+    ticks: configInt('ticks', obj.ticks, `config file ${path}`),
+  };
 }
 
-/** One line of LLM counters for the run summary. */
-export function describeCounters(c: LlmCounters): string {
-  return `${c.calls} calls, ${c.tokensIn} tokens in / ${c.tokensOut} out, ${c.retries} retries, ${c.failures} failed calls, ${c.fallbacks} fallbacks, $${c.costUsd.toFixed(4)}, ${c.cacheHits} cache hits`;
-}
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 function defaultOut(world: string, seed: number): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
@@ -78,9 +80,11 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const config = readConfig(opts.config);
   const seed = intFlag('seed', opts.seed) ?? config.seed ?? 1;
   const ticks = intFlag('ticks', opts.ticks) ?? config.ticks;
-  const { def, source } = await loadWorld(ref);
+  const snapshotEvery = intFlag('snapshot-every', opts.snapshotEvery) ?? 0;
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
+  const { def, source } = await loadWorld(ref);
   const out = opts.out ?? defaultOut(def.id, seed);
+  checkOutPath(out);
   if (existsSync(out) && !opts.force)
     throw new UsageError(`${out} already exists`, {
       hint: 'choose another --out, or add --force to overwrite it',
@@ -89,30 +93,47 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const llmConfig = def.needsLlm ? resolveRunLlm(opts) : undefined; // validated before anything opens
   const llm = llmConfig ? await openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
+  const signals = new StopOnSignal();
   const started = Date.now();
   const wall = { startedAt: new Date(started).toISOString(), ...(llm ? { llmEndpoint: llm.endpoint } : {}) };
-  const result = await runWorld(def, {
-    params,
-    seed,
-    ticks,
-    level,
-    source,
-    snapshotEvery: intFlag('snapshot-every', opts.snapshotEvery) ?? 0,
-    openLog: (header) => LogWriter.create(out, { ...header, wall }),
-    onTick: (t, max) => progress.tick(t, max),
-    ...(llm
-      ? {
-          llm: llm.port,
-          llmInfo: llm.info,
-          inputs,
-          fallbacks: llm.counters,
-          shouldStop: () => llm.shouldStop(),
-        }
-      : {}),
-  }).finally(async () => {
+  let result: Awaited<ReturnType<typeof runWorld>>;
+  try {
+    result = await runWorld(def, {
+      params,
+      seed,
+      ticks,
+      level,
+      source,
+      snapshotEvery,
+      openLog: (header) =>
+        new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force })),
+      onTick: (t, max) => {
+        progress.tick(t, max);
+        return signals.onTick(t);
+      },
+      ...(llm
+        ? {
+            llm: llm.port,
+            llmInfo: llm.info,
+            inputs,
+            fallbacks: llm.counters,
+            shouldStop: () => llm.shouldStop(),
+          }
+        : {}),
+    });
+  } catch (err) {
+    progress.stop();
+    const code = reportInterrupted(
+      err,
+      `the log ${out} holds every tick up to it: continue with: grapevine resume ${out}`,
+    );
+    if (code !== undefined) return code;
+    throw err;
+  } finally {
+    signals.dispose();
     progress.stop();
     await llm?.close();
-  });
+  }
   const wallMs = Date.now() - started;
   const llmWarning = llm ? checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
   if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);

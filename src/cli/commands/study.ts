@@ -12,7 +12,7 @@ import {
   type StudyLlmFlags,
   writeStudyOutputs,
 } from '../../study/index.ts';
-import { describeCounters } from './run.ts';
+import { describeCounters } from '../describe-counters.ts';
 
 /** Where the command writes (the process's streams by default; tests capture them). */
 export interface CommandOutput {

@@ -1,0 +1,72 @@
+import { isGrapevineError, RunError } from '../core/index.ts';
+import type { RunLog } from '../world/index.ts';
+
+/**
+ * Wraps a {@link RunLog} so that a failure to write any line stops the run at the next
+ * tick boundary, cleanly. Some lines (`send`, `observe`) are appended from inside the
+ * message bus's subscribers, where a thrown error would be swallowed and re-thrown later
+ * out of context; so `append` never throws here: it remembers the first failure, drops
+ * every later line, and `flush` (called at the end of each tick) and `close` throw it.
+ * The lines of the failed tick are never written, so the log ends at its last complete
+ * tick and never claims a success.
+ *
+ * Errors that already mean "the run failed" (exit 1, e.g. a divergence found by a
+ * verifying log) are re-thrown as they are; others (a line that cannot be encoded, a
+ * disk that is full) become a {@link RunError} (exit 1) naming the line.
+ */
+export class GuardedLog implements RunLog {
+  private failure: Error | undefined;
+  private next = 0;
+
+  constructor(private readonly inner: RunLog) {
+    this.next = inner.seq;
+  }
+
+  append(type: string, t: number, fields: Record<string, unknown>): number {
+    if (this.failure) return ++this.next;
+    try {
+      this.next = this.inner.append(type, t, fields);
+    } catch (err) {
+      this.failure = asRunFailure(err, `cannot write the ${type} line of tick ${t}`);
+      this.next++;
+    }
+    return this.next;
+  }
+
+  flush(): void {
+    this.rethrow();
+    try {
+      this.inner.flush();
+    } catch (err) {
+      this.failure = asRunFailure(err, 'cannot write the log');
+      this.rethrow();
+    }
+  }
+
+  close(): string {
+    this.rethrow();
+    return this.inner.close();
+  }
+
+  get seq(): number {
+    return this.next;
+  }
+
+  /** The first failure, if any (the run stops at the next tick boundary). */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  private rethrow(): void {
+    if (this.failure) throw this.failure;
+  }
+}
+
+function asRunFailure(err: unknown, what: string): Error {
+  if (isGrapevineError(err) && err.exitCode === 1) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new RunError(`the run stopped: ${what}: ${message}`, {
+    cause: err,
+    hint: 'the log ends at the last complete tick; fix the world (log fields must be JSON-safe, finite numbers) or free disk space, then rerun or resume',
+  });
+}

@@ -1,0 +1,104 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command, Option } from 'commander';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { program } from '../../src/cli/main.ts';
+import { cli, hasStack, tempDir } from './run-cli.ts';
+
+/**
+ * Every option of every command, read from the commander definitions (so a new option is
+ * covered, or this test fails until it is classified), started with an invalid value:
+ * exit 2, one error line and a hint, no stack trace, no hang, no file left behind.
+ */
+const dir = tempDir();
+const base = join(dir, 'base.ndjson');
+const notAFile = join(dir, 'missing', 'nothing.json');
+
+/** Options owned by other work: the LLM flags (issue 15, item 9), serve-llm and study (their own suites). */
+function ownedElsewhere(path: string, o: Option): boolean {
+  if (path.startsWith('serve-llm') || path.startsWith('study')) return true;
+  return /^--(llm-|budget-|model$)/.test(o.long ?? '');
+}
+
+/** An invalid value for an option, by its value placeholder. */
+function invalidValue(o: Option): string | undefined {
+  if (!o.required && !o.optional) return undefined; // a boolean flag takes no value
+  if (o.argChoices) return 'bogus';
+  const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
+  if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
+  if (arg === 'key=value') return 'novalue';
+  if (arg === 'path') return join(base, 'under-a-file.ndjson');
+  if (['file', 'file.json', 'dir'].includes(arg)) return notAFile;
+  throw new Error(`option ${o.flags}: no invalid value known for <${arg}>; classify it in this test`);
+}
+
+/** The arguments that make a command otherwise valid. */
+function validArgs(path: string): string[] {
+  const args: Record<string, string[]> = {
+    worlds: [],
+    run: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'run-out.ndjson')],
+    fork: [base, '--at', '1', '--out', join(dir, 'fork-out.ndjson')],
+    resume: [base],
+    diff: [base, base],
+    replay: [base, '--verify'],
+    inspect: [base],
+    audit: [base],
+    'sotopia import': ['--check'],
+  };
+  const a = args[path];
+  if (!a) throw new Error(`command ${path}: no valid arguments known; add them to this test`);
+  return a;
+}
+
+function cases(): [string, string, string[]][] {
+  const out: [string, string, string[]][] = [];
+  const walk = (c: Command, prefix: string[]) => {
+    for (const sub of c.commands) {
+      const path = [...prefix, sub.name()];
+      const name = path.join(' ');
+      walk(sub, path);
+      for (const o of sub.options) {
+        if (ownedElsewhere(name, o)) continue;
+        const value = invalidValue(o);
+        if (value === undefined) continue;
+        const args = validArgs(name).filter((_, k, all) => all[k] !== o.long && all[k - 1] !== o.long);
+        out.push([name, o.long!, [...path, ...args, o.long!, value]]);
+      }
+    }
+  };
+  walk(
+    program(() => {}),
+    [],
+  );
+  return out;
+}
+
+beforeAll(async () => {
+  const r = await cli(['run', 'rumor', '--set', 'n=100', '--out', base, '--quiet']);
+  expect(r.code, r.stderr).toBe(0);
+  writeFileSync(join(dir, 'keep'), '');
+}, 120_000);
+
+describe('every option with an invalid value', () => {
+  const all = cases();
+  it('covers the options of every command', () => {
+    expect(new Set(all.map((c) => c[0]))).toEqual(
+      new Set(['run', 'fork', 'resume', 'replay', 'inspect', 'audit', 'sotopia import']),
+    );
+  });
+
+  it.each(all)(
+    '%s %s',
+    async (_name, _option, args) => {
+      const before = readdirSync(dir).sort();
+      const r = await cli(args, { timeoutMs: 120_000 });
+      expect(r.hung).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(hasStack(r.stderr)).toBe(false);
+      expect(r.stderr).toMatch(/^(grapevine: |error: )/);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(readdirSync(dir).sort()).toEqual(before);
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,150 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lines, reChain } from '../support/logs.ts';
+import { cli, hasStack, tempDir } from './run-cli.ts';
+
+const dir = tempDir();
+const src = resolve('src/index.ts');
+const good = join(dir, 'echo-world.ts');
+const evil = join(dir, 'evil-world.ts');
+const marker = join(dir, 'IMPORTED');
+const log = join(dir, 'echo.ndjson');
+
+const GOOD_WORLD = `import { defineAgentMachine, defineWorld, ringLattice, z } from '${src}';
+const agent = defineAgentMachine({ id: 'echo', regions: { mood: { initial: 'calm', states: { calm: { on: { POKE: 'busy' } }, busy: { tags: ['active'], on: { REST: 'calm' } } } } }, memory: { pokes: { initial: 0 } } });
+export const world = defineWorld({
+  id: 'echo', version: '0.1.0', description: 'agents poke a neighbour', params: z.object({ n: z.number().int().default(20) }),
+  create: ({ params }) => ({
+    size: params.n, agents: agent, executor: 'xstate', network: ringLattice({ n: params.n, k: 2 }), turnPolicy: 'simultaneous',
+    init: (c) => c.emit(0, 'POKE'),
+    policy: (ctx) => {
+      if (ctx.inbox.length > 0) { ctx.set('pokes', ctx.num('pokes') + ctx.inbox.length); ctx.emit('POKE'); }
+      if (ctx.is('mood', 'busy')) { ctx.send({ to: 'agent', id: ctx.randomNeighbour() }, 'poke'); ctx.emit('REST'); }
+    },
+    metrics: (v) => ({ busy: v.count('mood', 'busy') }),
+  }),
+});
+`;
+
+/** A world file whose top-level code leaves a marker: it must never be imported. */
+const EVIL_WORLD = `import { writeFileSync } from 'node:fs';
+writeFileSync(${JSON.stringify(marker)}, 'imported');
+export {};
+`;
+
+/** The log with its header's world source replaced, re-chained so that the chain verifies. */
+function crafted(name: string, source: Record<string, unknown>, id = 'echo'): string {
+  const raw = lines(log);
+  const header = JSON.parse(raw[0]);
+  header.world = { ...header.world, id, source };
+  const path = join(dir, name);
+  writeFileSync(path, reChain([JSON.stringify(header), ...raw.slice(1, -2)]));
+  return path;
+}
+
+beforeAll(async () => {
+  writeFileSync(good, GOOD_WORLD);
+  writeFileSync(evil, EVIL_WORLD);
+  const r = await cli(['run', good, '--ticks', '6', '--out', log, '--log', 'full', '--quiet']);
+  expect(r.code).toBe(0);
+}, 120_000);
+
+const COMMANDS: [string, (log: string) => string[]][] = [
+  ['replay', (l) => ['replay', l, '--verify']],
+  ['inspect', (l) => ['inspect', l, '--agent', '1']],
+  ['fork', (l) => ['fork', l, '--at', '1', '--out', join(dir, `child-${Math.random()}.ndjson`)]],
+  ['audit', (l) => ['audit', l]],
+  ['resume', (l) => ['resume', l]],
+  ['diff', (l) => ['diff', l, log]],
+];
+
+describe('a log never makes grapevine run code (issue 15, item 1)', () => {
+  it('a crafted header naming another world file never executes it', async () => {
+    const sha = (JSON.parse(lines(log)[0]).world.source as { sha256: string }).sha256;
+    const wrongHash = crafted('wrong-hash.ndjson', { kind: 'file', path: evil, sha256: sha });
+    const asBuiltin = crafted('as-id.ndjson', { kind: 'builtin' }, evil);
+    for (const target of [wrongHash, asBuiltin]) {
+      for (const [name, args] of target === wrongHash ? COMMANDS : COMMANDS.slice(0, 1)) {
+        const r = await cli(args(target), { timeoutMs: 60_000 });
+        expect(r.hung, name).toBe(false);
+        expect(existsSync(marker), `${name} ${target} imported the file`).toBe(false);
+        if (name !== 'diff') expect(r.code, `${name}: ${r.stderr}`).toBe(2);
+        expect(hasStack(r.stderr)).toBe(false);
+      }
+      // naming the evil file explicitly does not run it either: its hash is checked first
+      const r = await cli(['replay', target, '--verify', '--world', evil]);
+      expect(r.code).toBe(2);
+      expect(existsSync(marker)).toBe(false);
+    }
+  }, 300_000);
+
+  it('a log written by a world file replays only when the user names that file', async () => {
+    const without = await cli(['replay', log, '--verify']);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('--world');
+    expect(without.stderr.trim().split('\n')).toHaveLength(2);
+    const named = await cli(['replay', log, '--verify', '--world', good]);
+    expect(named.code).toBe(0);
+    writeFileSync(join(dir, 'changed.ts'), `${GOOD_WORLD}\n// edited\n`);
+    const changed = await cli(['replay', log, '--verify', '--world', join(dir, 'changed.ts')]);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('is not the world file that wrote the log');
+  }, 120_000);
+
+  it('a header without a world is refused with exit 2 (issue 15, item 10)', async () => {
+    const raw = lines(log);
+    const header = JSON.parse(raw[0]);
+    delete header.world;
+    const path = join(dir, 'no-world.ndjson');
+    writeFileSync(path, reChain([JSON.stringify(header), ...raw.slice(1)]));
+    for (const args of [
+      ['replay', path, '--verify'],
+      ['inspect', path],
+      ['audit', path],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout + r.stderr).toContain('names no valid world');
+      expect(hasStack(r.stderr)).toBe(false);
+    }
+    expect(readFileSync(log, 'utf8').length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('prototype keys are refused (issue 15, item 2)', () => {
+  it.each([
+    ['__proto__.n=50'],
+    ['__proto__.x=1'],
+    ['constructor.prototype.x=1'],
+    ['n={"__proto__":{"x":1}}'],
+  ])('run --set %s exits 2 and writes nothing', async (assignment) => {
+    const out = join(dir, `proto-${Math.random()}.ndjson`);
+    const r = await cli(['run', 'rumor', '--set', assignment, '--ticks', '2', '--out', out, '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/__proto__|constructor/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a config file or an intervention file with a __proto__ key is refused', async () => {
+    const config = join(dir, 'proto-config.json');
+    writeFileSync(config, '{"params": {"__proto__": {"n": 50}}}');
+    const r = await cli(['run', 'rumor', '--config', config, '--out', join(dir, 'pc.ndjson')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('__proto__');
+    const base = join(dir, 'rumor.ndjson');
+    expect((await cli(['run', 'rumor', '--set', 'n=200', '--out', base, '--quiet'])).code).toBe(0);
+    for (const [name, text] of [
+      ['iv.json', '{"type": "params", "set": {"__proto__": {"p": 1}}}'],
+      ['iv.yaml', 'type: params\nset:\n  __proto__:\n    p: 1\n'],
+    ]) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const out = join(dir, `iv-${name}.ndjson`);
+      const f = await cli(['fork', base, '--at', '1', '--intervene', file, '--out', out]);
+      expect(f.code, f.stderr).toBe(2);
+      expect(f.stderr).toContain('__proto__');
+      expect(existsSync(out)).toBe(false);
+    }
+  }, 120_000);
+});
