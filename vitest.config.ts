@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export const config = defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/build-fresh.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -2,6 +2,7 @@
 export { z } from 'zod';
 export * from './agent/index.ts';
 export * from './bus/index.ts';
+export type { CliContribution, CliIo } from './cli/cli-contribution.ts';
 export * from './clock/index.ts';
 export * from './core/index.ts';
 export * from './llm/index.ts';

@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
-import { type Json, sha256Hex, WorldNotFoundError } from '../core/index.ts';
-import { isWorldDefinition, type WorldDefinition } from '../world/index.ts';
-import { BUILTIN_WORLDS } from './builtin-worlds.ts';
+import { ConfigError, type Json, sha256Hex, WorldNotFoundError } from '../core/index.ts';
+import {
+  isWorldDefinition,
+  type WorldDefinition,
+  worldDefinitionProblems,
+  worldInstanceProblems,
+} from '../world/index.ts';
+import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
+import { importWorldFile } from './world-file-import.ts';
 
 /** A world and where it came from (recorded in the log header). */
 export interface LoadedWorld {
@@ -18,11 +22,11 @@ function looksLikePath(ref: string): boolean {
 
 /** Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`). */
 export async function loadWorld(ref: string): Promise<LoadedWorld> {
-  const builtin = BUILTIN_WORLDS.get(ref);
+  const builtin = looksLikePath(ref) ? undefined : await loadBuiltinWorld(ref);
   if (builtin) return { def: builtin, source: { kind: 'builtin' } };
   if (!looksLikePath(ref)) {
     throw new WorldNotFoundError(`unknown world "${ref}"`, {
-      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}; or give a path to a world file (./my-world.ts)`,
+      hint: `built-in worlds: ${builtinWorldIds().join(', ')}; or give a path to a world file (./my-world.ts)`,
     });
   }
   const path = resolve(ref);
@@ -30,7 +34,7 @@ export async function loadWorld(ref: string): Promise<LoadedWorld> {
     throw new WorldNotFoundError(`world file not found: ${path}`, { hint: 'check the path' });
   let mod: Record<string, unknown>;
   try {
-    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+    mod = await importWorldFile(path);
   } catch (cause) {
     throw new WorldNotFoundError(`cannot load world file ${path}: ${(cause as Error).message}`, {
       cause,
@@ -42,7 +46,31 @@ export async function loadWorld(ref: string): Promise<LoadedWorld> {
     throw new WorldNotFoundError(`${path} exports no world`, {
       hint: 'export const world = defineWorld({ ... }) from the file',
     });
-  return { def, source: { kind: 'file', path, sha256: sha256Hex(readFileSync(path)) } };
+  const problems = worldDefinitionProblems(def);
+  if (problems.length)
+    throw new ConfigError(`world file ${path}: ${problems.join('; ')}`, {
+      hint: `grapevine check ${ref} names each problem`,
+    });
+  return {
+    def: checkingInstances(def, ref),
+    source: { kind: 'file', path, sha256: sha256Hex(readFileSync(path)) },
+  };
+}
+
+/** A user's world whose `create` result is checked, so that a missing policy is named, not a crash. */
+function checkingInstances(def: WorldDefinition, ref: string): WorldDefinition {
+  return {
+    ...def,
+    create(setup) {
+      const instance = def.create(setup);
+      const problems = worldInstanceProblems(instance);
+      if (problems.length)
+        throw new ConfigError(`world "${def.id}": ${problems.join('; ')}`, {
+          hint: `grapevine check ${ref} names each problem`,
+        });
+      return instance;
+    },
+  };
 }
 
 /** Loads the world a log header names, checking that a world file has not changed since. */
