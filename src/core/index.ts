@@ -3,5 +3,4 @@ export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './hash.ts';
-export * from './ids.ts';
 export * from './rng.ts';
