@@ -6,14 +6,10 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { replayServices } from '../../src/cli/commands/replay.ts';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
-import { installWorlds } from '../../src/cli/world-catalog.ts';
 import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
-import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
 import { lines, reChain } from '../support/logs.ts';
 
 export const bin = resolve('bin/grapevine.mjs');
-
-installWorlds(BUILTIN_CONTRIBUTIONS);
 
 /** What a CLI process did. */
 export interface Outcome {
