@@ -1,4 +1,5 @@
-import { CsrTopology, generateNetwork, mix32, RngStreams } from '../src/index.ts';
+import { mix32 } from '../src/core/index.ts';
+import { CsrTopology, generateNetwork, RngStreams } from '../src/index.ts';
 import { pickDistinct } from '../worlds/rumor/index.ts';
 
 /** What {@link buildRumorSetup} draws: the same network and seeds as `worlds/rumor` for a seed. */

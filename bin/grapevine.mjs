@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Entry point of the grapevine CLI: registers the TypeScript loader (so that the engine's
-// sources and users' own .ts world files load alike) and starts the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point of the grapevine CLI: runs the compiled engine (dist/, built by `npm run build`)
+// with the built-in worlds and the commands they contribute. TypeScript is loaded only when a
+// user's .ts world file is given (see src/cli/load-world.ts).
+import { existsSync } from 'node:fs';
 
-register();
+const main = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('grapevine: this checkout is not built (dist/ is missing)\nhint: run npm run build\n');
+  process.exit(2);
+}
 // A closed pipe (`grapevine worlds | head`) is not an error.
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const [{ main: run }, { BUILTIN_CONTRIBUTIONS }] = await Promise.all([
+  import(main.href),
+  import('../dist/worlds/index.js'),
+]);
+process.exitCode = await run(process.argv.slice(2), BUILTIN_CONTRIBUTIONS);

@@ -1,15 +1,151 @@
+// The public API of grapevine: what `import { … } from 'grapevine'` gives a world author or
+// a library user. Each name is listed on purpose (as xstate's packages/core/src/index.ts
+// does); everything else under src/ is internal and may change without notice. Worlds,
+// built-in ones included, import only from here.
+
 /** zod, re-exported so that world files need no other import to declare parameters. */
 export { z } from 'zod';
-export * from './agent/index.ts';
-export * from './bus/index.ts';
-export * from './clock/index.ts';
-export * from './core/index.ts';
-export * from './llm/index.ts';
-/** Token estimate of the LLM rate limiter (the memory module has its own, for prompt budgets). */
-export { estimateTokens } from './llm/index.ts';
-export * from './memory/index.ts';
-export * from './network/index.ts';
-/** Statistics for analysing runs and studies (library-backed; see src/stats). */
+
+// Agents: the statechart a world declares, and the one window an agent acts through.
+export type {
+  AgentMachine,
+  AgentMachineSpec,
+  Column,
+  Decision,
+  MemorySlotSpec,
+  MemoryType,
+  Policy,
+  RegionSpec,
+  RegionStateSpec,
+  StepContext,
+} from './agent/index.ts';
+export { defineAgentMachine } from './agent/index.ts';
+// Messages and who sees them.
+export type { Address, Inbox, Message, OutgoingMessage, Route, VisibilityRule } from './bus/index.ts';
+// The CLI's extension point: worlds and commands an application hands to `grapevine`.
+export type { CliContribution, CliIo } from './cli/cli-contribution.ts';
+// Turn policies (who acts when), and what a custom one schedules with.
+export type {
+  ClockEvent,
+  EventQueue,
+  TurnContext,
+  TurnPolicy,
+  TurnPolicyName,
+  TurnPolicyOptions,
+} from './clock/index.ts';
+export { createTurnPolicy, PRIORITY, TURN_POLICY_NAMES } from './clock/index.ts';
+// Errors, seeded randomness, canonical JSON and hashing.
+export type { ErrorOptions, Json, LogPosition, StreamState } from './core/index.ts';
+export {
+  ConfigError,
+  canonicalJson,
+  DivergenceError,
+  ENGINE_VERSION,
+  GrapevineError,
+  isGrapevineError,
+  LogFormatError,
+  Rng,
+  RngStreams,
+  RunError,
+  SeededStream,
+  StepRng,
+  sha256Hex,
+  UsageError,
+  WorldNotFoundError,
+} from './core/index.ts';
+// LLM agents: the port, structured replies, the wrapped model stack, the local test server.
+export type {
+  ChatMessage,
+  FallbackCounter,
+  LenientParse,
+  LlmCallRecord,
+  LlmConfig,
+  LlmCounters,
+  LlmEndpoint,
+  LlmFlags,
+  LlmParams,
+  LlmPort,
+  LlmReplay,
+  LlmReply,
+  LlmRequest,
+  LlmSession,
+  LlmSessionOptions,
+  LocalLlmServer,
+  LocalServerOptions,
+  StructuredOptions,
+  StructuredResult,
+  TokenUsage,
+} from './llm/index.ts';
+export {
+  BudgetExceededError,
+  decideStructured,
+  LlmCallError,
+  openLlm,
+  ParentTailPort,
+  parseJsonLenient,
+  RecordingPort,
+  ReplayMismatchError,
+  replayLlm,
+  resolveLlmConfig,
+  startLocalLlmServer,
+} from './llm/index.ts';
+// Memory of LLM agents: a stream of observations, recall by recency, importance, relevance.
+export type {
+  MemoryEntry,
+  MemoryKind,
+  MemoryStreamState,
+  NewMemory,
+  RecallOptions,
+  RelevanceScorer,
+  RetrievalWeights,
+} from './memory/index.ts';
+export {
+  EmbeddingRelevance,
+  emptyMemory,
+  estimateTokens,
+  fitToBudget,
+  formatMemories,
+  LexicalRelevance,
+  recall,
+  recallAsync,
+  remember,
+} from './memory/index.ts';
+// Analysis of logs: prompt audits and the text normalisation private items are matched with.
+export type { AuditFinding, AuditReport } from './metrics/index.ts';
+export { auditPrompts, normalizeText } from './metrics/index.ts';
+// Networks: generators, loaders, graphology conversion.
+export type {
+  BarabasiAlbertParams,
+  CompleteParams,
+  EdgeListCsvOptions,
+  ErdosRenyiParams,
+  LoadedNetwork,
+  NetworkKind,
+  NetworkSpec,
+  RingLatticeParams,
+  StochasticBlockModelParams,
+  Topology,
+  WattsStrogatzParams,
+} from './network/index.ts';
+export {
+  barabasiAlbert,
+  CsrTopology,
+  complete,
+  erdosRenyi,
+  fromGraphology,
+  generateNetwork,
+  loadEdgeListCsv,
+  loadGraphologyJson,
+  networkSpecSchema,
+  ringLattice,
+  stochasticBlockModel,
+  toGraphology,
+  wattsStrogatz,
+} from './network/index.ts';
+// Replay logs: write a run's log, read one, rerun it.
+export type { LogHeader, RecordedRun, RerunOptions } from './replay/index.ts';
+export { LOG_FORMAT, LogWriter, readLog, readRecordedRun, rerunLog } from './replay/index.ts';
+// Statistics for analysing runs and studies (library-backed; see src/stats).
 export type {
   BootstrapOptions,
   EstimateCi,
@@ -29,4 +165,31 @@ export {
   studentTQuantile,
   wilson,
 } from './stats/index.ts';
-export * from './world/index.ts';
+// Worlds: define one, check one, run one, intervene.
+export type {
+  EngineIntervention,
+  Intervention,
+  LogLevel,
+  PrivateItem,
+  RunLog,
+  RunOptions,
+  RunResult,
+  WorldDefinition,
+  WorldInstance,
+  WorldSetup,
+} from './world/index.ts';
+export {
+  checkWorld,
+  defineWorld,
+  describeParams,
+  InputBuffer,
+  interventionSchema,
+  isWorldDefinition,
+  parseIntervention,
+  resolveParams,
+  runWorld,
+  WorldControl,
+  WorldView,
+  worldDefinitionProblems,
+  worldInstanceProblems,
+} from './world/index.ts';

@@ -1,6 +1,7 @@
 import { base64ToTyped, ConfigError, type Digest, type Json, typedToBase64 } from '../core/index.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
-import type { AgentMachine, MemoryType } from './agent-machine.ts';
+import type { AgentMachine } from './agent-machine.ts';
+import type { MemoryType } from './agent-machine-spec.ts';
 import { compileMachine, type TransitionTable } from './compile-machine.ts';
 import type { MachineLayout } from './machine-layout.ts';
 import { StateHash } from './state-hash.ts';

@@ -1,5 +1,6 @@
 export * from './agent-executor.ts';
 export * from './agent-machine.ts';
+export * from './agent-machine-spec.ts';
 export * from './columnar-executor.ts';
 export * from './compile-machine.ts';
 export * from './machine-layout.ts';

@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/index.ts';
-import type { AgentMachineSpec, MemoryType } from './agent-machine.ts';
+import type { AgentMachineSpec, MemoryType } from './agent-machine-spec.ts';
 
 /**
  * Numeric handles for an agent machine's regions, states, events and memory slots, fixed

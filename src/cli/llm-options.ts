@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../llm/index.ts';
+import { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../llm/llm-defaults.ts';
 
 /** Which optional parts of the LLM option group a command takes. */
 export interface LlmOptionGroup {

@@ -1,10 +1,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
-import { type Json, LogFormatError, sha256Hex, WorldNotFoundError } from '../core/index.ts';
-import { isWorldDefinition, type WorldDefinition } from '../world/index.ts';
-import { BUILTIN_WORLDS } from './builtin-worlds.ts';
+import { ConfigError, type Json, LogFormatError, sha256Hex, WorldNotFoundError } from '../core/index.ts';
+import {
+  isWorldDefinition,
+  type WorldDefinition,
+  worldDefinitionProblems,
+  worldInstanceProblems,
+} from '../world/index.ts';
+import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
+import { importWorldFile as importModule } from './world-file-import.ts';
 
 /** A world and where it came from (recorded in the log header). */
 export interface LoadedWorld {
@@ -26,7 +30,7 @@ function readWorldFile(path: string): Buffer {
 async function importWorldFile(path: string, bytes: Buffer): Promise<LoadedWorld> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+    mod = await importModule(path);
   } catch (cause) {
     throw new WorldNotFoundError(`cannot load world file ${path}: ${(cause as Error).message}`, {
       cause,
@@ -38,16 +42,37 @@ async function importWorldFile(path: string, bytes: Buffer): Promise<LoadedWorld
     throw new WorldNotFoundError(`${path} exports no world`, {
       hint: 'export const world = defineWorld({ ... }) from the file',
     });
-  return { def, source: { kind: 'file', path, sha256: sha256Hex(bytes) } };
+  const problems = worldDefinitionProblems(def);
+  if (problems.length)
+    throw new ConfigError(`world file ${path}: ${problems.join('; ')}`, {
+      hint: `grapevine check ${path} names each problem`,
+    });
+  return { def: checkingInstances(def, path), source: { kind: 'file', path, sha256: sha256Hex(bytes) } };
+}
+
+/** A user's world whose `create` result is checked, so that a missing policy is named, not a crash. */
+function checkingInstances(def: WorldDefinition, ref: string): WorldDefinition {
+  return {
+    ...def,
+    create(setup) {
+      const instance = def.create(setup);
+      const problems = worldInstanceProblems(instance);
+      if (problems.length)
+        throw new ConfigError(`world "${def.id}": ${problems.join('; ')}`, {
+          hint: `grapevine check ${ref} names each problem`,
+        });
+      return instance;
+    },
+  };
 }
 
 /** Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`). */
 export async function loadWorld(ref: string): Promise<LoadedWorld> {
-  const builtin = BUILTIN_WORLDS.get(ref);
+  const builtin = looksLikePath(ref) ? undefined : await loadBuiltinWorld(ref);
   if (builtin) return { def: builtin, source: { kind: 'builtin' } };
   if (!looksLikePath(ref)) {
     throw new WorldNotFoundError(`unknown world "${ref}"`, {
-      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}; or give a path to a world file (./my-world.ts)`,
+      hint: `built-in worlds: ${builtinWorldIds().join(', ')}; or give a path to a world file (./my-world.ts)`,
     });
   }
   const path = resolve(ref);
@@ -98,7 +123,8 @@ export async function loadWorldFromHeader(
   opts: HeaderWorldOptions = {},
 ): Promise<LoadedWorld> {
   const world = headerWorld(header);
-  const loaded = world.source.kind === 'file' ? await loadNamedFile(world, opts) : builtinOf(world, opts);
+  const loaded =
+    world.source.kind === 'file' ? await loadNamedFile(world, opts) : await builtinOf(world, opts);
   if (loaded.def.version !== world.version || loaded.def.id !== world.id) {
     throw new WorldNotFoundError(
       `the log was written by ${world.id}@${world.version}, this is ${loaded.def.id}@${loaded.def.version}`,
@@ -108,11 +134,11 @@ export async function loadWorldFromHeader(
   return loaded;
 }
 
-function builtinOf(world: HeaderWorld, opts: HeaderWorldOptions): LoadedWorld {
-  const def = BUILTIN_WORLDS.get(world.id);
+async function builtinOf(world: HeaderWorld, opts: HeaderWorldOptions): Promise<LoadedWorld> {
+  const def = await loadBuiltinWorld(world.id);
   if (!def)
     throw new WorldNotFoundError(`the log names the world "${world.id}", which is not built in`, {
-      hint: `built-in worlds: ${[...BUILTIN_WORLDS.keys()].join(', ')}`,
+      hint: `built-in worlds: ${builtinWorldIds().join(', ')}`,
     });
   if (opts.worldFile)
     throw new WorldNotFoundError(

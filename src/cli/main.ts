@@ -1,35 +1,37 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ENGINE_VERSION } from '../world/index.ts';
-import { auditCommand } from './commands/audit.ts';
-import { diffCommand } from './commands/diff.ts';
-import { forkCommand } from './commands/fork.ts';
-import { inspectCommand } from './commands/inspect.ts';
-import { replayCommand } from './commands/replay.ts';
-import { resumeCommand } from './commands/resume.ts';
-import { runCommand } from './commands/run.ts';
-import { serveLlmCommand } from './commands/serve-llm.ts';
-import { sotopiaImportCommand } from './commands/sotopia.ts';
-import { addStudyCommand } from './commands/study.ts';
-import { worldsCommand } from './commands/worlds.ts';
+// core's files, not its index: the index brings seedrandom and node:crypto, which start-up does not need.
+import { ENGINE_VERSION } from '../core/engine-version.ts';
+import type { CliContribution } from './cli-contribution.ts';
 import { addLlmOptions } from './llm-options.ts';
 import { reportError } from './report-error.ts';
+import { installWorlds } from './world-catalog.ts';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** The CLI's commander program (its commands and options; tests walk it); `setExit` receives each command's exit code. */
+/** The CLI's commands (exported for tests that walk every option). */
 export function program(setExit: (code: number) => void): Command {
   const cli = new Command('grapevine')
     .description('deterministic, replayable simulation of how information spreads among rule and LLM agents')
     .version(ENGINE_VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // Each command's module is imported when it runs: start-up (and --version) loads no engine.
   cli
     .command('worlds')
-    .description('list the built-in worlds with their parameters and defaults')
+    .description('list the built-in worlds (or the worlds of the given files) with their parameters')
+    .argument('[files...]', 'world files (.ts or .js) to list instead of the built-in worlds')
     .option('--json', 'print JSON')
-    .action((o) => setExit(worldsCommand(o)));
+    .action(async (files, o) =>
+      setExit(await (await import('./commands/worlds.ts')).worldsCommand(files, o)),
+    );
+  cli
+    .command('check')
+    .description("type-check a world file against grapevine's public types and validate its world")
+    .argument('<file>', 'world file (.ts or .js)')
+    .option('--json', 'print JSON')
+    .action(async (file, o) => setExit(await (await import('./commands/check.ts')).checkCommand(file, o)));
   addLlmOptions(
     cli
       .command('run')
@@ -46,7 +48,7 @@ export function program(setExit: (code: number) => void): Command {
       .option('--force', 'overwrite an existing --out file')
       .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)'),
     { budget: true, cache: true, fallbacks: true },
-  ).action(async (world, o) => setExit(await runCommand(world, o)));
+  ).action(async (world, o) => setExit(await (await import('./commands/run.ts')).runCommand(world, o)));
   addLlmOptions(
     cli
       .command('fork')
@@ -63,7 +65,7 @@ export function program(setExit: (code: number) => void): Command {
       .option('--quiet', 'no output on success')
       .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
     { cache: true, purpose: 'for LLM calls after the fork tick' },
-  ).action(async (log, o) => setExit(await forkCommand(log, o)));
+  ).action(async (log, o) => setExit(await (await import('./commands/fork.ts')).forkCommand(log, o)));
   addLlmOptions(
     cli
       .command('resume')
@@ -73,14 +75,14 @@ export function program(setExit: (code: number) => void): Command {
       .option('--quiet', 'no output on success')
       .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
-  ).action(async (log, o) => setExit(await resumeCommand(log, o)));
+  ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   cli
     .command('diff')
     .description('where two runs first differ, their metrics side by side, agents that end differently')
     .argument('<a>', 'a log, or a fork --replicates directory')
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
-    .action(async (a, b, o) => setExit(await diffCommand(a, b, o)));
+    .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
   cli
     .command('serve-llm')
     .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')
@@ -94,7 +96,7 @@ export function program(setExit: (code: number) => void): Command {
     .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
-    .action(async (o) => setExit(await serveLlmCommand(o)));
+    .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
   cli
     .command('replay')
     .description('rerun a log and check that it reproduces it exactly')
@@ -103,7 +105,7 @@ export function program(setExit: (code: number) => void): Command {
     .option('--json', 'print JSON')
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .action(async (log, o) => setExit(await replayCommand(log, o)));
+    .action(async (log, o) => setExit(await (await import('./commands/replay.ts')).replayCommand(log, o)));
   cli
     .command('inspect')
     .description('what an agent had observed and which state it was in at a tick')
@@ -112,7 +114,7 @@ export function program(setExit: (code: number) => void): Command {
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .action(async (log, o) => setExit(await inspectCommand(log, o)));
+    .action(async (log, o) => setExit(await (await import('./commands/inspect.ts')).inspectCommand(log, o)));
   cli
     .command('audit')
     .description(
@@ -121,26 +123,38 @@ export function program(setExit: (code: number) => void): Command {
     .argument('<log>', 'a --log full replay log, or a directory of them')
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .action(async (log, o) => setExit(await auditCommand(log, o)));
-  const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
-  sotopia
-    .command('import')
-    .description('read and validate the Sotopia files; print their counts and any bad row (file:line)')
-    .option('--check', 'validate the files and print the counts')
-    .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
-    .option('--json', 'print JSON')
-    .action((o) => setExit(sotopiaImportCommand(o)));
-  addStudyCommand(cli, setExit);
+    .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
   return cli;
 }
 
-/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * True when a contribution's commands must be added for `argv`: one of them is called, or
+ * the command is not the engine's (help, a typo: commander then lists every command).
+ * `--version` and the engine's own commands load no contribution.
+ */
+function needsRegistering(cli: Command, c: CliContribution, argv: readonly string[]): boolean {
+  const first = argv.find((a) => !a.startsWith('-'));
+  if (first === undefined) return !argv.some((a) => a === '--version' || a === '-V');
+  if (c.commands?.includes(first)) return true;
+  return !cli.commands.some((cmd) => cmd.name() === first);
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script); resolves to the exit code.
+ * `contributions` are the worlds and commands of the applications (bin/grapevine.mjs passes
+ * the built-in ones from worlds/index.ts).
+ */
+export async function main(argv: string[], contributions: readonly CliContribution[] = []): Promise<number> {
   let code = 0;
   try {
-    await program((c) => {
+    installWorlds(contributions);
+    const setExit = (c: number) => {
       code = c;
-    }).parseAsync(argv, { from: 'user' });
+    };
+    const cli = program(setExit);
+    const io = { setExit };
+    for (const c of contributions) if (needsRegistering(cli, c, argv)) await c.register?.(cli, io);
+    await cli.parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -1,4 +1,4 @@
-import { isGrapevineError } from '../core/index.ts';
+import { isGrapevineError } from '../core/errors.ts';
 
 /**
  * Prints an error as one line and a hint (never a stack trace) and returns the exit code:

@@ -1,6 +1,6 @@
 export * from './base64.ts';
 export * from './canonical-json.ts';
+export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './hash.ts';
-export * from './ids.ts';
 export * from './rng.ts';

@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/index.ts';
 import { ApiKey } from './api-key.ts';
+import { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from './llm-defaults.ts';
 import { parseModelRef } from './model-ref.ts';
 
 /**
@@ -55,12 +56,7 @@ export const LOCAL_MODEL = 'grapevine-local';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 /** Key sent to local endpoints when `OPENAI_API_KEY` is not set (they ignore it). */
 export const PLACEHOLDER_KEY = 'sk-no-key';
-/** Default timeout of one LLM attempt, in ms. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Default number of LLM calls in flight. */
-export const DEFAULT_CONCURRENCY = 16;
-/** Default attempts per call, the first included. */
-export const DEFAULT_ATTEMPTS = 6;
+export { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from './llm-defaults.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -109,7 +109,7 @@ export class LineVerifier {
       throw this.notALog('line 1 is not a grapevine log header');
     if (record.format !== LOG_FORMAT)
       throw new LogFormatError(
-        `${this.path} is a log of format ${JSON.stringify(record.format)}; this grapevine reads ${LOG_FORMAT}`,
+        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads ${formatNumber(LOG_FORMAT)}`,
         { line: 1, seq: 0, tick: 0 },
         { hint: 'use the grapevine version that wrote the log' },
       );
@@ -171,4 +171,9 @@ function eventProblem(record: Record<string, unknown> | null): string | null {
   if (typeof record.t !== 'number' || !Number.isFinite(record.t)) return 't is not a number';
   if (typeof record.type !== 'string' || record.type === '') return 'type is not a non-empty string';
   return null;
+}
+
+/** The version of a format name (`grapevine-log/1` -> `1`), or the whole name when it is another kind. */
+function formatNumber(format: string): string {
+  return /^grapevine-log\/(\d+)$/.exec(format)?.[1] ?? JSON.stringify(format);
 }

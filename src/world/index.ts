@@ -5,4 +5,5 @@ export * from './intervention.ts';
 export * from './resolve-params.ts';
 export * from './run-log.ts';
 export * from './runner.ts';
+export * from './validate-world.ts';
 export * from './world-view.ts';

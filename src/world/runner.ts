@@ -1,4 +1,4 @@
-import { ConfigError, type Json, RngStreams, RunError } from '../core/index.ts';
+import { ConfigError, ENGINE_VERSION, type Json, RngStreams, RunError } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { Engine, type EngineState } from './engine.ts';
@@ -7,9 +7,6 @@ import type { Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import type { WorldView } from './world-view.ts';
-
-/** Engine version recorded in every log header. */
-export const ENGINE_VERSION = '0.1.0';
 
 /** How to run a world. */
 export interface RunOptions {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../src/index.ts';
 
 /** Spreading models of the rumour world. */
 export const SPREADING_MODELS = [

@@ -1,13 +1,16 @@
-import { z } from 'zod';
-import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
-import { decideStructured } from '../../src/llm/index.ts';
 import {
+  type Decision,
+  decideStructured,
   emptyMemory,
   fitToBudget,
+  type Json,
   type MemoryStreamState,
+  type OutgoingMessage,
   recall,
   remember,
-} from '../../src/memory/index.ts';
+  type StepContext,
+  z,
+} from '../../src/index.ts';
 import { type Heard, takeInbox } from './observe.ts';
 import { ACTIONS, buildPrompt } from './prompt.ts';
 import { contactsOf, ITEM_HANDLES, type Town } from './town.ts';

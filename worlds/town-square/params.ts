@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../src/index.ts';
 
 /** Parameters of the town square, with defaults and descriptions (shown by `grapevine worlds`). */
 export const townParams = z.object({

@@ -1,5 +1,4 @@
-import type { LlmPort, Topology } from '../../src/index.ts';
-import type { FallbackCounter } from '../../src/llm/index.ts';
+import type { FallbackCounter, LlmPort, Topology } from '../../src/index.ts';
 import type { Resident } from './cast.ts';
 import { TOWN_ITEMS, type TownItem } from './items.ts';
 import { townAgent } from './machine.ts';

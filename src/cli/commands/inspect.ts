@@ -1,6 +1,8 @@
+import type { AgentSnapshot } from '../../agent/index.ts';
+import type { Message } from '../../bus/index.ts';
 import { type Json, UsageError } from '../../core/index.ts';
-import { type AgentSnapshot, type Message, runWorld } from '../../index.ts';
 import { readLog, readRecordedRun } from '../../replay/index.ts';
+import { runWorld } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 import { replayServices } from '../replay-services.ts';

@@ -69,7 +69,7 @@ const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 function defaultOut(world: string, seed: number): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-  return `runs/${world}-s${seed}-${stamp}.ndjson`;
+  return `replays/${world}-s${seed}-${stamp}.ndjson`;
 }
 
 /** `grapevine run`: runs a world and writes its replay log. Returns the exit code. */

@@ -1,9 +1,17 @@
+import type { WorldDefinition } from '../../world/index.ts';
 import { describeParams } from '../../world/index.ts';
-import { BUILTIN_WORLDS } from '../builtin-worlds.ts';
+import { loadWorld } from '../load-world.ts';
+import { builtinWorldIds } from '../world-catalog.ts';
 
-/** `grapevine worlds`: lists the built-in worlds with their parameters and defaults. */
-export function worldsCommand(opts: { json?: boolean }): number {
-  const worlds = [...BUILTIN_WORLDS.values()].map((w) => ({
+/**
+ * `grapevine worlds [FILE...]`: lists the built-in worlds (or the worlds of the given
+ * files) with their parameters and defaults.
+ */
+export async function worldsCommand(files: readonly string[], opts: { json?: boolean }): Promise<number> {
+  const refs = files.length ? files : builtinWorldIds();
+  const defs: WorldDefinition[] = [];
+  for (const ref of refs) defs.push((await loadWorld(ref)).def);
+  const worlds = defs.map((w) => ({
     id: w.id,
     version: w.version,
     description: w.description,

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { WorldDefinition } from '../world/index.ts';
+
+/** What a contribution's commands get from the CLI. */
+export interface CliIo {
+  /** Sets the process exit code of the command being run (0 ok, 1 failed run, 2 bad input). */
+  setExit(code: number): void;
+}
+
+/**
+ * What an application of the engine hands to the CLI: worlds runnable by id, and commands
+ * of its own (e.g. the Sotopia world's `study sotopia`). The CLI's entry point
+ * (bin/grapevine.mjs) passes the built-in ones from worlds/index.ts to `main`; src/ never
+ * imports worlds/. Both are loaded only when used, so that `grapevine --version` or
+ * `grapevine replay` do not pay for every world's modules.
+ */
+export interface CliContribution {
+  /** Worlds runnable by id (`grapevine run <id>`), each as a loader of its definition. */
+  worlds?: Readonly<Record<string, () => Promise<WorldDefinition>>>;
+  /** The top-level command names that {@link CliContribution.register} adds. */
+  commands?: readonly string[];
+  /**
+   * Adds the commands to the program. Called only when one of them is run (or for help),
+   * after the engine's own commands; import heavy modules inside it or inside the actions.
+   */
+  register?(program: Command, io: CliIo): void | Promise<void>;
+}

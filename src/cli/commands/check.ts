@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { WorldNotFoundError } from '../../core/index.ts';
+import { checkWorld, isWorldDefinition } from '../../world/index.ts';
+import { typeCheckWorld } from '../type-check-world.ts';
+import { importWorldFile } from '../world-file-import.ts';
+
+/** Options of `grapevine check`. */
+export interface CheckCommandOptions {
+  json?: boolean;
+}
+
+async function worldProblems(path: string): Promise<{ id?: string; problems: string[] }> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importWorldFile(path);
+  } catch (err) {
+    return { problems: [`the file does not load: ${(err as Error).message}`] };
+  }
+  const def = isWorldDefinition(mod.world) ? mod.world : Object.values(mod).find(isWorldDefinition);
+  if (!def) return { problems: ['the file exports no world (export const world = defineWorld({ ... }))'] };
+  return { id: `${def.id}@${def.version}`, problems: checkWorld(def) };
+}
+
+/**
+ * `grapevine check FILE`: type-checks a world file against grapevine's public types, then
+ * loads it and validates the world definition and the instance its `create` builds with
+ * default parameters, naming each problem. Exit 0 when sound, 2 otherwise.
+ */
+export async function checkCommand(file: string, opts: CheckCommandOptions): Promise<number> {
+  const path = resolve(file);
+  if (!existsSync(path))
+    throw new WorldNotFoundError(`world file not found: ${path}`, { hint: 'check the path' });
+  const types = await typeCheckWorld(path);
+  const world = await worldProblems(path);
+  const ok = types.length === 0 && world.problems.length === 0;
+  if (opts.json) {
+    process.stdout.write(
+      `${JSON.stringify({ file: path, world: world.id ?? null, types, problems: world.problems, ok })}\n`,
+    );
+    return ok ? 0 : 2;
+  }
+  for (const t of types) process.stdout.write(`${t}\n`);
+  for (const p of world.problems) process.stdout.write(`${path}: world: ${p}\n`);
+  if (ok) {
+    process.stdout.write(`ok: ${path} defines ${world.id}\n`);
+    return 0;
+  }
+  const n = types.length + world.problems.length;
+  process.stderr.write(`grapevine: ${n} problem${n === 1 ? '' : 's'} in ${path}\n`);
+  return 2;
+}

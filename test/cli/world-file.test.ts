@@ -1,0 +1,86 @@
+// A world file written by a user in a folder outside the checkout (docs/examples/
+// bounded-confidence.ts, the example of docs/API.md): it imports 'grapevine', and the
+// compiled CLI lists, checks, runs and replays it there.
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../support/spawn-cli.ts';
+
+const EXAMPLE = resolve('docs/examples/bounded-confidence.ts');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'grapevine-user-'));
+  copyFileSync(EXAMPLE, join(dir, 'bounded-confidence.ts'));
+});
+
+describe('a world file outside the checkout', () => {
+  it('is listed with its parameters', async () => {
+    const r = await spawnCli(['worlds', './bounded-confidence.ts', '--json'], dir);
+    expect(r.stderr).toBe('');
+    const [w] = JSON.parse(r.stdout);
+    expect(w).toMatchObject({ id: 'bounded-confidence', version: '1.0.0' });
+    expect(w.params.map((p: { name: string }) => p.name)).toEqual(['n', 'k', 'epsilon']);
+  });
+
+  it('passes grapevine check', async () => {
+    const r = await spawnCli(['check', './bounded-confidence.ts'], dir);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('defines bounded-confidence@1.0.0');
+  });
+
+  it('runs, and its log verifies', async () => {
+    const out = join(dir, 'bc.ndjson');
+    const run = await spawnCli(
+      ['run', './bounded-confidence.ts', '--seed', '3', '--out', out, '--json'],
+      dir,
+    );
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ world: 'bounded-confidence', ticks: 30, steps: 3000 });
+    // Opinions only ever move towards each other: the spread cannot exceed the initial one.
+    expect(summary.metrics.spread).toBeGreaterThan(0);
+    expect(summary.metrics.spread).toBeLessThan(1);
+    const replay = await spawnCli(['replay', out, '--verify', '--json'], dir);
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: summary.digest });
+  });
+});
+
+const BROKEN = `import { defineAgentMachine, defineWorld, z } from 'grapevine';
+const agent = defineAgentMachine({ id: 'a', regions: { r: { initial: 's', states: { s: {} } } } });
+export const world = defineWorld({
+  id: 'no policy',
+  version: '1.0.0',
+  description: 'a world without a policy',
+  params: z.object({ n: z.number() }),
+  create: () => ({ size: 3, agents: agent, turnPolicy: 'simultaneous' }),
+});
+`;
+
+describe('a broken world file', () => {
+  it('grapevine check names each problem (exit 2)', async () => {
+    writeFileSync(join(dir, 'broken.ts'), BROKEN);
+    const r = await spawnCli(['check', './broken.ts', '--json'], dir);
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.types.join('\n')).toMatch(/broken\.ts:8:\d+: error TS\d+: .*'policy' is missing/);
+    expect(report.problems).toEqual([
+      '`id` must be a non-empty string without spaces',
+      'parameter "n" has no default (Invalid input: expected number, received undefined)',
+    ]);
+  });
+
+  it('run of a world without a policy fails with one line naming it (exit 2)', async () => {
+    const fixed = BROKEN.replace("'no policy'", "'no-policy'").replace('z.number()', 'z.number().default(3)');
+    writeFileSync(join(dir, 'no-policy.ts'), fixed);
+    const r = await spawnCli(['run', './no-policy.ts', '--quiet'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'grapevine: world "no-policy": `policy` must be a function (ctx) => decision: each agent step calls it',
+    );
+    expect(r.stderr).not.toMatch(/unexpected error|at .*\.js:\d+/);
+  });
+});

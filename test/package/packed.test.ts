@@ -1,0 +1,106 @@
+// The package as a user gets it: `npm pack` of this checkout, installed into a fresh project
+// in a temporary folder, used there as a library and through its `grapevine` command.
+//
+// Offline: `npm install --offline <tarball>` cannot work from the cache that `npm ci` fills,
+// because npm ci caches the dependencies' tarballs but not their registry metadata, which a
+// plain install needs to resolve version ranges (it fails with ENOTCACHED). So the project
+// gets a lock file that pins exactly the versions of this checkout's package-lock.json (the
+// production ones, with their integrity hashes) and installs with `npm ci --offline`.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../support/spawn-cli.ts';
+
+const exec = promisify(execFile);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const ROOT = resolve('.');
+
+interface LockEntry {
+  dev?: boolean;
+  link?: boolean;
+  [key: string]: unknown;
+}
+
+/** A lock file for a project that depends on the tarball only, with this checkout's versions. */
+function projectLock(tarball: string, integrity: string): object {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const self = lock.packages[''];
+  const packages: Record<string, unknown> = {
+    '': { name: 'user-project', dependencies: { grapevine: `file:${tarball}` } },
+    'node_modules/grapevine': {
+      version: self.version,
+      resolved: `file:${tarball}`,
+      integrity,
+      dependencies: self.dependencies,
+      bin: self.bin,
+    },
+  };
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path && !entry.dev && !entry.link) packages[path] = entry;
+  return { name: 'user-project', lockfileVersion: 3, requires: true, packages };
+}
+
+let project: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
+  // dist/ is fresh (test/support/build-fresh.ts): pack it as it is, without a second build.
+  const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: ROOT,
+  });
+  const [{ filename, integrity, files }] = JSON.parse(packed.stdout);
+  expect(files.map((f: { path: string }) => f.path)).toContain('dist/src/index.d.ts');
+  project = join(dir, 'project');
+  mkdirSync(project);
+  const tarball = `../${filename}`;
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, dependencies: { grapevine: `file:${tarball}` } }),
+  );
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(projectLock(tarball, integrity)));
+  await exec(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project });
+}, 600_000);
+
+describe('the packed package, installed in a fresh project', () => {
+  it('ships the compiled engine, its types, the worlds and their data, and no tests or sources', async () => {
+    const pkg = join(project, 'node_modules', 'grapevine');
+    expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json']);
+    expect(readdirSync(join(pkg, 'dist', 'worlds', 'sotopia', 'data'))).toContain('agent_profiles.jsonl');
+    const lib = await exec(
+      process.execPath,
+      ['--input-type=module', '-e', "const g = await import('grapevine'); console.log(typeof g.defineWorld)"],
+      { cwd: project },
+    );
+    expect(lib.stdout.trim()).toBe('function');
+  });
+
+  it('runs a built-in world that reads shipped data (town-square personas)', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'grapevine');
+    const r = await spawnCli(
+      ['run', 'town-square', '--ticks', '2', '--out', 'ts.ndjson', '--json'],
+      project,
+      bin,
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ world: 'town-square', ticks: 2 });
+  });
+
+  it("checks and runs a user's world file that imports 'grapevine'", async () => {
+    copyFileSync(resolve('docs/examples/bounded-confidence.ts'), join(project, 'bounded-confidence.ts'));
+    const bin = join(project, 'node_modules', '.bin', 'grapevine');
+    const check = await spawnCli(['check', './bounded-confidence.ts'], project, bin);
+    expect(check).toMatchObject({ code: 0, stderr: '' });
+    const run = await spawnCli(
+      ['run', './bounded-confidence.ts', '--out', 'bc.ndjson', '--json'],
+      project,
+      bin,
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ world: 'bounded-confidence', ticks: 30 });
+  });
+});

@@ -1,0 +1,17 @@
+import type { CliContribution, WorldDefinition } from '../src/index.ts';
+import { sotopiaContribution } from './sotopia/cli.ts';
+
+/**
+ * The built-in worlds and the commands they bring, in the order `grapevine worlds` lists
+ * them. The CLI's entry point (bin/grapevine.mjs) hands these to `main`; the engine under
+ * src/ never imports this folder. Each world is imported only when it is used.
+ */
+export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
+  {
+    worlds: {
+      rumor: async () => (await import('./rumor/index.ts')).world as unknown as WorldDefinition,
+      'town-square': async () => (await import('./town-square/index.ts')).world as unknown as WorldDefinition,
+    },
+  },
+  sotopiaContribution,
+];
