@@ -11,6 +11,7 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
     worlds: {
       rumor: async () => (await import('./rumor/index.ts')).world as unknown as WorldDefinition,
       'town-square': async () => (await import('./town-square/index.ts')).world as unknown as WorldDefinition,
+      opinion: async () => (await import('./opinion/index.ts')).world as unknown as WorldDefinition,
     },
   },
   sotopiaContribution,
