@@ -9,4 +9,5 @@ export * from './llm/index.ts';
 export { estimateTokens } from './llm/index.ts';
 export * from './memory/index.ts';
 export * from './network/index.ts';
+export * from './validate/index.ts';
 export * from './world/index.ts';
