@@ -10,4 +10,6 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// the built-in worlds' validation cases, loaded only by `grapevine validate` (src never imports worlds/)
+const validationCases = async () => (await import('../worlds/validation.ts')).builtinValidationCases();
+process.exitCode = await main(process.argv.slice(2), { validationCases });

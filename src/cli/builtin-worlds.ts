@@ -1,3 +1,4 @@
+import { world as epidemic } from '../../worlds/epidemic/index.ts';
 import { world as rumor } from '../../worlds/rumor/index.ts';
 import { world as sotopia } from '../../worlds/sotopia/index.ts';
 import { world as townSquare } from '../../worlds/town-square/index.ts';
@@ -8,4 +9,5 @@ export const BUILTIN_WORLDS: ReadonlyMap<string, WorldDefinition> = new Map<stri
   [rumor.id, rumor as unknown as WorldDefinition],
   [townSquare.id, townSquare as unknown as WorldDefinition],
   [sotopia.id, sotopia as unknown as WorldDefinition],
+  [epidemic.id, epidemic as unknown as WorldDefinition],
 ]);

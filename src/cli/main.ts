@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import type { ValidationCase } from '../validate/index.ts';
 import { ENGINE_VERSION } from '../world/index.ts';
 import { auditCommand } from './commands/audit.ts';
 import { diffCommand } from './commands/diff.ts';
@@ -10,6 +11,7 @@ import { runCommand } from './commands/run.ts';
 import { serveLlmCommand } from './commands/serve-llm.ts';
 import { sotopiaImportCommand } from './commands/sotopia.ts';
 import { addStudyCommand } from './commands/study.ts';
+import { validateCommand } from './commands/validate.ts';
 import { worldsCommand } from './commands/worlds.ts';
 import { reportError } from './report-error.ts';
 
@@ -17,7 +19,12 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function program(setExit: (code: number) => void): Command {
+/** What the CLI entry hands in from outside src/ (the built-in worlds' validation cases). */
+export interface CliExtras {
+  validationCases?: () => Promise<ValidationCase[]>;
+}
+
+function program(setExit: (code: number) => void, extras: CliExtras = {}): Command {
   const cli = new Command('grapevine')
     .description('deterministic, replayable simulation of how information spreads among rule and LLM agents')
     .version(ENGINE_VERSION)
@@ -134,16 +141,27 @@ function program(setExit: (code: number) => void): Command {
     .option('--json', 'print JSON')
     .action((o) => setExit(sotopiaImportCommand(o)));
   addStudyCommand(cli, setExit);
+  cli
+    .command('validate')
+    .description(
+      'run the classic models against their published results (docs/VALIDATION.md); exit 1 if any case fails',
+    )
+    .option('--quick', 'the quick battery (under a minute)')
+    .option('--json', 'print JSON')
+    .option('--out <file.json>', 'also write the JSON report to a file')
+    .option('--only <case>', 'run one case')
+    .option('--seed <n>', 'base seed (default 1)')
+    .action(async (o) => setExit(await validateCommand(o, (await extras.validationCases?.()) ?? [])));
   return cli;
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], extras: CliExtras = {}): Promise<number> {
   let code = 0;
   try {
     await program((c) => {
       code = c;
-    }).parseAsync(argv, { from: 'user' });
+    }, extras).parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {
