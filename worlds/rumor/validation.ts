@@ -12,7 +12,8 @@ type Params = Record<string, unknown>;
 
 /** The rumour's final reach in one run: the fraction who heard it, or (`adopted`) who took it up. */
 async function reach(world: WorldDefinition, params: Params, seed: number, adopted = false): Promise<number> {
-  const r = await runWorld(world, { params, seed, ticks: 100_000 });
+  // 200 time units: the classic runs end by about 40; a model that never stops is cut off there
+  const r = await runWorld(world, { params, seed, ticks: 200 });
   const m = r.metrics;
   return adopted ? (m['rumor.spreader'] + m['rumor.stifler']) / r.size : m['rumor.aware'] / r.size;
 }
