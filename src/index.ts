@@ -165,6 +165,9 @@ export {
   studentTQuantile,
   wilson,
 } from './stats/index.ts';
+// Validation of models against their published results (grapevine validate).
+export type { BatteryOptions, ValidationCase, ValidationOutcome, ValidationRow } from './validate/index.ts';
+export { formatBattery, judgeFrequency, judgeMean, replicateStats, runBattery } from './validate/index.ts';
 // Worlds: define one, check one, run one, intervene.
 export type {
   EngineIntervention,

@@ -12,7 +12,9 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
       rumor: async () => (await import('./rumor/index.ts')).world as unknown as WorldDefinition,
       'town-square': async () => (await import('./town-square/index.ts')).world as unknown as WorldDefinition,
       opinion: async () => (await import('./opinion/index.ts')).world as unknown as WorldDefinition,
+      epidemic: async () => (await import('./epidemic/index.ts')).world as unknown as WorldDefinition,
     },
+    validationCases: async () => (await import('./validation.ts')).builtinValidationCases(),
   },
   sotopiaContribution,
 ];

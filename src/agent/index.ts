@@ -3,6 +3,7 @@ export * from './agent-machine.ts';
 export * from './agent-machine-spec.ts';
 export * from './columnar-executor.ts';
 export * from './compile-machine.ts';
+export * from './encounter-broker.ts';
 export * from './machine-layout.ts';
 export * from './state-hash.ts';
 export * from './step-context.ts';

@@ -1,8 +1,9 @@
-import type { Address, Inbox, MessageBus, OutgoingMessage } from '../bus/index.ts';
+import type { Address, Inbox, Message, MessageBus, OutgoingMessage } from '../bus/index.ts';
 import type { Json, StepRng } from '../core/index.ts';
 import { RunError } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import type { AgentExecutor } from './agent-executor.ts';
+import type { EncounterBroker } from './encounter-broker.ts';
 
 /** What an asynchronous policy returns; applied when the engine commits, in agent order. */
 export interface Decision {
@@ -35,6 +36,15 @@ export class StepContext<P = unknown> {
   private open = false;
   private record: ActionRecord | null = null;
   private readonly regionIndex = new Map<string, number>();
+  /** Which step of this agent in this tick (0 for the first; async activation can wake an agent twice). */
+  occurrence = 0;
+  /** True when a repeated step in one tick draws fresh numbers (false: the tick's draws again, as before 0.2). */
+  freshRepeats = true;
+  private encounters = 0;
+  private broker: EncounterBroker | null = null;
+  /** Set while this context answers an encounter: the agent that opened it. */
+  private opener = -1;
+  private answer: { kind: string; item?: string; payload?: Json } | null = null;
 
   constructor(
     readonly params: P,
@@ -55,15 +65,46 @@ export class StepContext<P = unknown> {
     this.topology = topology;
   }
 
-  /** Aims the context at agent `agent` for `tick` (engine use). */
-  aim(agent: number, tick: number, inbox: Inbox): this {
+  /** Lets this context open encounters through `broker` (engine use). */
+  setBroker(broker: EncounterBroker): void {
+    this.broker = broker;
+  }
+
+  /** Aims the context at agent `agent` for `tick`; `occurrence` counts its earlier steps in this tick (engine use). */
+  aim(agent: number, tick: number, inbox: Inbox, occurrence = 0): this {
     this.agent = agent;
     this.tick = tick;
     this.inbox = inbox;
-    this.rng.at(agent, tick);
+    this.occurrence = occurrence;
+    this.encounters = 0;
+    this.rng.at(agent, tick, this.freshRepeats ? occurrence : 0);
     this.open = true;
     this.record = this.recording ? { agent, events: [], memory: {}, sent: [] } : null;
     return this;
+  }
+
+  /**
+   * Aims this (answering) context at `responder`, answering an encounter opened by
+   * `opener`; its draws come from the stream position `sub` of the opener's step (engine use).
+   */
+  aimAnswer(responder: number, tick: number, inbox: Inbox, opener: number, sub: number): this {
+    this.agent = responder;
+    this.tick = tick;
+    this.inbox = inbox;
+    this.rng.at(opener, tick, sub);
+    this.opener = opener;
+    this.answer = null;
+    this.open = true;
+    this.record = this.recording ? { agent: responder, events: [], memory: {}, sent: [] } : null;
+    return this;
+  }
+
+  /** Ends an answer: what the responder said back, if anything (engine use). */
+  takeAnswer(): { kind: string; item?: string; payload?: Json } | null {
+    const a = this.answer;
+    this.answer = null;
+    this.opener = -1;
+    return a;
   }
 
   /** Closes the context; returns the action record when recording (engine use). */
@@ -186,6 +227,49 @@ export class StepContext<P = unknown> {
   /** A uniformly random neighbour from this step's stream, or -1. */
   randomNeighbour(): number {
     return this.topology ? this.topology.randomNeighbour(this.agent, this.rng) : -1;
+  }
+
+  /** A uniformly random other agent (a well-mixed population), from this step's stream. */
+  randomAgent(): number {
+    const n = this.executor.size;
+    if (n < 2) return -1;
+    const j = this.rng.int(n - 1);
+    return j >= this.agent ? j + 1 : j;
+  }
+
+  /**
+   * Opens an encounter with agent `partner` (e.g. {@link randomNeighbour}, {@link randomAgent}
+   * or a named agent; -1 opens nothing): says `kind`/`item`/`payload`, the partner's
+   * responder answers at once, and the answer (as this agent hears it) is returned, or
+   * null when there is none. See docs/ENCOUNTERS.md.
+   */
+  encounter(partner: number, kind: string, item?: string, payload?: Json): Message | null {
+    this.guard();
+    if (partner < 0) return null;
+    if (!this.broker || this.opener >= 0)
+      throw new RunError(`agent ${this.agent} cannot open an encounter here`, {
+        hint: 'encounters are opened in a step, not while answering one',
+      });
+    const sub = this.occurrence * 65536 + ++this.encounters;
+    const reply = this.broker.open(this.agent, this.tick, sub, partner, kind, item, payload);
+    this.record?.sent.push(this.broker.lastSaid);
+    return reply;
+  }
+
+  /** Answers the encounter this agent is in (a responder's only way to speak back; once). */
+  reply(kind: string, item?: string, payload?: Json): void {
+    this.guard();
+    if (this.opener < 0) throw new RunError(`agent ${this.agent} replied outside an encounter`);
+    if (this.answer)
+      throw new RunError(`agent ${this.agent} answered encounter with ${this.opener} twice`, {
+        hint: 'an encounter has one answer',
+      });
+    this.answer = { kind, item, payload };
+  }
+
+  /** True while this context answers an encounter; the agent that opened it, else -1. */
+  get answering(): number {
+    return this.opener;
   }
 
   /** Applies an asynchronous policy's decision (engine use, at commit). */

@@ -20,7 +20,24 @@ export interface BusOptions {
 /** What the bus reports to observers of {@link MessageBus.events$} (full logs, tools). */
 export type BusEvent =
   | { type: 'sent'; tick: number; message: Message; recipients: number }
-  | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] };
+  | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] }
+  | { type: 'encounter'; tick: number; encounter: EncounterRecord };
+
+/** One resolved encounter, as full logs record it (see docs/ENCOUNTERS.md). */
+export interface EncounterRecord {
+  /** The agent that answered. */
+  responder: number;
+  /** What the opener said (as sent; `route` is `encounter`). */
+  said: Message;
+  /** True if the visibility rule let the responder hear it. */
+  heard: boolean;
+  /** The responder's answer as sent, or null if it said nothing. */
+  reply: Message | null;
+  /** True if the opener heard the answer. */
+  replyHeard: boolean;
+  /** What the responder's own state did while answering (events, memory writes, messages sent). */
+  answer: { events: string[]; memory: Record<string, Json>; sent: number[] } | null;
+}
 
 /**
  * The routed message bus. Sending expands the address into recipients at once (cost
@@ -191,6 +208,54 @@ export class MessageBus {
   private checkAgent(i: number, what: string): void {
     if (!Number.isInteger(i) || i < 0 || i >= this.size)
       throw new RunError(`${what} ${i} is not an agent (population ${this.size})`);
+  }
+
+  /**
+   * Creates a message of an encounter: said by `from` to `to` at `tick`, heard at once
+   * (`deliverAt = tick`, route `encounter`). Returns the message as sent and what `to`
+   * hears of it after the visibility rule (null: withheld). Nothing is queued.
+   */
+  encounterMessage(
+    from: number,
+    to: number,
+    tick: number,
+    kind: string,
+    item: string | undefined,
+    payload: Json | undefined,
+  ): { sent: Message; heard: Message | null } {
+    this.checkAgent(to, 'encounter partner');
+    const sent: Message = {
+      id: this.nextId++,
+      from,
+      route: 'encounter',
+      channel: undefined,
+      kind,
+      item,
+      payload,
+      sentAt: tick,
+      deliverAt: tick,
+    };
+    return { sent, heard: this.visibility ? this.visibility(sent, to) : sent };
+  }
+
+  /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
+  encountered(
+    tick: number,
+    record: EncounterRecord,
+    heard: Message | null,
+    replyHeard: Message | null,
+  ): void {
+    if (this.events.observed) this.events.next({ type: 'encounter', tick, encounter: record });
+    if (this.streams.size === 0) return;
+    const responder = this.streams.get(record.responder);
+    if (heard && responder) responder.next([heard]);
+    const opener = this.streams.get(record.said.from);
+    if (replyHeard && opener) opener.next([replyHeard]);
+  }
+
+  /** True if anyone observes encounters (full logs, observation streams). */
+  get observingEncounters(): boolean {
+    return this.events.observed || this.streams.size > 0;
   }
 
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */

@@ -1,7 +1,7 @@
 import type { Json } from '../core/index.ts';
 
 /** How a message was addressed. */
-export type Route = 'direct' | 'neighbours' | 'channel' | 'broadcast';
+export type Route = 'direct' | 'neighbours' | 'channel' | 'broadcast' | 'encounter';
 
 /** Where a message goes. `from: -1` (the world) has no neighbours. */
 export type Address =

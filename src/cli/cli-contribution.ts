@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ValidationCase } from '../validate/index.ts';
 import type { WorldDefinition } from '../world/index.ts';
 
 /** What a contribution's commands get from the CLI. */
@@ -24,4 +25,6 @@ export interface CliContribution {
    * after the engine's own commands; import heavy modules inside it or inside the actions.
    */
   register?(program: Command, io: CliIo): void | Promise<void>;
+  /** Validation cases of its models, run by `grapevine validate` (loaded only by that command). */
+  validationCases?(): Promise<readonly ValidationCase[]>;
 }

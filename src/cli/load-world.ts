@@ -125,7 +125,9 @@ export async function loadWorldFromHeader(
   const world = headerWorld(header);
   const loaded =
     world.source.kind === 'file' ? await loadNamedFile(world, opts) : await builtinOf(world, opts);
-  if (loaded.def.version !== world.version || loaded.def.id !== world.id) {
+  // A world that migrates older parameters reruns its older logs (WorldDefinition.migrateParams).
+  const versionOk = loaded.def.version === world.version || Boolean(loaded.def.migrateParams);
+  if (!versionOk || loaded.def.id !== world.id) {
     throw new WorldNotFoundError(
       `the log was written by ${world.id}@${world.version}, this is ${loaded.def.id}@${loaded.def.version}`,
       { hint: 'replay with the grapevine version (and world file) that wrote the log' },

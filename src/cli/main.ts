@@ -11,7 +11,10 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** The CLI's commands (exported for tests that walk every option). */
-export function program(setExit: (code: number) => void): Command {
+export function program(
+  setExit: (code: number) => void,
+  contributions: readonly CliContribution[] = [],
+): Command {
   const cli = new Command('grapevine')
     .description('deterministic, replayable simulation of how information spreads among rule and LLM agents')
     .version(ENGINE_VERSION)
@@ -124,6 +127,20 @@ export function program(setExit: (code: number) => void): Command {
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
+  cli
+    .command('validate')
+    .description(
+      'run the classic models against their published results (docs/VALIDATION.md); exit 1 if any case fails',
+    )
+    .option('--quick', 'the quick battery (under a minute)')
+    .option('--json', 'print JSON')
+    .option('--out <file.json>', 'also write the JSON report to a file')
+    .option('--only <case>', 'run one case')
+    .option('--seed <n>', 'base seed (default 1)')
+    .action(async (o) => {
+      const cases = (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();
+      setExit(await (await import('./commands/validate.ts')).validateCommand(o, cases));
+    });
   return cli;
 }
 
@@ -151,7 +168,7 @@ export async function main(argv: string[], contributions: readonly CliContributi
     const setExit = (c: number) => {
       code = c;
     };
-    const cli = program(setExit);
+    const cli = program(setExit, contributions);
     const io = { setExit };
     for (const c of contributions) if (needsRegistering(cli, c, argv)) await c.register?.(cli, io);
     await cli.parseAsync(argv, { from: 'user' });

@@ -108,9 +108,15 @@ export class StepRng extends Rng {
     this.purposeKey = purposeKey >>> 0;
   }
 
-  /** Positions the stream at the start of agent `agent`'s draws for `tick`. */
-  at(agent: number, tick: number): this {
-    this.stepKey = mix32(mix32(this.purposeKey ^ mix32(agent + GOLDEN)) ^ Math.imul(tick + 1, 0x85ebca6b));
+  /**
+   * Positions the stream at the start of agent `agent`'s draws for `tick`. `sub` > 0 gives
+   * another independent stream of the same (agent, tick): a second step in one tick, or
+   * one encounter of that step. `sub` 0 is the stream every earlier version used.
+   */
+  at(agent: number, tick: number, sub = 0): this {
+    let key = mix32(mix32(this.purposeKey ^ mix32(agent + GOLDEN)) ^ Math.imul(tick + 1, 0x85ebca6b));
+    if (sub !== 0) key = mix32(key ^ mix32(Math.imul(sub, 0xc2b2ae35) ^ GOLDEN));
+    this.stepKey = key;
     this.counter = 0;
     return this;
   }

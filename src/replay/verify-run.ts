@@ -104,6 +104,7 @@ export async function rerunLog(
   const end = recorded.end;
   return runWorld(def, {
     params: h.params as Record<string, unknown>,
+    worldVersion: (h.world as { version: string }).version,
     seed: h.seed as number,
     ticks: h.ticks as number,
     level: h.level as 'minimal' | 'full',

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentMachine, Policy } from '../agent/index.ts';
+import type { AgentMachine, Policy, Responder } from '../agent/index.ts';
 import type { VisibilityRule } from '../bus/index.ts';
 import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
 import type { Json, RngStreams } from '../core/index.ts';
@@ -43,6 +43,14 @@ export interface WorldInstance<P = unknown> {
   executor?: 'columnar' | 'xstate';
   /** Decides one agent's step. */
   policy: Policy<P>;
+  /** Answers an encounter another agent opened with this one (see docs/ENCOUNTERS.md). */
+  respond?: Responder<P>;
+  /**
+   * When an agent steps twice in one tick (async activation), whether its second step
+   * draws fresh random numbers (default true). False repeats the tick's draws, as every
+   * run before encounters did: only for reproducing such runs.
+   */
+  freshRepeats?: boolean;
   network?: Topology;
   turnPolicy: TurnPolicy | TurnPolicyName;
   /** Default delivery latency in ticks (default 1). */
@@ -89,6 +97,13 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   /** The default number of ticks when the user gives none. */
   defaultTicks?: number;
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;
+  /**
+   * Makes parameters recorded by an older version of this world (`fromVersion`) select that
+   * version's behaviour, for replays, forks, resumes and inspections of old logs. It may
+   * only add parameters: the log of such a run keeps recording the old parameter set and
+   * version. Without it, a log of another version does not rerun.
+   */
+  migrateParams?(params: Record<string, unknown>, fromVersion: string): Record<string, unknown>;
 }
 
 /** Declares a world. A user's world file exports the result (as `world`). */

@@ -3,10 +3,11 @@ import {
   type AgentExecutor,
   ColumnarExecutor,
   type Decision,
+  EncounterBroker,
   StepContext,
   XStateExecutor,
 } from '../agent/index.ts';
-import { type BusEvent, MessageBus } from '../bus/index.ts';
+import { type BusEvent, type EncounterRecord, MessageBus } from '../bus/index.ts';
 import {
   createTurnPolicy,
   EventQueue,
@@ -30,7 +31,8 @@ export interface EngineState {
   deliveries: number;
   history: Record<string, number>[];
   params: Record<string, unknown>;
-  rngKeys: { agent: number; turns: number };
+  /** `encounter` only once reseeded (otherwise derived from the run seed). */
+  rngKeys: { agent: number; turns: number; encounter?: number };
   executor: Json;
   bus: Json;
   queue: EventQueueState;
@@ -67,12 +69,24 @@ function dueList(inbox: Int32Array, active: Uint8Array): number[] {
   return out;
 }
 
+function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = obj[k];
+  return out;
+}
+
 /** The tick loop of one run (see docs/ARCHITECTURE.md, "The tick"). */
 export class Engine {
   private readonly executor: AgentExecutor;
   private readonly bus: MessageBus;
   private readonly control: WorldControl;
   private readonly ctx: StepContext<unknown>;
+  private readonly answerCtx: StepContext<unknown>;
+  private readonly broker: EncounterBroker;
+  private readonly seedEncounterKey: number;
+  /** Last tick each agent stepped at, and how many steps it took in it (async activation). */
+  private readonly lastStep: Int32Array;
+  private readonly occurrence: Int32Array;
   private readonly turnPolicy: TurnPolicy;
   private readonly turnCtx: TurnContext;
   private queue = new EventQueue();
@@ -91,6 +105,8 @@ export class Engine {
     level: LogLevel,
     private readonly log: RunLog,
     private readonly inputs: InputBuffer,
+    /** Parameter names the log records (a run of an older world version: fewer than `params`). */
+    private readonly recordedKeys?: readonly string[],
   ) {
     const size = world.size;
     this.executor =
@@ -113,6 +129,20 @@ export class Engine {
       world.network,
       level === 'full',
     );
+    this.ctx.freshRepeats = world.freshRepeats ?? true;
+    this.answerCtx = new StepContext(
+      params,
+      rng.stepRng('encounter'),
+      this.executor,
+      this.bus,
+      world.network,
+      level === 'full',
+    );
+    this.seedEncounterKey = this.answerCtx.rng.purposeKey;
+    this.broker = new EncounterBroker(this.bus, this.answerCtx, world.respond, def.id);
+    this.ctx.setBroker(this.broker);
+    this.lastStep = new Int32Array(size).fill(-1);
+    this.occurrence = new Int32Array(size);
     this.turnPolicy =
       typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
     const inbox = this.bus.inboxCounts();
@@ -148,9 +178,26 @@ export class Engine {
         deliverAt: m.deliverAt,
         recipients: e.recipients,
       });
-    } else {
+    } else if (e.type === 'observed') {
       this.log.append('observe', e.tick, { agent: e.agent, msgs: e.messages.map((m) => m.id) });
-    }
+    } else this.logEncounter(e.tick, e.encounter);
+  }
+
+  private logEncounter(tick: number, e: EncounterRecord): void {
+    const s = e.said;
+    const r = e.reply;
+    this.log.append('encounter', tick, {
+      id: s.id,
+      from: s.from,
+      to: e.responder,
+      kind: s.kind,
+      item: s.item,
+      payload: s.payload,
+      heard: e.heard,
+      reply: r ? { id: r.id, kind: r.kind, item: r.item, payload: r.payload } : null,
+      replyHeard: e.replyHeard,
+      answer: e.answer,
+    });
   }
 
   /** Sets up tick 0 (the world's initial state) and logs it. */
@@ -162,7 +209,9 @@ export class Engine {
 
   /** Runs ticks until a stop condition, then writes the end. */
   async run(maxTicks: number, hooks: EngineHooks): Promise<EngineResult> {
-    let reason = this.tick === 0 ? (this.world.stop?.(this.control) ?? null) : null;
+    // also after a restore: a run restored at the tick its world stopped at (a fork or resume at
+    // the last tick) ends there, as the recorded run did
+    let reason = this.world.stop?.(this.control) ?? null;
     while (reason === null) {
       const next = this.queue.peek();
       if (!next) {
@@ -192,11 +241,17 @@ export class Engine {
     // lines stay in commit order (the turn order) whatever finishes first.
     const deferred: { i: number; record: ActionRecord | null; decision?: Promise<Decision> }[] = [];
     const ctx = this.ctx;
+    const heardBefore = this.broker.delivered;
     for (const i of turns) {
       this.executor.beginStep(i);
       const inbox = this.bus.take(i);
       this.deliveries += inbox.length;
-      const out = this.world.policy(ctx.aim(i, tick, inbox));
+      const occurrence = this.lastStep[i] === tick ? ++this.occurrence[i] : 0;
+      if (occurrence === 0) {
+        this.lastStep[i] = tick;
+        this.occurrence[i] = 0;
+      }
+      const out = this.world.policy(ctx.aim(i, tick, inbox, occurrence));
       if (out instanceof Promise) deferred.push({ i, record: ctx.close(), decision: out });
       else if (deferred.length === 0) this.commit(i);
       else {
@@ -205,6 +260,7 @@ export class Engine {
       }
     }
     this.steps += turns.length;
+    this.deliveries += this.broker.delivered - heardBefore;
     if (deferred.length === 0) return;
     const decisions = deferred.filter((d) => d.decision).map((d) => d.decision!);
     const decided = await Promise.allSettled(decisions);
@@ -358,6 +414,7 @@ export class Engine {
         const fresh = new RngStreams(e.seed);
         this.ctx.rng.rekey(fresh.stepRng('agent').purposeKey);
         this.turnCtx.rng.rekey(fresh.stepRng('turns').purposeKey);
+        this.answerCtx.rng.rekey(fresh.stepRng('encounter').purposeKey);
         return;
       }
       default:
@@ -380,6 +437,7 @@ export class Engine {
       this.overlay = new OverlayTopology(this.world.network);
       this.bus.setTopology(this.overlay);
       this.ctx.setTopology(this.overlay);
+      this.answerCtx.setTopology(this.overlay);
       this.control.network = this.overlay;
     }
     for (const edit of edits) this.overlay.apply(edit);
@@ -393,14 +451,24 @@ export class Engine {
       steps: this.steps,
       deliveries: this.deliveries,
       history: this.history,
-      params: this.params,
-      rngKeys: { agent: this.ctx.rng.purposeKey, turns: this.turnCtx.rng.purposeKey },
+      params: this.recordedKeys ? pick(this.params, this.recordedKeys) : this.params,
+      rngKeys: this.rngKeys(),
       executor: this.executor.exportState(),
       bus: this.bus.exportState(),
       queue: this.queue.state(),
       network: this.overlay ? this.overlay.edits() : null,
       world: this.world.getState?.() ?? null,
     };
+  }
+
+  private rngKeys(): EngineState['rngKeys'] {
+    const keys: EngineState['rngKeys'] = {
+      agent: this.ctx.rng.purposeKey,
+      turns: this.turnCtx.rng.purposeKey,
+    };
+    const e = this.answerCtx.rng.purposeKey;
+    if (e !== this.seedEncounterKey) keys.encounter = e;
+    return keys;
   }
 
   /** Restores a state taken by {@link Engine.exportState} (instead of {@link Engine.start}). */
@@ -412,6 +480,7 @@ export class Engine {
     Object.assign(this.params, s.params);
     this.ctx.rng.rekey(s.rngKeys.agent);
     this.turnCtx.rng.rekey(s.rngKeys.turns);
+    this.answerCtx.rng.rekey(s.rngKeys.encounter ?? this.seedEncounterKey);
     this.executor.importState(s.executor);
     this.bus.importState(s.bus);
     this.queue = EventQueue.restore(s.queue);

@@ -41,6 +41,11 @@ export interface RunOptions {
   restore?: EngineState;
   /** Interventions to apply right after a tick's end. */
   interventionsAt?: (tick: number) => readonly Intervention[];
+  /**
+   * The world version recorded in the log this run reproduces (replay, fork, resume,
+   * inspect): `params` are then that version's, migrated by the world's `migrateParams`.
+   */
+  worldVersion?: string;
 }
 
 /** What a run reports. */
@@ -66,9 +71,10 @@ export function runHeader(
   maxTicks: number,
   opts: RunOptions,
 ): Record<string, unknown> {
+  const version = opts.worldVersion && def.migrateParams ? opts.worldVersion : def.version;
   return {
     engine: ENGINE_VERSION,
-    world: { id: def.id, version: def.version, source: opts.source ?? { kind: 'builtin' } },
+    world: { id: def.id, version, source: opts.source ?? { kind: 'builtin' } },
     params,
     seed,
     ticks: maxTicks,
@@ -89,11 +95,33 @@ class NullLog implements RunLog {
   }
 }
 
+/**
+ * Resolves parameters recorded by version `fromVersion` of a world: when the world has a
+ * `migrateParams` hook and the version differs, the run gets the migrated parameters and
+ * `recorded` is what its log keeps recording (the old parameter set).
+ */
+export function migrateParams(
+  def: WorldDefinition,
+  raw: Record<string, unknown>,
+  fromVersion: string | undefined,
+): { params: Record<string, unknown>; recorded?: Record<string, unknown> } {
+  if (fromVersion === undefined || fromVersion === def.version || !def.migrateParams)
+    return { params: resolveParams(def, raw) };
+  const migrated = def.migrateParams({ ...raw }, fromVersion);
+  for (const key of Object.keys(raw))
+    if (migrated[key] !== raw[key])
+      throw new ConfigError(`world "${def.id}": migrateParams may only add parameters, it changed "${key}"`);
+  const params = resolveParams(def, migrated);
+  const recorded: Record<string, unknown> = {};
+  for (const key of Object.keys(raw)) recorded[key] = params[key];
+  return { params, recorded };
+}
+
 /** Runs a world to its end (or continues it from a snapshot) and returns its summary. */
 export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Promise<RunResult> {
   const seed = opts.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new RunError(`seed must be an integer, got ${seed}`);
-  const params = resolveParams(def, opts.params ?? {});
+  const { params, recorded } = migrateParams(def, opts.params ?? {}, opts.worldVersion);
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
   const rng = new RngStreams(seed);
   if (def.needsLlm && !opts.llm) {
@@ -110,7 +138,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     fallbacks: opts.fallbacks,
   }) as WorldInstance<unknown>;
   const header = {
-    ...runHeader(def, params, seed, maxTicks, opts),
+    ...runHeader(def, recorded ?? params, seed, maxTicks, opts),
     size: instance.size,
     ...(instance.inputs ? { inputs: instance.inputs } : {}),
   };
@@ -123,6 +151,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     opts.level ?? 'minimal',
     log,
     opts.inputs ?? new InputBuffer(),
+    recorded ? Object.keys(recorded) : undefined,
   );
   const hooks = {
     onTick: opts.onTick,

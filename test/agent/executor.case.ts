@@ -5,12 +5,15 @@ import {
   type AgentMachineSpec,
   COMMIT,
   defineAgentMachine,
+  EncounterBroker,
   LIFE_REGION,
   type MemoryType,
   makeColumn,
   OBSERVE,
+  StepContext,
 } from '../../src/agent/index.ts';
-import { canonicalJson, Digest, type Json, SeededStream } from '../../src/core/index.ts';
+import { MessageBus } from '../../src/bus/index.ts';
+import { canonicalJson, Digest, type Json, RngStreams, SeededStream } from '../../src/core/index.ts';
 
 /** Builds an executor of `size` agents for a machine. */
 export type MakeExecutor = (machine: AgentMachine, size: number) => AgentExecutor;
@@ -374,6 +377,49 @@ export function executorContract(make: MakeExecutor): void {
     expect(canonicalJson(b.snapshot(1))).toBe(canonicalJson(a.snapshot(1)));
     expect(digestOf(b)).toBe(digestOf(a));
     expect(b.stateHash()).toBe(a.stateHash());
+  });
+
+  it('encounters: the responder answers at once, its changes land on it alone and follow the model', () => {
+    const machine = MACHINES.gossip;
+    const size = 12;
+    const ex = make(machine, size);
+    const model = new ReferenceModel(machine.spec, size);
+    const bus = new MessageBus({ size });
+    const streams = new RngStreams(3);
+    const ctx = new StepContext({}, streams.stepRng('agent'), ex, bus, undefined, true);
+    const answerCtx = new StepContext({}, streams.stepRng('encounter'), ex, bus, undefined, true);
+    const broker = new EncounterBroker(
+      bus,
+      answerCtx,
+      (c, said) => {
+        const knew = !c.is('item', 'ignorant');
+        if (!knew) c.emit('HEAR');
+        c.set('count', Number(said.payload));
+        c.reply(knew ? 'knew' : 'thanks');
+      },
+      'contract',
+    );
+    ctx.setBroker(broker);
+    const order = new SeededStream('encounter-contract');
+    bus.release(1);
+    for (let k = 0; k < 60; k++) {
+      const i = order.int(size);
+      ctx.aim(i, 1, bus.take(i));
+      const j = ctx.randomAgent();
+      const knew = model.state(j, model.regions.indexOf('item')) !== 'ignorant';
+      const answer = ctx.encounter(j, 'tell', 'item', k);
+      expect(answer?.kind).toBe(knew ? 'knew' : 'thanks');
+      expect(answer?.from).toBe(j);
+      if (answer?.kind === 'knew') ctx.emit('STIFLE');
+      ctx.close();
+      if (!knew) model.send(j, 'HEAR');
+      model.setMemory(j, 'count', k);
+      if (knew) model.send(i, 'STIFLE');
+      expectMatchesModel(ex, model, i);
+      expectMatchesModel(ex, model, j);
+    }
+    expectPopulationMatchesModel(ex, model);
+    expect(broker.delivered).toBe(120);
   });
 
   it('rejects snapshots that name unknown states', () => {

@@ -341,7 +341,9 @@ describe('MessageBus streams', () => {
       events.push(
         e.type === 'sent'
           ? [e.type, e.tick, e.message.id, e.recipients]
-          : [e.type, e.tick, e.agent, e.messages.length],
+          : e.type === 'observed'
+            ? [e.type, e.tick, e.agent, e.messages.length]
+            : [e.type],
       ),
     );
     bus.send(0, 0, tell({ to: 'all' }));

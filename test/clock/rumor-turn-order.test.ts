@@ -12,7 +12,9 @@ const SEED = 1;
 async function run(turns: string, seed = SEED): Promise<CaptureLog> {
   let log: CaptureLog | undefined;
   await runWorld(world, {
-    params: { n: N, turns },
+    // encounters wake nobody under wake-on-message (docs/ENCOUNTERS.md): these turn-order
+    // checks follow mail, so the pairwise model runs as message passing there
+    params: { n: N, turns, ...(turns === 'wake-on-message' ? { contact: 'delayed' } : {}) },
     seed,
     ticks: TICKS,
     level: 'full',

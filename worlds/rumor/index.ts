@@ -14,7 +14,9 @@ import {
 import { H, ROLE, ROLE_SLOT, rumorAgent } from './machine.ts';
 import { rumorMetrics, rumorSummary } from './metrics.ts';
 import { type RumorParams, rumorParams } from './params.ts';
-import { rumorPolicy } from './policy.ts';
+import { createRumorPolicy, rumorResponder } from './policy.ts';
+import { rumorTheory } from './theory.ts';
+import { drawThresholds } from './thresholds.ts';
 
 function buildNetwork(
   p: RumorParams,
@@ -31,6 +33,13 @@ function buildNetwork(
       inputs: { networkFile: sha256Hex(readFileSync(path)) },
     };
   }
+  if ((p.network === 'watts-strogatz' || p.network === 'ring-lattice') && !Number.isInteger(p.k))
+    throw new ConfigError(
+      `parameter "k" of world "rumor": ${p.network} needs an integer degree (got ${p.k})`,
+      {
+        hint: 'only erdos-renyi takes a fractional mean degree',
+      },
+    );
   const specs: Record<string, NetworkSpec> = {
     'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
     'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
@@ -90,9 +99,9 @@ function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
  */
 export const world = defineWorld({
   id: 'rumor',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
-    'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion)',
+    'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
   defaultTicks: 1000,
   create({ params, rng }) {
@@ -105,11 +114,16 @@ export const world = defineWorld({
       );
     }
     const { topology, inputs } = buildNetwork(params, rng);
+    const phi = params.model === 'watts-threshold' ? drawThresholds(params, topology.size, rng) : null;
+    const theory = rumorTheory(params);
     return {
       size: topology.size,
       agents: rumorAgent,
       executor: params.executor,
-      policy: rumorPolicy,
+      policy: createRumorPolicy(phi),
+      respond: rumorResponder,
+      // 1.0.0 (message passing only) repeated a tick's draws when an agent woke twice in it
+      freshRepeats: params.contact === 'instant',
       network: topology,
       turnPolicy: params.turns,
       ...(inputs ? { inputs } : {}),
@@ -117,7 +131,10 @@ export const world = defineWorld({
       metrics: rumorMetrics,
       stop: (view) =>
         view.tick > 0 && view.executor.activeCount() === 0 && view.pending() === 0 ? 'extinct' : null,
-      summary: rumorSummary,
+      summary: (history) => ({ ...rumorSummary(history), ...(theory ? { theory } : {}) }),
     };
   },
+  // 1.0.0 had message passing only: its logs rerun with contact=delayed
+  migrateParams: (params, fromVersion) =>
+    fromVersion === '1.0.0' ? { ...params, contact: 'delayed' } : params,
 });

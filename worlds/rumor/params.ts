@@ -6,6 +6,7 @@ export const SPREADING_MODELS = [
   'maki-thompson',
   'independent-cascade',
   'complex-contagion',
+  'watts-threshold',
 ] as const;
 
 /** Parameters of the rumour world, with defaults and descriptions (shown by `grapevine worlds`). */
@@ -17,10 +18,9 @@ export const rumorParams = z.object({
     .describe('network generator (complete = well-mixed, never materialised)'),
   k: z
     .number()
-    .int()
     .min(0)
     .default(10)
-    .describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
+    .describe('mean degree for watts-strogatz, ring-lattice (integers) and erdos-renyi'),
   beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
   networkFile: z
@@ -28,8 +28,32 @@ export const rumorParams = z.object({
     .default('')
     .describe("edge-list CSV path when network=csv (n is then the file's node count)"),
   model: z.enum(SPREADING_MODELS).default('daley-kendall').describe('spreading model'),
+  contact: z
+    .enum(['instant', 'delayed'])
+    .default('instant')
+    .describe(
+      'pairwise models: instant = the classic model (each telling is an encounter answered at once); delayed = 1-tick message passing (the teller learns one round trip later)',
+    ),
   p: z.number().min(0).max(1).default(0.1).describe('independent-cascade: adoption probability per telling'),
   theta: z.number().int().min(1).default(2).describe('complex-contagion: distinct tellers needed to adopt'),
+  phi: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.18)
+    .describe('watts-threshold: adopt when the adopting fraction of neighbours reaches this threshold'),
+  phiDistribution: z
+    .enum(['fixed', 'normal', 'uniform'])
+    .default('fixed')
+    .describe(
+      'watts-threshold: thresholds per agent: all phi, normal(phi, phiSpread), or uniform phi ± phiSpread (clipped to [0, 1])',
+    ),
+  phiSpread: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
+    .describe('watts-threshold: sd (normal) or half-width (uniform) of thresholds'),
   insiders: z.number().int().min(0).default(5).describe('agents who know the true fact at tick 0'),
   spreaders: z.number().int().min(0).default(5).describe('agents who plant the false rumour at tick 0'),
   skeptics: z.number().min(0).max(1).default(0).describe('fraction of agents who doubt rumours'),

@@ -1,4 +1,4 @@
-import type { StepContext } from '../../src/index.ts';
+import type { Message, StepContext } from '../../src/index.ts';
 import { H, type ItemHandles, ROLE, ROLE_SLOT } from './machine.ts';
 import type { RumorParams } from './params.ts';
 
@@ -21,10 +21,12 @@ function noteHeard(ctx: Ctx, x: ItemHandles, from: number): number {
   return heard;
 }
 
-function adopts(ctx: Ctx, heard: number): boolean {
+function adopts(ctx: Ctx, heard: number, phi: Float64Array | null): boolean {
   const p = ctx.params;
   if (p.model === 'independent-cascade') return ctx.rng.chance(p.p);
   if (p.model === 'complex-contagion') return heard >= p.theta;
+  // Watts (2002): the fraction of neighbours that adopted reaches this agent's threshold
+  if (p.model === 'watts-threshold') return heard / ctx.degree() >= phi![ctx.agent];
   return true;
 }
 
@@ -44,28 +46,34 @@ function rejectsRumor(ctx: Ctx): boolean {
   return role === ROLE.skeptic && ctx.rng.chance(p.skepticism);
 }
 
-function hear(ctx: Ctx, x: ItemHandles, from: number): void {
+/** Takes in one telling; returns true if this agent already knew the item. */
+function hearTelling(ctx: Ctx, x: ItemHandles, from: number, phi: Float64Array | null): boolean {
   const heard = noteHeard(ctx, x, from);
   const state = ctx.stateOf(x.region);
-  if (state === x.ignorant || state === x.aware) {
-    if (!adopts(ctx, heard)) {
-      if (state === x.ignorant) ctx.fire(x.notice);
-      return;
-    }
-    ctx.fire(x === RUMOR && rejectsRumor(ctx) ? x.know : x.hear);
-    return;
+  if (state !== x.ignorant && state !== x.aware) return true;
+  if (!adopts(ctx, heard, phi)) {
+    if (state === x.ignorant) ctx.fire(x.notice);
+    return false;
   }
-  if (!pairwise(ctx.params)) return;
+  ctx.fire(x === RUMOR && rejectsRumor(ctx) ? x.know : x.hear);
+  return false;
+}
+
+/** A delayed telling (1-tick message): an agent who already knew answers with an "ack" message. */
+function hear(ctx: Ctx, x: ItemHandles, from: number, phi: Float64Array | null): void {
+  if (!hearTelling(ctx, x, from, phi) || !pairwise(ctx.params)) return;
   // The teller met someone who already knew: it stops (both models); in Daley-Kendall a
   // spreader who is told again stops too.
   if (from >= 0) ctx.tell(from, 'ack', x.name);
-  if (ctx.params.model === 'daley-kendall' && state === x.spreader) ctx.fire(x.stifle);
+  if (ctx.params.model === 'daley-kendall' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
 }
 
 function spread(ctx: Ctx, x: ItemHandles): void {
   if (pairwise(ctx.params)) {
     const j = ctx.randomNeighbour();
-    if (j >= 0) ctx.tell(j, 'tell', x.name);
+    if (ctx.params.contact === 'delayed') {
+      if (j >= 0) ctx.tell(j, 'tell', x.name);
+    } else if (ctx.encounter(j, 'tell', x.name)?.kind === 'ack') ctx.fire(x.stifle);
     return;
   }
   ctx.send({ to: 'neighbours' }, 'tell', x.name);
@@ -73,18 +81,41 @@ function spread(ctx: Ctx, x: ItemHandles): void {
 }
 
 /**
- * One step of a rumour-world agent: take in every telling and every "I already knew",
- * then, for each item it is spreading, tell one random neighbour (pairwise models) or all
- * neighbours once (cascade models).
+ * The step of a rumour-world agent: take in every telling and every "I already knew",
+ * then, for each item it is spreading, tell one random neighbour (pairwise models: an
+ * encounter, or a message when `contact=delayed`) or all neighbours once (cascade models).
+ * `phi` holds the Watts thresholds (null for other models).
  */
-export function rumorPolicy(ctx: Ctx): void {
-  const inbox = ctx.inbox;
-  for (let k = 0; k < inbox.length; k++) {
-    const m = inbox.get(k);
-    const x = m.item === 'fact' ? FACT : RUMOR;
-    if (m.kind === 'tell') hear(ctx, x, m.from);
-    else if (m.kind === 'ack' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
+export function createRumorPolicy(phi: Float64Array | null): (ctx: Ctx) => void {
+  return (ctx) => {
+    const inbox = ctx.inbox;
+    for (let k = 0; k < inbox.length; k++) {
+      const m = inbox.get(k);
+      const x = m.item === 'fact' ? FACT : RUMOR;
+      if (m.kind === 'tell') hear(ctx, x, m.from, phi);
+      else if (m.kind === 'ack' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
+    }
+    if (ctx.in(FACT.region, FACT.spreader)) spread(ctx, FACT);
+    if (ctx.in(RUMOR.region, RUMOR.spreader)) spread(ctx, RUMOR);
+  };
+}
+
+/**
+ * How an agent answers a telling in an encounter (`contact=instant`): an ignorant agent
+ * takes it in; one who already knew says so ("ack"), and the teller stops. Maki–Thompson:
+ * only the teller stops. Daley–Kendall: two spreaders who meet both stop; since either of
+ * them may open that meeting, each opening counts with probability 1/2 (drawn by the
+ * responder), so every pair of agents meets at the same rate, as in Daley and Kendall's
+ * chain (docs/VALIDATION.md).
+ */
+export function rumorResponder(ctx: Ctx, said: Message): void {
+  if (said.kind !== 'tell') return;
+  const x = said.item === 'fact' ? FACT : RUMOR;
+  const wasSpreader = ctx.in(x.region, x.spreader);
+  if (!hearTelling(ctx, x, said.from, null)) return;
+  if (ctx.params.model === 'daley-kendall' && wasSpreader) {
+    if (!ctx.rng.chance(0.5)) return;
+    ctx.fire(x.stifle);
   }
-  if (ctx.in(FACT.region, FACT.spreader)) spread(ctx, FACT);
-  if (ctx.in(RUMOR.region, RUMOR.spreader)) spread(ctx, RUMOR);
+  ctx.reply('ack', x.name);
 }

@@ -37,6 +37,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   let metrics: Json = {};
   await runWorld(def, {
     params: h.params as Record<string, unknown>,
+    worldVersion: (h.world as { version: string }).version,
     seed: h.seed as number,
     ticks: at,
     level: 'minimal',

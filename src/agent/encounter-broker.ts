@@ -1,0 +1,120 @@
+import { type EncounterRecord, Inbox, type Message, type MessageBus } from '../bus/index.ts';
+import { RunError } from '../core/index.ts';
+import type { StepContext } from './step-context.ts';
+
+/**
+ * How an agent answers an encounter: `ctx` is aimed at the responder (its own state,
+ * memory and a seeded stream of its own), `said` is what the opener said as the responder
+ * hears it. Answer with `ctx.reply(...)`, or say nothing. Synchronous: the opener waits.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a responder returns nothing
+export type Responder<P = unknown> = (ctx: StepContext<P>, said: Message) => void;
+
+/**
+ * Resolves encounters (see docs/ENCOUNTERS.md): the opener's words go through the bus's
+ * visibility rule to the responder, the world's {@link Responder} runs at once on its own
+ * context, and its answer goes back through the visibility rule. Nothing else passes
+ * between the two. Every encounter is reported to the bus's observers (full logs).
+ */
+export class EncounterBroker {
+  /** Messages heard in encounters so far (counted as deliveries). */
+  delivered = 0;
+  /** Id of the last opening message (for the opener's action record). */
+  lastSaid = -1;
+  private busy = false;
+  /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */
+  private readonly none = new Inbox({
+    messageAtRow: () => {
+      throw new RunError('an encounter responder has an empty inbox');
+    },
+  });
+  private readonly noRows = new Int32Array(0);
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly answerCtx: StepContext<unknown>,
+    private readonly respond: Responder<unknown> | undefined,
+    private readonly worldId: string,
+  ) {}
+
+  /** Resolves one encounter opened by `opener` with `partner`; returns the answer as the opener hears it. */
+  open(
+    opener: number,
+    tick: number,
+    sub: number,
+    partner: number,
+    kind: string,
+    item: string | undefined,
+    payload: Message['payload'],
+  ): Message | null {
+    if (partner === opener) throw new RunError(`agent ${opener} opened an encounter with itself`);
+    if (this.busy) throw new RunError(`agent ${opener} opened an encounter while another was being answered`);
+    const { sent, heard } = this.bus.encounterMessage(opener, partner, tick, kind, item, payload);
+    this.lastSaid = sent.id;
+    let reply: Message | null = null;
+    let replyHeard: Message | null = null;
+    let answer: EncounterRecord['answer'] = null;
+    if (heard) {
+      this.delivered++;
+      const said = this.answer(opener, partner, tick, sub, heard);
+      answer = said.record;
+      if (said.reply) {
+        const r = this.bus.encounterMessage(
+          partner,
+          opener,
+          tick,
+          said.reply.kind,
+          said.reply.item,
+          said.reply.payload,
+        );
+        reply = r.sent;
+        replyHeard = r.heard;
+        if (replyHeard) this.delivered++;
+      }
+    }
+    if (this.bus.observingEncounters)
+      this.bus.encountered(
+        tick,
+        {
+          responder: partner,
+          said: sent,
+          heard: heard !== null,
+          reply,
+          replyHeard: replyHeard !== null,
+          answer,
+        },
+        heard,
+        replyHeard,
+      );
+    return replyHeard;
+  }
+
+  private answer(
+    opener: number,
+    partner: number,
+    tick: number,
+    sub: number,
+    heard: Message,
+  ): { reply: ReturnType<StepContext['takeAnswer']>; record: EncounterRecord['answer'] } {
+    if (!this.respond)
+      throw new RunError(`world "${this.worldId}" opens encounters but declares no responder`, {
+        hint: 'add respond(ctx, said) to the world instance',
+      });
+    const ctx = this.answerCtx.aimAnswer(
+      partner,
+      tick,
+      this.none.aim(partner, this.noRows, 0, 0),
+      opener,
+      sub,
+    );
+    this.busy = true;
+    try {
+      this.respond(ctx, heard);
+    } finally {
+      this.busy = false;
+    }
+    const reply = ctx.takeAnswer();
+    const rec = ctx.close();
+    return { reply, record: rec ? { events: rec.events, memory: rec.memory, sent: rec.sent } : null };
+  }
+}

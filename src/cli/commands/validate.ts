@@ -1,0 +1,33 @@
+import { writeFileSync } from 'node:fs';
+import { formatBattery, runBattery, type ValidationCase } from '../../validate/index.ts';
+
+/** Options of `grapevine validate`. */
+export interface ValidateOptions {
+  quick?: boolean;
+  json?: boolean;
+  only?: string;
+  seed?: string;
+  out?: string;
+}
+
+/**
+ * `grapevine validate`: runs the validation battery (`cases`, handed in by the CLI entry,
+ * since src/ never imports worlds/), prints the table (or JSON with --json, also written to
+ * --out), and returns 1 if any case fails.
+ */
+export async function validateCommand(o: ValidateOptions, cases: readonly ValidationCase[]): Promise<number> {
+  const seed = o.seed === undefined ? 1 : Number(o.seed);
+  const rows = await runBattery(cases, {
+    quick: o.quick,
+    only: o.only,
+    seed,
+    onCase: o.json ? undefined : (r) => process.stderr.write(`${r.pass ? 'pass' : 'FAIL'} ${r.id}\n`),
+  });
+  const failed = rows.filter((r) => !r.pass).length;
+  const json = JSON.stringify({ quick: Boolean(o.quick), seed, passed: failed === 0, cases: rows }, null, 2);
+  if (o.out) writeFileSync(o.out, `${json}\n`);
+  process.stdout.write(
+    o.json ? `${json}\n` : `${formatBattery(rows)}\n${rows.length - failed}/${rows.length} cases pass\n`,
+  );
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,3 @@
+export * from './run-battery.ts';
+export * from './sampling-tolerance.ts';
+export * from './validation-case.ts';
