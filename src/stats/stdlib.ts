@@ -5,14 +5,7 @@ import { createRequire } from 'node:module';
 // compute a statistic do not pay for them at start-up.
 const load = createRequire(import.meta.url);
 
-type BetaInc = typeof import('@stdlib/math-base-special-betainc');
-type GammaInc = typeof import('@stdlib/math-base-special-gammainc');
-type GammaLn = typeof import('@stdlib/math-base-special-gammaln');
-type BinomialCdf = typeof import('@stdlib/stats-base-dists-binomial-cdf');
-type NormalQuantile = typeof import('@stdlib/stats-base-dists-normal-quantile');
-type TCdf = typeof import('@stdlib/stats-base-dists-t-cdf');
-type TQuantile = typeof import('@stdlib/stats-base-dists-t-quantile');
-
+// Each export is typed by hand (the packages' own types cannot be named in declarations).
 const cache = new Map<string, unknown>();
 
 function lazy<F>(name: string): () => F {
@@ -27,16 +20,25 @@ function lazy<F>(name: string): () => F {
 }
 
 /** `@stdlib/math-base-special-betainc`, loaded on first use. */
-export const stdBetainc = lazy<BetaInc>('@stdlib/math-base-special-betainc');
+export const stdBetainc: () => (x: number, a: number, b: number) => number = lazy(
+  '@stdlib/math-base-special-betainc',
+);
 /** `@stdlib/math-base-special-gammainc`, loaded on first use. */
-export const stdGammainc = lazy<GammaInc>('@stdlib/math-base-special-gammainc');
+export const stdGammainc: () => (x: number, a: number, regularized?: boolean, upper?: boolean) => number =
+  lazy('@stdlib/math-base-special-gammainc');
 /** `@stdlib/math-base-special-gammaln`, loaded on first use. */
-export const stdGammaln = lazy<GammaLn>('@stdlib/math-base-special-gammaln');
+export const stdGammaln: () => (x: number) => number = lazy('@stdlib/math-base-special-gammaln');
 /** `@stdlib/stats-base-dists-binomial-cdf`, loaded on first use. */
-export const stdBinomialCdf = lazy<BinomialCdf>('@stdlib/stats-base-dists-binomial-cdf');
+export const stdBinomialCdf: () => (x: number, n: number, p: number) => number = lazy(
+  '@stdlib/stats-base-dists-binomial-cdf',
+);
 /** `@stdlib/stats-base-dists-normal-quantile`, loaded on first use. */
-export const stdNormalQuantile = lazy<NormalQuantile>('@stdlib/stats-base-dists-normal-quantile');
+export const stdNormalQuantile: () => (p: number, mu: number, sigma: number) => number = lazy(
+  '@stdlib/stats-base-dists-normal-quantile',
+);
 /** `@stdlib/stats-base-dists-t-cdf`, loaded on first use. */
-export const stdTCdf = lazy<TCdf>('@stdlib/stats-base-dists-t-cdf');
+export const stdTCdf: () => (x: number, v: number) => number = lazy('@stdlib/stats-base-dists-t-cdf');
 /** `@stdlib/stats-base-dists-t-quantile`, loaded on first use. */
-export const stdTQuantile = lazy<TQuantile>('@stdlib/stats-base-dists-t-quantile');
+export const stdTQuantile: () => (p: number, v: number) => number = lazy(
+  '@stdlib/stats-base-dists-t-quantile',
+);

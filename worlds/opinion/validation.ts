@@ -4,35 +4,12 @@ import {
   type RunResult,
   runWorld,
   type Topology,
+  type ValidationCase,
+  type ValidationOutcome,
   type WorldDefinition,
 } from '../../src/index.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
-
-/** What one validation case found (the shared contract of `grapevine validate`). */
-export interface ValidationOutcome {
-  /** The published analytic value. */
-  predicted: number;
-  /** One value per replicate. */
-  observed: number[];
-  /** Population size used. */
-  agents: number;
-  /** Half-width of the pass band around `predicted`. */
-  tolerance: number;
-  /** How the tolerance was derived, never tuned. */
-  toleranceRule: string;
-  pass: boolean;
-}
-
-/** One case of the validation battery (the shared contract of `grapevine validate`). */
-export interface ValidationCase {
-  id: string;
-  model: string;
-  setting: string;
-  source: string;
-  quick: boolean;
-  run(opts: { seed: number; replicates: number }): Promise<ValidationOutcome>;
-}
 
 /** The opinion world, or a variant of it (tests pass deliberately broken ones). */
 export type OpinionWorld = typeof world;
