@@ -59,7 +59,7 @@ export async function loadWorldFromHeader(header: Record<string, unknown>): Prom
       hint: 'restore the file as it was for this run (its sha256 is in the log header)',
     });
   }
-  if (loaded.def.version !== world.version) {
+  if (loaded.def.version !== world.version && !loaded.def.migrateParams) {
     throw new WorldNotFoundError(
       `the log was written by ${world.id}@${world.version}, this is ${loaded.def.version}`,
       { hint: 'replay with the grapevine version that wrote the log' },

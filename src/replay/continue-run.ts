@@ -114,6 +114,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   try {
     const result = await runWorld(o.def, {
       params: h.params as Record<string, unknown>,
+      recordedVersion: (h.world as { version?: string }).version,
       seed: h.seed as number,
       ticks: h.ticks as number,
       level: h.level as 'minimal' | 'full',

@@ -102,6 +102,7 @@ export async function rerunLog(
   const end = recorded.end;
   return runWorld(def, {
     params: h.params as Record<string, unknown>,
+    recordedVersion: (h.world as { version?: string }).version,
     seed: h.seed as number,
     ticks: h.ticks as number,
     level: h.level as 'minimal' | 'full',

@@ -89,6 +89,12 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   /** The default number of ticks when the user gives none. */
   defaultTicks?: number;
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;
+  /**
+   * Parameters recorded in a log by an earlier version `fromVersion` of the world, as this
+   * version must read them to rerun that log exactly (e.g. naming the protocol it had).
+   * Without it, a log of another version does not replay.
+   */
+  migrateParams?(params: Record<string, unknown>, fromVersion: string): Record<string, unknown>;
 }
 
 /** Declares a world. A user's world file exports the result (as `world`). */

@@ -4,7 +4,7 @@ import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { Engine, type EngineState } from './engine.ts';
 import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
-import { resolveParams } from './resolve-params.ts';
+import { migrateRecordedParams, resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import type { WorldView } from './world-view.ts';
 
@@ -44,6 +44,11 @@ export interface RunOptions {
   restore?: EngineState;
   /** Interventions to apply right after a tick's end. */
   interventionsAt?: (tick: number) => readonly Intervention[];
+  /**
+   * Rerunning a log written by this world version: `params` (the recorded ones) go through
+   * the world's `migrateParams`, and the header keeps the recorded version and params.
+   */
+  recordedVersion?: string;
 }
 
 /** What a run reports. */
@@ -96,7 +101,9 @@ class NullLog implements RunLog {
 export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Promise<RunResult> {
   const seed = opts.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new RunError(`seed must be an integer, got ${seed}`);
-  const params = resolveParams(def, opts.params ?? {});
+  const raw = opts.params ?? {};
+  const older = opts.recordedVersion !== undefined && opts.recordedVersion !== def.version;
+  const params = resolveParams(def, older ? migrateRecordedParams(def, raw, opts.recordedVersion!) : raw);
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
   const rng = new RngStreams(seed);
   if (def.needsLlm && !opts.llm) {
@@ -113,7 +120,9 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     fallbacks: opts.fallbacks,
   }) as WorldInstance<unknown>;
   const header = {
-    ...runHeader(def, params, seed, maxTicks, opts),
+    ...(older
+      ? runHeader({ ...def, version: opts.recordedVersion! }, raw, seed, maxTicks, opts)
+      : runHeader(def, params, seed, maxTicks, opts)),
     size: instance.size,
     ...(instance.inputs ? { inputs: instance.inputs } : {}),
   };
@@ -121,7 +130,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const engine = new Engine(
     def,
     instance,
-    params,
+    older ? raw : params, // snapshots of an older log keep its recorded params
     rng,
     opts.level ?? 'minimal',
     log,
