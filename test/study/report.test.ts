@@ -103,6 +103,12 @@ const config: StudyConfig = {
   maxTurns: 20,
   model: 'grapevine-local',
   judgeModel: 'judge',
+  judgeSame: false,
+  protocol: 'zhou2024',
+  rubric: 'basic',
+  models: null,
+  templates: '',
+  templateHashes: {},
   data: '',
 };
 const environments = [bargain, friends, other].sort(

@@ -57,6 +57,8 @@ function studyArgs(out: string, url: string, ...extra: string[]): string[] {
     url,
     '--model',
     'grapevine-local',
+    '--judge-model',
+    'same',
     ...extra,
   ];
 }
