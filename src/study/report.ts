@@ -18,6 +18,7 @@ import {
   sharedFriends,
 } from './detectors.ts';
 import type { PlannedEpisode, StudyConfig, StudyPlan } from './plan.ts';
+import { buildStatistics, type ReportStatistics, statisticsMarkdown } from './report-statistics.ts';
 import { type MeanSe, meanSe, type PairedTTest, pairedTTest } from './stats.ts';
 
 /** The report's dimensions: Sotopia-EVAL's seven and their unweighted mean. */
@@ -161,6 +162,8 @@ export interface StudyReport {
   modes: ModeSummary[];
   paired: PairedComparison[];
   models: ModelComparison | null;
+  /** Scenario-level tests with Holm adjustment, Wilson intervals and McNemar tests (src/stats). */
+  statistics: ReportStatistics;
   craigslist: { source: string; rule: string; scenarios: number; byMode: DealRate[] };
   mutualFriends: { source: string; rule: string; scenarios: number; byMode: MentionStats[] };
   episodes: EpisodeRow[];
@@ -406,6 +409,7 @@ function modelsMarkdown(report: StudyReport): string[] {
 export const METHOD_NOTES = [
   'Scores: per episode, the mean of the two characters’ scores on each dimension (per character in agent0/agent1); mean ± standard error (sample SD / √n) over the episodes the judge scored; n = scored episodes.',
   'Paired differences: b − a at the scenario level: each scenario’s episodes (pairs, seatings) are averaged first, then the scenarios both modes scored are paired; paired t-test, df = n − 1 scenarios, two-sided p from the Student t distribution; 95% CI with the t quantile.',
+  'Tests across modes (statistics.tests): scenario-level paired t-tests on every dimension, Holm-adjusted over all of them (raw and adjusted p), effect size d_z with its 95% CI; deal and found-friend rates with Wilson 95% intervals, compared between modes by McNemar’s test over the same (scenario, pair) units (exact binomial below 25 discordant units).',
   'Missing episodes (zhou2024: no valid script or judgement after every regeneration, each attempt in the log) are counted per mode and left out of every figure; they are never scored as failures.',
   'With --models A,B: every (scenario, pair) runs with A in seat 0 and again with B in seat 0; per mode, B’s character minus A’s, averaged per scenario over pairs and seatings, paired over scenarios.',
   'Words per turn: per episode, white-space separated words of all turns / turns (idle turns included), mean ± SE over episodes with turns; pooled = all words / all turns.',
@@ -454,6 +458,7 @@ export function buildReport(
     modes: config.modes.map((m) => modeSummary(m, byMode(m))),
     paired: pairs,
     models: modelComparison(config, rows),
+    statistics: buildStatistics(config, rows, REPORT_DIMENSIONS),
     craigslist: {
       source: CRAIGSLIST_SOURCE,
       rule: DEAL_RULE,
@@ -641,6 +646,7 @@ export function renderReportMarkdown(report: StudyReport): string {
     ),
     '',
     ...modelsMarkdown(report),
+    ...statisticsMarkdown(report.statistics),
     '## Method',
     '',
     ...report.method.map((m) => `- ${m}`),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holm, pairedTTest as statsPairedTTest, wilson } from '../../src/stats/index.ts';
 import { buildCard, renderCardMarkdown } from '../../src/study/card.ts';
 import {
   detectDeal,
@@ -176,7 +177,9 @@ describe('report maths on synthetic summaries', () => {
     const lost = result(bargain, 'script', [], null);
     lost.summary.missing = true;
     lost.summary.endReason = 'no-script';
-    const others = results.filter((r) => !(r.episode.envId === bargain.env_id && r.episode.mode === 'script'));
+    const others = results.filter(
+      (r) => !(r.episode.envId === bargain.env_id && r.episode.mode === 'script'),
+    );
     const r = buildReport(config, environments, [...others, lost]);
     expect(r.modes.map((m) => [m.mode, m.episodes, m.scored, m.missing])).toEqual([
       ['agents', 3, 3, 0],
@@ -186,6 +189,36 @@ describe('report maths on synthetic summaries', () => {
     expect(r.craigslist.byMode[1]).toMatchObject({ episodes: 0, deals: 0, rate: null });
     expect(r.modes[1].turns.n).toBe(2);
     expect(renderReportMarkdown(r)).toContain('1 missing (agents 0, script 1)');
+  });
+
+  it('tests modes at the scenario level with Holm, Wilson and McNemar from src/stats', () => {
+    const st = report.statistics;
+    expect(st.tests).toHaveLength(REPORT_DIMENSIONS.length);
+    const goal = st.tests.find((t) => t.dimension === 'goal')!;
+    const ref = statsPairedTTest([5, 2], [8, 8]);
+    expect(goal).toMatchObject({ a: 'agents', b: 'script', n: 2, meanDiff: 4.5, df: 1 });
+    expect(goal.p).toBeCloseTo(ref.p, 12);
+    expect(goal.dz).toBeCloseTo(ref.dz, 12);
+    const adjusted = holm(st.tests.map((t) => t.p ?? Number.NaN));
+    st.tests.forEach((t, k) => {
+      expect(t.pHolm).toBe(Number.isNaN(adjusted[k]) ? null : adjusted[k]);
+    });
+    const w = wilson(1, 1);
+    expect(st.deal.rates[0]).toEqual({ mode: 'agents', successes: 1, n: 1, rate: 1, ci95: [w.lo, w.hi] });
+    // the one bargain unit: a deal in agents, none in script
+    expect(st.deal.mcnemar[0]).toMatchObject({
+      a: 'agents',
+      b: 'script',
+      onlyA: 1,
+      onlyB: 0,
+      exact: true,
+      p: 1,
+    });
+    expect(st.found.rates.map((r) => [r.successes, r.n])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(renderReportMarkdown(report)).toContain('## Tests across modes (scenario level, Holm-adjusted)');
   });
 
   it('counts words per turn per episode and pooled', () => {
