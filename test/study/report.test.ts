@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holm, pairedTTest as statsPairedTTest, wilson } from '../../src/stats/index.ts';
 import { buildCard, renderCardMarkdown } from '../../src/study/card.ts';
@@ -24,6 +27,7 @@ import {
   reportJson,
 } from '../../src/study/report.ts';
 import { renderReportHtml } from '../../src/study/report-html.ts';
+import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../src/study/runner.ts';
 import { meanSe, pairedTTest } from '../../src/study/stats.ts';
 import { importSotopia } from '../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../worlds/sotopia/judge.ts';
@@ -315,6 +319,25 @@ describe('detectors', () => {
   });
 });
 
+describe('study directories', () => {
+  it('refuses a study directory made before protocols existed, with a clear message', () => {
+    const d = mkdtempSync(join(tmpdir(), 'grapevine-old-study-'));
+    const {
+      protocol: _p,
+      judgeSame: _j,
+      rubric: _r,
+      models: _m,
+      templates: _t,
+      templateHashes: _h,
+      ...old
+    } = config;
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config: old }));
+    expect(() => checkStudyDir(d, config)).toThrow(/made before protocols existed .*grapevine-v0/);
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
+    expect(checkStudyDir(d, config)).toBe('resume');
+  });
+});
+
 describe('plan and card', () => {
   it('gives every mode of a (scenario, pair) the same seed and its own log', () => {
     const { config: c, data: d } = resolveStudyConfig({
@@ -374,5 +397,18 @@ describe('plan and card', () => {
     });
     expect(card.profiles.counts).toEqual({ agents: 40, environments: 90, relationships: 120, combos: 450 });
     expect(renderCardMarkdown(card)).toContain('| script | single-agent (one omniscient writer) |');
+    expect(card.protocol).toMatchObject({
+      name: 'zhou2024',
+      options: {
+        judgeModel: 'judge',
+        judgeSame: false,
+        rubric: 'basic',
+        temperature: 1,
+        writerTemperature: 0.7,
+      },
+    });
+    expect(renderCardMarkdown(card)).toContain(
+      '- protocol: zhou2024 (sotopia-lab/sotopia tag agent_vs_storyteller_v1',
+    );
   });
 });

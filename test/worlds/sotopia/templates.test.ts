@@ -78,6 +78,10 @@ describe('prompt templates as data', () => {
       'maxTurns=3',
       '--set',
       `templates=${userDir}`,
+      '--set',
+      'seatModels=["model-a","model-b"]',
+      '--set',
+      'judgeModel=judge-x',
       '--log',
       'full',
       '--out',
@@ -98,12 +102,18 @@ describe('prompt templates as data', () => {
     const turns = lines.filter((l) => l.type === 'llm' && (l.caller === '0' || l.caller === '1'));
     expect(turns.length).toBeGreaterThan(0);
     for (const call of turns) {
+      // seats 0 and 1 call their own models (--models A,B in a study)
+      expect(call.params.model).toBe(call.caller === '0' ? 'model-a' : 'model-b');
       const prompt = call.messages.map((m: { content: string }) => m.content).join('\n');
       expect(
         prompt.startsWith(`TEMPLATE-MARKER-7f3: you play ${call.caller === '0' ? 'Lily' : 'Hendrick'}`),
       ).toBe(true);
       expect(prompt).toContain('\nWhat happened:\nContext of the interaction\n');
     }
+    const judge = lines.filter((l) => l.type === 'llm' && l.caller === 'judge');
+    expect(judge.map((l) => l.params.model)).toEqual(['judge-x']);
+    expect(judge[0].params.temperature).toBe(0);
+    expect(turns[0].params.temperature).toBe(1);
     await server.close();
     const replay = await cli('replay', log, '--verify', '--json');
     expect(replay.code).toBe(0);
