@@ -308,6 +308,7 @@ describe.concurrent('bad input', () => {
     ['--pairs 0', ['--pairs', '0'], /--pairs must be an integer from 1 to 5, got "0"/],
     ['--pairs 6', ['--pairs', '6'], /--pairs must be an integer from 1 to 5, got "6"/],
     ['--concurrency 0', ['--concurrency', '0'], /--concurrency must be a positive integer/],
+    ['an empty --judge-model', ['--judge-model', ''], /study sotopia needs --judge-model NAME/],
   ];
 
   it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
@@ -319,6 +320,8 @@ describe.concurrent('bad input', () => {
       out,
       '--llm-base-url',
       'http://127.0.0.1:9/v1',
+      '--judge-model',
+      'same',
       ...extra,
     ]);
     expect(r.code).toBe(2);
