@@ -4,6 +4,7 @@ import { DIMENSION_NAMES, DIMENSIONS } from '../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
 import { ACTION_TYPES } from '../../worlds/sotopia/transcript.ts';
 import type { Mode } from '../../worlds/sotopia/views.ts';
+import type { Json } from '../core/index.ts';
 import { DEAL_RULE, MENTION_RULE } from './detectors.ts';
 import type { StudyConfig } from './plan.ts';
 
@@ -14,25 +15,25 @@ export const MODE_CARDS: Record<Mode, { simulation: string; writer: string; info
       simulation: 'multi-agent',
       writer: 'each character is its own LLM agent: one call per turn',
       informationAsymmetry:
-        "non-omniscient: a character sees its own profile, goal and secret and of its partner only what the relationship level allows (never the partner's goal or secret)",
+        "non-omniscient (zhou2024): a character sees its own profile, goal and secret and of its partner only the profile fields its relationship level allows (never the partner's goal or secret; between strangers, as in Sotopia, neither profile is shown)",
     },
     mindreaders: {
       simulation: 'multi-agent',
       writer: 'each character is its own LLM agent: one call per turn',
       informationAsymmetry:
-        "removed on purpose: as agents, plus the partner's goal (with its hints) and secret (declared to the prompt audit)",
+        "removed on purpose (zhou2024: Sotopia's omniscient background): the partner's full profile, goal and secret and the environment-only notes (declared to the prompt audit)",
     },
     script: {
       simulation: 'single-agent (one omniscient writer)',
       writer: 'one LLM call writes the whole episode for both characters',
       informationAsymmetry:
-        'none: the writer sees both characters in full (profiles, goals, secrets); only environment-only scenario text is withheld',
+        "none: the writer reads the environment's background (zhou2024): both characters in full (profiles, goals, secrets) and the environment-only notes",
     },
     playwright: {
       simulation: 'single-agent (one omniscient writer)',
       writer: 'an omniscient writer produces one turn per call, for each character in turn',
       informationAsymmetry:
-        'none: the writer sees both characters in full (profiles, goals, secrets); only environment-only scenario text is withheld',
+        "none: the writer reads the environment's background (zhou2024): both characters in full (profiles, goals, secrets) and the environment-only notes",
     },
   };
 
@@ -59,6 +60,13 @@ export interface SimulationCard {
   agents: { type: string; model: string; temperature: number; actions: string[] };
   judge: { model: string; temperature: number; dimensions: { name: string; min: number; max: number }[] };
   interaction: { turnTaking: string; maxTurns: number; maxIdle: number; ends: string };
+  /** The protocol and every option in force. */
+  protocol: {
+    name: string;
+    source: string;
+    options: Record<string, Json>;
+    templates: { dir: string; sha256: Record<string, string> };
+  };
   memory: string;
   profiles: {
     source: string;
@@ -86,6 +94,7 @@ export function buildCard(
   for (const e of [...environments].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)))
     bySource[e.source] = (bySource[e.source] ?? 0) + 1;
   const defaults = sotopiaWorld.params.parse({});
+  const zhou = config.protocol === 'zhou2024';
   return {
     format: 'grapevine-simulation-card/1',
     title: 'Sotopia information-asymmetry study',
@@ -115,7 +124,31 @@ export function buildCard(
       turnTaking: 'round-robin (agents, mindreaders, playwright); one written script (script)',
       maxTurns: config.maxTurns,
       maxIdle: defaults.maxIdle,
-      ends: `after ${config.maxTurns} turns, when a character leaves, or after more than ${defaults.maxIdle} consecutive "none" turns`,
+      ends: zhou
+        ? `when the turn number exceeds ${config.maxTurns} (at most ${config.maxTurns + 1} turns), when a character leaves, or when the trailing run of "none" actions (the waiting seat's counted, as in Sotopia) exceeds ${defaults.maxIdle}; a script is kept as written`
+        : `after ${config.maxTurns} turns, when a character leaves, or after more than ${defaults.maxIdle} consecutive "none" turns`,
+    },
+    protocol: {
+      name: config.protocol,
+      source: zhou
+        ? 'sotopia-lab/sotopia tag agent_vs_storyteller_v1 (commit bfc2554): generate.py, evaluators.py, parallel.py, server.py, generate.gin; see docs/SOTOPIA.md'
+        : 'grapevine world sotopia 1.x (before the zhou2024 protocol)',
+      options: {
+        judgeModel: config.judgeModel,
+        judgeSame: config.judgeSame,
+        rubric: zhou ? config.rubric : 'grapevine-v0 one-line dimensions',
+        models: config.models,
+        temperature: defaults.temperature,
+        writerTemperature: zhou ? defaults.writerTemperature : defaults.temperature,
+        judgeTemperature: 0,
+        regenerate: zhou ? defaults.regenerate : 1,
+        maxTurns: config.maxTurns,
+        maxIdle: defaults.maxIdle,
+      },
+      templates: {
+        dir: config.templates || 'shipped (worlds/sotopia/templates)',
+        sha256: config.templateHashes,
+      },
     },
     memory:
       'within an episode, every prompt holds the transcript so far; nothing carries over between episodes; no retrieval, reflection or summarisation',
@@ -198,6 +231,13 @@ export function renderCardMarkdown(card: SimulationCard): string {
     '## Interaction and memory',
     '',
     `- turns: ${card.interaction.turnTaking}; ends ${card.interaction.ends}`,
+    '',
+    '## Protocol',
+    '',
+    `- protocol: ${card.protocol.name} (${card.protocol.source})`,
+    ...Object.entries(card.protocol.options).map(([k, v]) => `- ${k}: ${JSON.stringify(v)}`),
+    `- templates: ${card.protocol.templates.dir}`,
+    ...Object.entries(card.protocol.templates.sha256).map(([f, h]) => `  - ${f}: sha256 ${h}`),
     `- memory: ${card.memory}`,
     '',
     '## Profiles (data provenance)',

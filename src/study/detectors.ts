@@ -12,8 +12,11 @@ export const DEAL_RULE =
   'A Craigslist episode ends in a deal when some turn after the first contains an acceptance in a sentence that is not a question ' +
   '("deal" as the whole sentence, "it\'s/that\'s a deal", "we/you have (got) a deal", "you\'ve got yourself a deal", "I accept", ' +
   '"accepted", "I agree to", "agreed", "sold", "I\'ll take it"), not negated (no "no", "not", "never", "cannot" or "n\'t" among ' +
-  'the three words before it), and a price ("$N" or "N dollars/bucks") was mentioned in that turn or an earlier one. The deal ' +
-  'turn is the first such turn; the price is the last one mentioned up to it.';
+  'the three words before it), after a price ("$N" or "N dollars/bucks") was mentioned in an earlier turn. Both sides must agree: ' +
+  'the accepted price was last named by the other character, or both characters have accepted. The deal turn is the first such ' +
+  'turn; the agreed price is the last price in that turn, else the price in force. Where it falls: (price - buyer target) / ' +
+  '(seller target - buyer target), the targets read from the goals ("buyer"/"seller" and the first $ amount): 0 = the ' +
+  "buyer's target, 1 = the seller's.";
 
 /** The first-mention rule, as written into the report. */
 export const MENTION_RULE =
@@ -86,17 +89,45 @@ export function pricesIn(text: string): number[] {
   return out;
 }
 
-/** Whether a bargaining transcript ends in a deal, by {@link DEAL_RULE}. */
+/** Whether a bargaining transcript ends in a deal both sides agreed to, by {@link DEAL_RULE}. */
 export function detectDeal(transcript: readonly TurnRecord[]): DealOutcome {
   let price: number | null = null;
+  let namedBy = -1;
+  const accepted = [false, false];
   for (const [k, t] of transcript.entries()) {
     const prices = pricesIn(t.text);
-    if (prices.length > 0) price = prices[prices.length - 1];
-    if (k === 0 || price === null) continue;
-    if (sentences(t.text).some((s) => !s.question && acceptsIn(s.text)))
-      return { deal: true, turn: t.turn, price };
+    const side = t.speaker === 1 ? 1 : 0;
+    if (k > 0 && price !== null && sentences(t.text).some((s) => !s.question && acceptsIn(s.text))) {
+      accepted[side] = true;
+      if (namedBy === 1 - side || accepted[1 - side])
+        return { deal: true, turn: t.turn, price: prices.length > 0 ? prices[prices.length - 1] : price };
+    }
+    if (prices.length > 0) {
+      price = prices[prices.length - 1];
+      namedBy = side;
+    }
   }
   return { deal: false, turn: null, price: null };
+}
+
+/** The buyer's and the seller's target prices of a bargaining scenario (from the goals), or null. */
+export function priceTargets(
+  env: Pick<SotopiaEnvironment, 'agent_goals'>,
+): { buyer: number; seller: number } | null {
+  let buyer: number | null = null;
+  let seller: number | null = null;
+  for (const goal of env.agent_goals) {
+    const price = pricesIn(goal)[0];
+    if (price === undefined) continue;
+    if (/\bbuyer\b/i.test(goal)) buyer = price;
+    else if (/\bseller\b/i.test(goal)) seller = price;
+  }
+  return buyer !== null && seller !== null && buyer !== seller ? { buyer, seller } : null;
+}
+
+/** Where an agreed price falls between the targets: 0 at the buyer's, 1 at the seller's. */
+export function pricePosition(price: number, targets: { buyer: number; seller: number }): number {
+  return (price - targets.buyer) / (targets.seller - targets.buyer);
 }
 
 /** Friend names of a MutualFriends goal's `<extra_info>` list ("Name: School: ..."). */

@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { findEnvironments } from '../../worlds/sotopia/episode.ts';
 import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../../worlds/sotopia/importer.ts';
+import { PROTOCOLS, type Protocol, RUBRICS } from '../../worlds/sotopia/params.ts';
 import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
+import { loadTemplates } from '../../worlds/sotopia/templates.ts';
 import { MODES, type Mode } from '../../worlds/sotopia/views.ts';
 import { ConfigError, sha256Hex, UsageError } from '../core/index.ts';
 
@@ -24,8 +26,20 @@ export interface StudyConfig {
   maxTurns: number;
   /** The characters' (and writers') model. */
   model: string;
-  /** The judge's model (the agents' model unless `--judge-model`). */
+  /** The judge's model (`--judge-model`; `same` gives the agents' model). */
   judgeModel: string;
+  /** True when `--judge-model same` chose the agents' own model as the judge. */
+  judgeSame: boolean;
+  /** The world's protocol (zhou2024 unless `--protocol`). */
+  protocol: Protocol;
+  /** The judge's rubric (zhou2024). */
+  rubric: 'basic' | 'plus';
+  /** `--models A,B`: two models in the two seats, each (scenario, pair) run in both seatings; null: `model` in both. */
+  models: [string, string] | null;
+  /** `--templates DIR` (absolute), '' for the shipped templates. */
+  templates: string;
+  /** sha256 of each template file used (a changed template is another study). */
+  templateHashes: Record<string, string>;
   /** Sotopia data directory: '' for the shipped copy, else an absolute path. */
   data: string;
 }
@@ -43,6 +57,9 @@ export interface PlannedEpisode {
   log: string;
   /** `<envId>/p<pair>`: the unit over which modes are paired. */
   unit: string;
+  /** With `--models A,B`: `ab` (A in seat 0) or `ba` (swapped), and the seats' models. */
+  order?: 'ab' | 'ba';
+  seatModels?: [string, string];
 }
 
 /** A study's scenarios and episodes, in a fixed order (scenarios in data-file order, then pair, then mode). */
@@ -62,6 +79,46 @@ export interface StudyInput {
   model: string;
   judgeModel?: string;
   data?: string;
+  protocol?: string;
+  rubric?: string;
+  models?: string;
+  templates?: string;
+}
+
+/** `--judge-model`: required (a study's judge is chosen, never defaulted); `same` = the agents' model. */
+export function parseJudgeModel(
+  raw: string | undefined,
+  model: string,
+): { judgeModel: string; judgeSame: boolean } {
+  const name = raw?.trim();
+  if (!name)
+    throw new UsageError('study sotopia needs --judge-model NAME', {
+      hint: "Zhou et al. judge with a fixed strong model (GPT-4) apart from the models under test; give one, or --judge-model same to judge with the agents' model",
+    });
+  return name === 'same' ? { judgeModel: model, judgeSame: true } : { judgeModel: name, judgeSame: false };
+}
+
+/** `--models A,B`: two distinct model names, or null. */
+export function parseSeatModels(raw: string | undefined): [string, string] | null {
+  if (raw === undefined) return null;
+  const items = raw.split(',').map((m) => m.trim());
+  if (items.length !== 2 || items.some((m) => m === '') || items[0] === items[1])
+    throw new UsageError(`--models needs two different model names A,B, got ${JSON.stringify(raw)}`, {
+      hint: 'e.g. --models gpt-4o,gpt-4o-mini (each (scenario, pair) then runs with A in seat 0 and again with B)',
+    });
+  return [items[0], items[1]];
+}
+
+function oneOf<T extends string>(
+  name: string,
+  raw: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
 }
 
 function intOption(
@@ -165,7 +222,12 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
     });
   const pairs = intOption('pairs', input.pairs, 1, 1, most);
   const model = input.model;
-  const judgeModel = input.judgeModel?.trim() || model;
+  const { judgeModel, judgeSame } = parseJudgeModel(input.judgeModel, model);
+  const protocol = oneOf('protocol', input.protocol, PROTOCOLS, 'zhou2024');
+  const rubric = oneOf('rubric', input.rubric, RUBRICS, 'basic');
+  const models = parseSeatModels(input.models);
+  const templates = input.templates ? resolve(input.templates) : '';
+  const templateHashes = protocol === 'zhou2024' ? loadTemplates(templates).hashes : {};
   return {
     config: {
       kind: 'sotopia',
@@ -176,6 +238,12 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
       maxTurns,
       model,
       judgeModel,
+      judgeSame,
+      protocol,
+      rubric,
+      models,
+      templates,
+      templateHashes,
       data: dataDir && isAbsolute(dataDir) ? dataDir : '',
     },
     data,
@@ -190,16 +258,17 @@ export function planStudy(config: StudyConfig, data: SotopiaData): StudyPlan {
     for (let pair = 0; pair < config.pairs; pair++) {
       const seed = episodeSeed(config.seed, env.env_id, pair);
       for (const mode of config.modes)
-        episodes.push({
-          envId: env.env_id,
-          codename: env.codename,
-          source: env.source,
-          pair,
-          mode,
-          seed,
-          log: episodeLog(env, pair, mode),
-          unit: `${env.env_id}/p${pair}`,
-        });
+        for (const order of config.models ? (['ab', 'ba'] as const) : [undefined]) {
+          const base = { envId: env.env_id, codename: env.codename, source: env.source, pair, mode, seed };
+          const unit = `${env.env_id}/p${pair}`;
+          if (!order || !config.models) episodes.push({ ...base, log: episodeLog(env, pair, mode), unit });
+          else {
+            const [a, b] = config.models;
+            const seatModels: [string, string] = order === 'ab' ? [a, b] : [b, a];
+            const log = episodeLog(env, pair, mode).replace(/\.ndjson$/, `-${order}.ndjson`);
+            episodes.push({ ...base, log, unit, order, seatModels });
+          }
+        }
     }
   return { config, environments, episodes };
 }
@@ -212,6 +281,10 @@ export function episodeParams(config: StudyConfig, ep: PlannedEpisode): Record<s
     mode: ep.mode,
     maxTurns: config.maxTurns,
     judgeModel: config.judgeModel,
+    protocol: config.protocol,
+    ...(config.protocol === 'zhou2024' && { rubric: config.rubric }),
+    ...(config.templates ? { templates: config.templates } : {}),
+    ...(ep.seatModels ? { seatModels: ep.seatModels } : {}),
     ...(config.data ? { data: config.data } : {}),
   };
 }

@@ -13,9 +13,12 @@ import {
   MENTION_RULE,
   type MentionOutcome,
   MUTUAL_FRIENDS_SOURCE,
+  pricePosition,
+  priceTargets,
   sharedFriends,
 } from './detectors.ts';
 import type { PlannedEpisode, StudyConfig, StudyPlan } from './plan.ts';
+import { buildStatistics, type ReportStatistics, statisticsMarkdown } from './report-statistics.ts';
 import { type MeanSe, meanSe, type PairedTTest, pairedTTest } from './stats.ts';
 
 /** The report's dimensions: Sotopia-EVAL's seven and their unweighted mean. */
@@ -63,8 +66,13 @@ export interface EpisodeRow {
   fallbackTurns: number;
   /** True when the judge gave no valid scores (fallback, or judge off). */
   unscored: boolean;
+  /** zhou2024: no valid script or judgement after every regeneration (left out of every figure). */
+  missing: boolean;
+  /** With `--models A,B`: the seating (`ab`: A in seat 0) and the seats' models. */
+  order?: 'ab' | 'ba';
+  seatModels?: [string, string];
   scores: { mean: Scores; agent0: Scores; agent1: Scores } | null;
-  deal?: DealOutcome;
+  deal?: DealOutcome & { position: number | null };
   mention?: MentionOutcome & { shared: string[] };
 }
 
@@ -77,6 +85,8 @@ export interface ModeSummary {
   episodes: number;
   /** Episodes with valid judge scores (the n of the dimensions). */
   scored: number;
+  /** Episodes reported missing (no valid script or judgement after every regeneration). */
+  missing: number;
   dimensions: Record<ReportDimension, DimensionStats>;
   /** Per episode words / turns (episodes with turns), and all words / all turns. */
   wordsPerTurn: MeanSe & { pooled: number | null };
@@ -100,6 +110,8 @@ export interface DealRate {
   rate: number | null;
   /** Binomial SE sqrt(p(1-p)/n). */
   se: number | null;
+  /** Where the agreed prices fall between the targets (0 buyer's, 1 seller's), over deals with both targets. */
+  position: MeanSe;
 }
 
 /** First mentions of the shared friend, of one mode over the MutualFriends-style episodes. */
@@ -110,6 +122,15 @@ export interface MentionStats {
   rate: number | null;
   /** Relative position (turn / turns) over the episodes with a mention. */
   position: MeanSe;
+  /** Turns to find the friend: the turn of the first correct mention, over episodes with one. */
+  turn: MeanSe;
+}
+
+/** `--models A,B`: per mode, model B's character minus model A's, per scenario (pairs and seatings averaged). */
+export interface ModelComparison {
+  a: string;
+  b: string;
+  byMode: { mode: string; dimensions: Record<ReportDimension, PairedTTest> }[];
 }
 
 /** The study report (`report.json`): deterministic, no wall-clock data. */
@@ -124,15 +145,25 @@ export interface StudyReport {
     seed: number;
     model: string;
     judgeModel: string;
+    /** True when `--judge-model same` made the agents' model the judge. */
+    judgeSame: boolean;
+    protocol: string;
+    rubric: string;
+    models: [string, string] | null;
+    templateHashes: Record<string, string>;
     maxTurns: number;
     episodes: number;
     scored: number;
+    missing: number;
   };
   dimensions: ReportDimension[];
   /** Notes on how the figures are computed. */
   method: string[];
   modes: ModeSummary[];
   paired: PairedComparison[];
+  models: ModelComparison | null;
+  /** Scenario-level tests with Holm adjustment, Wilson intervals and McNemar tests (src/stats). */
+  statistics: ReportStatistics;
   craigslist: { source: string; rule: string; scenarios: number; byMode: DealRate[] };
   mutualFriends: { source: string; rule: string; scenarios: number; byMode: MentionStats[] };
   episodes: EpisodeRow[];
@@ -203,9 +234,16 @@ export function episodeRow(r: EpisodeResult, env: SotopiaEnvironment | undefined
     wordsPerTurn: s.turns > 0 ? s.words / s.turns : null,
     fallbackTurns: s.fallbackTurns,
     unscored: s.scores === null,
-    scores: scoresOf(s),
+    missing: s.missing === true,
+    ...(ep.order && { order: ep.order, seatModels: ep.seatModels }),
+    scores: s.missing ? null : scoresOf(s),
   };
-  if (ep.source === CRAIGSLIST_SOURCE) row.deal = detectDeal(s.transcript);
+  if (ep.source === CRAIGSLIST_SOURCE) {
+    const deal = detectDeal(s.transcript);
+    const targets = env ? priceTargets(env) : null;
+    const position = deal.price !== null && targets ? pricePosition(deal.price, targets) : null;
+    row.deal = { ...deal, position };
+  }
   if (ep.source === MUTUAL_FRIENDS_SOURCE) {
     const shared = env ? sharedFriends(env) : [];
     row.mention = { ...firstMention(s.transcript, shared), shared };
@@ -213,7 +251,8 @@ export function episodeRow(r: EpisodeResult, env: SotopiaEnvironment | undefined
   return row;
 }
 
-function modeSummary(mode: string, rows: readonly EpisodeRow[]): ModeSummary {
+function modeSummary(mode: string, all: readonly EpisodeRow[]): ModeSummary {
+  const rows = all.filter((r) => !r.missing);
   const scored = rows.filter((r) => r.scores !== null);
   const dimensions = Object.fromEntries(
     REPORT_DIMENSIONS.map((d) => [
@@ -235,8 +274,9 @@ function modeSummary(mode: string, rows: readonly EpisodeRow[]): ModeSummary {
     endReasons[r.endReason] = (endReasons[r.endReason] ?? 0) + 1;
   return {
     mode,
-    episodes: rows.length,
+    episodes: all.length,
     scored: scored.length,
+    missing: all.length - rows.length,
     dimensions,
     wordsPerTurn: {
       ...meanSe(withTurns.map((r) => r.words / r.turns)),
@@ -248,34 +288,81 @@ function modeSummary(mode: string, rows: readonly EpisodeRow[]): ModeSummary {
   };
 }
 
+/** Per scenario, the mean over its scored rows (pairs and seatings) of `value`. */
+function scenarioMeans(rows: readonly EpisodeRow[], value: (r: EpisodeRow) => number): Map<string, number> {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const r of rows) {
+    const acc = sums.get(r.envId) ?? { sum: 0, n: 0 };
+    acc.sum += value(r);
+    acc.n++;
+    sums.set(r.envId, acc);
+  }
+  return new Map([...sums].map(([k, v]) => [k, v.sum / v.n]));
+}
+
+/** A paired t-test over the scenarios both maps have (scenario order of `a`). */
+function pairedByScenario(a: Map<string, number>, b: Map<string, number>): PairedTTest {
+  const keys = [...a.keys()].filter((k) => b.has(k));
+  return pairedTTest(
+    keys.map((k) => a.get(k)!),
+    keys.map((k) => b.get(k)!),
+  );
+}
+
 function paired(a: string, b: string, rows: readonly EpisodeRow[]): PairedComparison {
-  const unitOf = (r: EpisodeRow) => `${r.envId}/p${r.pair}`;
-  const bByUnit = new Map(rows.filter((r) => r.mode === b && r.scores).map((r) => [unitOf(r), r]));
-  const matched = rows
-    .filter((r) => r.mode === a && r.scores && bByUnit.has(unitOf(r)))
-    .map((r) => [r, bByUnit.get(unitOf(r))!] as const);
+  const scored = (m: string) => rows.filter((r) => r.mode === m && r.scores);
   const dimensions = Object.fromEntries(
     REPORT_DIMENSIONS.map((d) => [
       d,
-      pairedTTest(
-        matched.map(([x]) => x.scores!.mean[d]),
-        matched.map(([, y]) => y.scores!.mean[d]),
+      pairedByScenario(
+        scenarioMeans(scored(a), (r) => r.scores!.mean[d]),
+        scenarioMeans(scored(b), (r) => r.scores!.mean[d]),
       ),
     ]),
   ) as Record<ReportDimension, PairedTTest>;
   return { a, b, dimensions };
 }
 
+/** Model B's character minus model A's, per mode, at the scenario level. */
+function modelComparison(config: StudyConfig, rows: readonly EpisodeRow[]): ModelComparison | null {
+  if (!config.models) return null;
+  const [a, b] = config.models;
+  const scoreOf = (r: EpisodeRow, model: string, d: ReportDimension) =>
+    r.seatModels![0] === model ? r.scores!.agent0[d] : r.scores!.agent1[d];
+  const byMode = config.modes.map((mode) => {
+    const scored = rows.filter((r) => r.mode === mode && r.scores && r.seatModels);
+    const dimensions = Object.fromEntries(
+      REPORT_DIMENSIONS.map((d) => [
+        d,
+        pairedByScenario(
+          scenarioMeans(scored, (r) => scoreOf(r, a, d)),
+          scenarioMeans(scored, (r) => scoreOf(r, b, d)),
+        ),
+      ]),
+    ) as Record<ReportDimension, PairedTTest>;
+    return { mode, dimensions };
+  });
+  return { a, b, byMode };
+}
+
 function dealRate(mode: string, rows: readonly EpisodeRow[]): DealRate {
-  const eps = rows.filter((r) => r.deal);
-  const deals = eps.filter((r) => r.deal!.deal).length;
+  const eps = rows.filter((r) => r.deal && !r.missing);
+  const deals = eps.filter((r) => r.deal!.deal);
   const n = eps.length;
-  const p = n > 0 ? deals / n : null;
-  return { mode, episodes: n, deals, rate: p, se: p === null ? null : Math.sqrt((p * (1 - p)) / n) };
+  const p = n > 0 ? deals.length / n : null;
+  const positions = deals.map((r) => r.deal!.position).filter((x): x is number => x !== null);
+  return {
+    mode,
+    episodes: n,
+    deals: deals.length,
+    rate: p,
+    se: p === null ? null : Math.sqrt((p * (1 - p)) / n),
+    position: meanSe(positions),
+  };
 }
 
 function mentionStats(mode: string, rows: readonly EpisodeRow[]): MentionStats {
-  const eps = rows.filter((r) => r.mention);
+  const eps = rows.filter((r) => r.mention && !r.missing);
   const hits = eps.filter((r) => r.mention!.position !== null);
   return {
     mode,
@@ -283,13 +370,48 @@ function mentionStats(mode: string, rows: readonly EpisodeRow[]): MentionStats {
     mentioned: hits.length,
     rate: eps.length > 0 ? hits.length / eps.length : null,
     position: meanSe(hits.map((r) => r.mention!.position as number)),
+    turn: meanSe(hits.map((r) => r.mention!.turn as number)),
   };
+}
+
+function modelsMarkdown(report: StudyReport): string[] {
+  const m = report.models;
+  if (!m) return [];
+  const out = [
+    `## ${m.b} − ${m.a} (seat models)`,
+    '',
+    'Per mode, at the scenario level (pairs and both seatings averaged first).',
+    '',
+  ];
+  for (const x of m.byMode)
+    out.push(
+      `### ${x.mode}`,
+      '',
+      ...table(
+        ['dimension', 'n', 'mean diff', '95% CI', 'p'],
+        REPORT_DIMENSIONS.map((d) => {
+          const t = x.dimensions[d];
+          return [
+            d,
+            String(t.n),
+            fmt(t.meanDiff),
+            t.ci95 ? `${fmt(t.ci95[0])} .. ${fmt(t.ci95[1])}` : '—',
+            fmtP(t.p),
+          ];
+        }),
+      ),
+      '',
+    );
+  return out;
 }
 
 /** Method notes written into the report. */
 export const METHOD_NOTES = [
   'Scores: per episode, the mean of the two characters’ scores on each dimension (per character in agent0/agent1); mean ± standard error (sample SD / √n) over the episodes the judge scored; n = scored episodes.',
-  'Paired differences: b − a over the (scenario, pair) units that both modes scored (the same characters, scenario and episode seed); paired t-test, df = n − 1, two-sided p from the Student t distribution; 95% CI with the t quantile.',
+  'Paired differences: b − a at the scenario level: each scenario’s episodes (pairs, seatings) are averaged first, then the scenarios both modes scored are paired; paired t-test, df = n − 1 scenarios, two-sided p from the Student t distribution; 95% CI with the t quantile.',
+  'Tests across modes (statistics.tests): scenario-level paired t-tests on every dimension, Holm-adjusted over all of them (raw and adjusted p), effect size d_z with its 95% CI; deal and found-friend rates with Wilson 95% intervals, compared between modes by McNemar’s test over the same (scenario, pair) units (exact binomial below 25 discordant units).',
+  'Missing episodes (zhou2024: no valid script or judgement after every regeneration, each attempt in the log) are counted per mode and left out of every figure; they are never scored as failures.',
+  'With --models A,B: every (scenario, pair) runs with A in seat 0 and again with B in seat 0; per mode, B’s character minus A’s, averaged per scenario over pairs and seatings, paired over scenarios.',
   'Words per turn: per episode, white-space separated words of all turns / turns (idle turns included), mean ± SE over episodes with turns; pooled = all words / all turns.',
   'Deal rate and first mention: keyword rules on the transcript, given with their tables (craigslist.rule, mutualFriends.rule).',
 ];
@@ -321,14 +443,22 @@ export function buildReport(
       seed: config.seed,
       model: config.model,
       judgeModel: config.judgeModel,
+      judgeSame: config.judgeSame,
+      protocol: config.protocol,
+      rubric: config.rubric,
+      models: config.models,
+      templateHashes: config.templateHashes,
       maxTurns: config.maxTurns,
       episodes: rows.length,
       scored: rows.filter((r) => r.scores).length,
+      missing: rows.filter((r) => r.missing).length,
     },
     dimensions: [...REPORT_DIMENSIONS],
     method: METHOD_NOTES,
     modes: config.modes.map((m) => modeSummary(m, byMode(m))),
     paired: pairs,
+    models: modelComparison(config, rows),
+    statistics: buildStatistics(config, rows, REPORT_DIMENSIONS),
     craigslist: {
       source: CRAIGSLIST_SOURCE,
       rule: DEAL_RULE,
@@ -394,7 +524,8 @@ export function renderReportMarkdown(report: StudyReport): string {
     '# Sotopia information-asymmetry study',
     '',
     `Modes ${modes.join(', ')}; scenarios \`${s.scenarios}\` (${s.scenarioCount}); ${s.pairs} pair${s.pairs === 1 ? '' : 's'} each; study seed ${s.seed}; model \`${s.model}\`, judge \`${s.judgeModel}\`; at most ${s.maxTurns} turns.`,
-    `${s.episodes} episodes, ${s.scored} scored by the judge. See card.md for the simulation card.`,
+    `Protocol \`${s.protocol}\`${s.protocol === 'zhou2024' ? `, judge rubric \`${s.rubric}\`` : ''}. Judge: \`${s.judgeModel}\`${s.judgeSame ? " (--judge-model same: the agents' own model judges; Zhou et al. used a separate GPT-4)" : ''}.${s.models ? ` Seats: \`${s.models[0]}\` vs \`${s.models[1]}\`, each (scenario, pair) in both seatings.` : ''}`,
+    `${s.episodes} episodes, ${s.scored} scored by the judge, ${s.missing} missing (${report.modes.map((m) => `${m.mode} ${m.missing}`).join(', ')}). See card.md for the simulation card.`,
     '',
     '## Scores per mode',
     '',
@@ -429,7 +560,7 @@ export function renderReportMarkdown(report: StudyReport): string {
     '',
     '## Paired differences',
     '',
-    'b − a over the same (scenario, pair), paired t-test (two-sided).',
+    'b − a at the scenario level (pairs averaged within each scenario first), paired t-test (two-sided); n = scenarios.',
     '',
   ];
   if (report.paired.length === 0) out.push('(one mode only: nothing to pair)', '');
@@ -488,12 +619,13 @@ export function renderReportMarkdown(report: StudyReport): string {
     report.craigslist.rule,
     '',
     ...table(
-      ['mode', 'episodes', 'deals', 'rate ± SE'],
+      ['mode', 'episodes', 'deals', 'rate ± SE', 'agreed price (0 buyer target, 1 seller target)'],
       report.craigslist.byMode.map((r) => [
         r.mode,
         String(r.episodes),
         String(r.deals),
         r.rate === null ? '—' : `${fmt(r.rate)} ± ${fmt(r.se)}`,
+        meanSeCell(r.position),
       ]),
     ),
     '',
@@ -502,16 +634,19 @@ export function renderReportMarkdown(report: StudyReport): string {
     report.mutualFriends.rule,
     '',
     ...table(
-      ['mode', 'episodes', 'mentioned', 'rate', 'relative position'],
+      ['mode', 'episodes', 'found', 'rate', 'turns to find', 'relative position'],
       report.mutualFriends.byMode.map((r) => [
         r.mode,
         String(r.episodes),
         String(r.mentioned),
         fmt(r.rate),
+        meanSeCell(r.turn),
         meanSeCell(r.position),
       ]),
     ),
     '',
+    ...modelsMarkdown(report),
+    ...statisticsMarkdown(report.statistics),
     '## Method',
     '',
     ...report.method.map((m) => `- ${m}`),

@@ -70,6 +70,13 @@ export function checkStudyDir(dir: string, config: StudyConfig): 'new' | 'resume
   }
   if (saved.format !== STUDY_FORMAT || !saved.config)
     throw new UsageError(`${file} is not a grapevine study file`, { hint: 'use a new --out directory' });
+  if (saved.config.protocol === undefined)
+    throw new UsageError(
+      `${dir} holds a study made before protocols existed (its episodes follow grapevine-v0, not ${config.protocol})`,
+      {
+        hint: 'use a new --out directory; the old episodes still replay with: grapevine replay LOG --verify',
+      },
+    );
   const diff = differingKeys(saved.config, config as unknown as Record<string, unknown>);
   if (diff.length > 0)
     throw new UsageError(`${dir} holds a study with another config (${diff.join(', ')} differ)`, {

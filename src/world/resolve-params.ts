@@ -115,3 +115,22 @@ function getPath(obj: unknown, path: readonly PropertyKey[]): unknown {
   for (const k of path) node = (node as Record<PropertyKey, unknown> | undefined)?.[k];
   return node;
 }
+
+/**
+ * The parameters a log recorded with `fromVersion` of a world, for this version of it:
+ * unchanged for the same version, else through the world's `migrateParams` hook.
+ *
+ * @throws ConfigError when the versions differ and the world has no `migrateParams`.
+ */
+export function migrateRecordedParams(
+  def: WorldDefinition,
+  params: Record<string, unknown>,
+  fromVersion: string,
+): Record<string, unknown> {
+  if (fromVersion === def.version) return params;
+  if (!def.migrateParams)
+    throw new ConfigError(`the log was written by ${def.id}@${fromVersion}, this is ${def.version}`, {
+      hint: 'replay with the grapevine version that wrote the log',
+    });
+  return def.migrateParams(params, fromVersion);
+}

@@ -4,7 +4,7 @@ import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { Engine, type EngineState } from './engine.ts';
 import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
-import { resolveParams } from './resolve-params.ts';
+import { migrateRecordedParams, resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import type { WorldView } from './world-view.ts';
 
@@ -146,7 +146,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const engine = new Engine(
     def,
     instance,
-    params,
+    older ? raw : params, // snapshots of an older log keep its recorded params
     rng,
     opts.level ?? 'minimal',
     log,

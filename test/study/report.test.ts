@@ -1,7 +1,24 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holm, pairedTTest as statsPairedTTest, wilson } from '../../src/stats/index.ts';
 import { buildCard, renderCardMarkdown } from '../../src/study/card.ts';
-import { detectDeal, firstMention, friendNames, pricesIn, sharedFriends } from '../../src/study/detectors.ts';
-import { episodeSeed, planStudy, resolveStudyConfig, type StudyConfig } from '../../src/study/plan.ts';
+import {
+  detectDeal,
+  firstMention,
+  friendNames,
+  pricesIn,
+  priceTargets,
+  sharedFriends,
+} from '../../src/study/detectors.ts';
+import {
+  episodeParams,
+  episodeSeed,
+  planStudy,
+  resolveStudyConfig,
+  type StudyConfig,
+} from '../../src/study/plan.ts';
 import {
   buildReport,
   type EpisodeResult,
@@ -10,6 +27,7 @@ import {
   reportJson,
 } from '../../src/study/report.ts';
 import { renderReportHtml } from '../../src/study/report-html.ts';
+import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../src/study/runner.ts';
 import { meanSe, pairedTTest } from '../../src/study/stats.ts';
 import { importSotopia } from '../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../worlds/sotopia/judge.ts';
@@ -103,6 +121,12 @@ const config: StudyConfig = {
   maxTurns: 20,
   model: 'grapevine-local',
   judgeModel: 'judge',
+  judgeSame: false,
+  protocol: 'zhou2024',
+  rubric: 'basic',
+  models: null,
+  templates: '',
+  templateHashes: {},
   data: '',
 };
 const environments = [bargain, friends, other].sort(
@@ -153,6 +177,54 @@ describe('report maths on synthetic summaries', () => {
     expect(goal.p).toBeLessThan(1);
   });
 
+  it('leaves a missing episode out of every figure and counts it per mode', () => {
+    const lost = result(bargain, 'script', [], null);
+    lost.summary.missing = true;
+    lost.summary.endReason = 'no-script';
+    const others = results.filter(
+      (r) => !(r.episode.envId === bargain.env_id && r.episode.mode === 'script'),
+    );
+    const r = buildReport(config, environments, [...others, lost]);
+    expect(r.modes.map((m) => [m.mode, m.episodes, m.scored, m.missing])).toEqual([
+      ['agents', 3, 3, 0],
+      ['script', 3, 1, 1],
+    ]);
+    expect(r.study.missing).toBe(1);
+    expect(r.craigslist.byMode[1]).toMatchObject({ episodes: 0, deals: 0, rate: null });
+    expect(r.modes[1].turns.n).toBe(2);
+    expect(renderReportMarkdown(r)).toContain('1 missing (agents 0, script 1)');
+  });
+
+  it('tests modes at the scenario level with Holm, Wilson and McNemar from src/stats', () => {
+    const st = report.statistics;
+    expect(st.tests).toHaveLength(REPORT_DIMENSIONS.length);
+    const goal = st.tests.find((t) => t.dimension === 'goal')!;
+    const ref = statsPairedTTest([5, 2], [8, 8]);
+    expect(goal).toMatchObject({ a: 'agents', b: 'script', n: 2, meanDiff: 4.5, df: 1 });
+    expect(goal.p).toBeCloseTo(ref.p, 12);
+    expect(goal.dz).toBeCloseTo(ref.dz, 12);
+    const adjusted = holm(st.tests.map((t) => t.p ?? Number.NaN));
+    st.tests.forEach((t, k) => {
+      expect(t.pHolm).toBe(Number.isNaN(adjusted[k]) ? null : adjusted[k]);
+    });
+    const w = wilson(1, 1);
+    expect(st.deal.rates[0]).toEqual({ mode: 'agents', successes: 1, n: 1, rate: 1, ci95: [w.lo, w.hi] });
+    // the one bargain unit: a deal in agents, none in script
+    expect(st.deal.mcnemar[0]).toMatchObject({
+      a: 'agents',
+      b: 'script',
+      onlyA: 1,
+      onlyB: 0,
+      exact: true,
+      p: 1,
+    });
+    expect(st.found.rates.map((r) => [r.successes, r.n])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(renderReportMarkdown(report)).toContain('## Tests across modes (scenario level, Holm-adjusted)');
+  });
+
   it('counts words per turn per episode and pooled', () => {
     const agents = report.modes[0];
     // bargain: 3+4+1 words / 3 turns; friends: 2+6+4+1 / 4 turns; other: 3+0 / 2 turns
@@ -162,11 +234,14 @@ describe('report maths on synthetic summaries', () => {
 
   it('finds the deal in Craigslist episodes only, and first mentions in MutualFriends episodes only', () => {
     expect(report.craigslist.byMode).toEqual([
-      { mode: 'agents', episodes: 1, deals: 1, rate: 1, se: 0 },
-      { mode: 'script', episodes: 1, deals: 0, rate: 0, se: 0 },
+      // targets of craigslist_bargains_00000: buyer $454, seller $610; agreed $450 → (450 − 454) / (610 − 454)
+      { mode: 'agents', episodes: 1, deals: 1, rate: 1, se: 0, position: meanSe([-4 / 156]) },
+      { mode: 'script', episodes: 1, deals: 0, rate: 0, se: 0, position: meanSe([]) },
     ]);
     const rows = report.episodes;
-    expect(rows[0].deal).toEqual({ deal: true, turn: 3, price: 450 });
+    expect(rows[0].deal).toEqual({ deal: true, turn: 3, price: 450, position: -4 / 156 });
+    expect(priceTargets(bargain)).toEqual({ buyer: 454, seller: 610 });
+    expect(report.mutualFriends.byMode[0].turn).toEqual({ n: 1, mean: 3, se: null });
     expect(rows.filter((r) => r.deal).map((r) => r.source)).toEqual([
       'craigslist_bargains',
       'craigslist_bargains',
@@ -214,6 +289,8 @@ describe('detectors', () => {
     expect(detectDeal(turns('I offer $300', 'That is not a deal for me.'))).toMatchObject({ deal: false });
     expect(detectDeal(turns('I offer $300', "I don't accept that"))).toMatchObject({ deal: false });
     expect(detectDeal(turns('I offer $300', 'Do we have a deal?'))).toMatchObject({ deal: false });
+    // one-sided: the seller accepts its own price, the buyer never agrees
+    expect(detectDeal(turns('I offer $300', 'Hmm, let me think', 'Deal!'))).toMatchObject({ deal: false });
     expect(detectDeal(turns('I offer $300', 'No deal.', '$350 then', 'Agreed.'))).toEqual({
       deal: true,
       turn: 4,
@@ -242,6 +319,25 @@ describe('detectors', () => {
   });
 });
 
+describe('study directories', () => {
+  it('refuses a study directory made before protocols existed, with a clear message', () => {
+    const d = mkdtempSync(join(tmpdir(), 'grapevine-old-study-'));
+    const {
+      protocol: _p,
+      judgeSame: _j,
+      rubric: _r,
+      models: _m,
+      templates: _t,
+      templateHashes: _h,
+      ...old
+    } = config;
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config: old }));
+    expect(() => checkStudyDir(d, config)).toThrow(/made before protocols existed .*grapevine-v0/);
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
+    expect(checkStudyDir(d, config)).toBe('resume');
+  });
+});
+
 describe('plan and card', () => {
   it('gives every mode of a (scenario, pair) the same seed and its own log', () => {
     const { config: c, data: d } = resolveStudyConfig({
@@ -250,6 +346,7 @@ describe('plan and card', () => {
       pairs: '2',
       seed: '7',
       model: 'm',
+      judgeModel: 'same',
     });
     const plan = planStudy(c, d);
     expect(plan.environments).toHaveLength(18);
@@ -264,7 +361,28 @@ describe('plan and card', () => {
     expect(episodeSeed(7, plan.environments[0].env_id, 0)).not.toBe(
       episodeSeed(8, plan.environments[0].env_id, 0),
     );
-    expect(c.judgeModel).toBe('m');
+    expect(c).toMatchObject({ judgeModel: 'm', judgeSame: true, protocol: 'zhou2024', models: null });
+    // the judge is never defaulted; --models A,B runs every (scenario, pair, mode) in both seatings
+    expect(() => resolveStudyConfig({ scenarios: 'divide_things', model: 'm' })).toThrow(/--judge-model/);
+    const two = resolveStudyConfig({
+      scenarios: 'source:craigslist_bargains',
+      model: 'm',
+      judgeModel: 'j',
+      models: 'a,b',
+    });
+    const first = planStudy(two.config, two.data).episodes.slice(0, 2);
+    expect(first.map((e) => [e.order, e.seatModels])).toEqual([
+      ['ab', ['a', 'b']],
+      ['ba', ['b', 'a']],
+    ]);
+    expect(episodeParams(two.config, first[1])).toMatchObject({
+      seatModels: ['b', 'a'],
+      protocol: 'zhou2024',
+      judgeModel: 'j',
+    });
+    expect(() =>
+      resolveStudyConfig({ scenarios: 'divide_things', model: 'm', judgeModel: 'j', models: 'a' }),
+    ).toThrow(/--models/);
   });
 
   it('writes a card with modes, models, turns and provenance', () => {
@@ -279,5 +397,18 @@ describe('plan and card', () => {
     });
     expect(card.profiles.counts).toEqual({ agents: 40, environments: 90, relationships: 120, combos: 450 });
     expect(renderCardMarkdown(card)).toContain('| script | single-agent (one omniscient writer) |');
+    expect(card.protocol).toMatchObject({
+      name: 'zhou2024',
+      options: {
+        judgeModel: 'judge',
+        judgeSame: false,
+        rubric: 'basic',
+        temperature: 1,
+        writerTemperature: 0.7,
+      },
+    });
+    expect(renderCardMarkdown(card)).toContain(
+      '- protocol: zhou2024 (sotopia-lab/sotopia tag agent_vs_storyteller_v1',
+    );
   });
 });

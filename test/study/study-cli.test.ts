@@ -3,7 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// every CLI call starts a Node process; on a loaded shared machine one call can take several seconds
+vi.setConfig({ testTimeout: 600_000 });
+
 import { auditCommand, type LogAudit } from '../../src/cli/commands/audit.ts';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
 import { STUDY_OUTPUTS } from '../../src/study/outputs.ts';
@@ -57,6 +61,8 @@ function studyArgs(out: string, url: string, ...extra: string[]): string[] {
     url,
     '--model',
     'grapevine-local',
+    '--judge-model',
+    'same',
     ...extra,
   ];
 }
@@ -141,7 +147,7 @@ beforeAll(async () => {
     await Promise.all([server.close(), slow.close()]);
     closed = true;
   }
-}, 90_000);
+}, 900_000);
 
 /** Starts the study against the slow server, one episode at a time, and SIGKILLs it once two episodes are done. */
 async function interrupt(slow: LocalLlmServer): Promise<void> {
@@ -225,7 +231,7 @@ describe('grapevine study sotopia', () => {
       expect(o.code, logs[k]).toBe(0);
       expect(JSON.parse(o.stdout)).toMatchObject({ verified: true });
     });
-  }, 60_000);
+  }, 600_000);
 
   it('the audit finds no leak in agents mode and only declared findings in mindreaders and script', async () => {
     let out = '';
@@ -302,6 +308,7 @@ describe.concurrent('bad input', () => {
     ['--pairs 0', ['--pairs', '0'], /--pairs must be an integer from 1 to 5, got "0"/],
     ['--pairs 6', ['--pairs', '6'], /--pairs must be an integer from 1 to 5, got "6"/],
     ['--concurrency 0', ['--concurrency', '0'], /--concurrency must be a positive integer/],
+    ['an empty --judge-model', ['--judge-model', ''], /study sotopia needs --judge-model NAME/],
   ];
 
   it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
@@ -313,6 +320,8 @@ describe.concurrent('bad input', () => {
       out,
       '--llm-base-url',
       'http://127.0.0.1:9/v1',
+      '--judge-model',
+      'same',
       ...extra,
     ]);
     expect(r.code).toBe(2);

@@ -2,6 +2,7 @@ import type { Decision, StepContext } from '../../src/index.ts';
 import { playTurn } from './play-turn.ts';
 import { agentPrompt } from './prompts.ts';
 import { type SotopiaRun, transcriptOf } from './run-context.ts';
+import { zhouCharacterPrompt } from './zhou-prompts.ts';
 
 /**
  * A character's turn (`agents`, `mindreaders`): synchronously it takes in the partner's
@@ -13,6 +14,24 @@ export function characterPolicy(run: SotopiaRun, ctx: StepContext<unknown>): Pro
   const seat = ctx.agent;
   const transcript = transcriptOf(ctx);
   const turn = transcript.length + 1;
-  const messages = agentPrompt(run.views[seat], transcript, turn, run.params.maxTurns);
-  return playTurn(run, { caller: seat, tick: ctx.tick, purpose: 'turn', messages, turn, seat, transcript });
+  const z = run.zhou;
+  const messages = z
+    ? zhouCharacterPrompt(
+        z.templates,
+        run.params.mode === 'mindreaders' ? z.omniscient : z.backgrounds[seat],
+        seat,
+        transcript,
+      )
+    : agentPrompt(run.views[seat], transcript, turn, run.params.maxTurns);
+  const params = z?.seatParams[seat];
+  return playTurn(run, {
+    caller: seat,
+    tick: ctx.tick,
+    purpose: 'turn',
+    messages,
+    turn,
+    seat,
+    transcript,
+    params,
+  });
 }

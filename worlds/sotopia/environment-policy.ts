@@ -14,6 +14,7 @@ import {
   type TurnRecord,
   turnRecord,
 } from './transcript.ts';
+import { zhouJudgePrompt, zhouPlaywrightPrompt, zhouScriptPrompt } from './zhou-prompts.ts';
 
 /** The `script` reply: the whole episode as turns, each by one of the two characters. */
 export function scriptReplySchema(names: readonly [string, string], maxTurns: number) {
@@ -74,13 +75,63 @@ function scriptStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decisio
   })();
 }
 
+/** The zhou2024 script reply: at least one turn, no upper bound (the length is asked, never enforced). */
+export function zhouScriptSchema(names: readonly [string, string]) {
+  return z.object({
+    turns: z
+      .array(z.object({ speaker: z.enum(names), action: z.enum(ACTION_TYPES), argument: z.string() }))
+      .min(1),
+  });
+}
+
+/**
+ * zhou2024 `script`: one omniscient call writes the whole episode, kept as written (not cut
+ * at a leave, an idle run or a length). A call whose replies all failed is regenerated
+ * (`write-script:attemptN`, up to `regenerate` attempts, each recorded); if none holds,
+ * the episode ends `no-script` and counts as missing (it is not judged).
+ */
+async function zhouScriptStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
+  const zr = run.zhou!;
+  const names = run.episode.names;
+  const schema = zhouScriptSchema(names);
+  const messages = zhouScriptPrompt(zr.templates, zr.omniscient, run.params.maxTurns);
+  let transcript: TurnRecord[] = [];
+  let attempts = 0;
+  while (attempts < run.params.regenerate && transcript.length === 0) {
+    attempts++;
+    const purpose = attempts === 1 ? 'write-script' : `write-script:attempt${attempts}`;
+    const request = { caller: String(ENV_SEAT), tick: ctx.tick, purpose, messages, params: zr.writerParams };
+    const result = await decideStructured(run.llm!, request, schema, {
+      fallback: { turns: [] },
+      counters: run.fallbacks,
+      name: 'sotopia_script',
+    });
+    transcript = result.value.turns.map((t, k) => {
+      const seat = names.indexOf(t.speaker);
+      return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);
+    });
+  }
+  const reason: EndReason = transcript.length > 0 ? 'script-end' : 'no-script';
+  const out: OutgoingMessage[] = transcript.map((t) => ({
+    address: { to: 'agent', id: 1 - t.speaker },
+    kind: 'turn',
+    payload: t,
+  }));
+  out.push(endMessage({ reason, transcript }));
+  return { memory: { transcript: transcript as unknown as Json, scriptAttempts: attempts }, messages: out };
+}
+
 /** `playwright`: one omniscient call (caller "2") per turn, for the character whose turn it is. */
 function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
   const transcript = transcriptOf(ctx);
   const turn = transcript.length + 1;
   const seat = (turn - 1) % 2;
-  const messages = playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns);
+  const zr = run.zhou;
+  const messages = zr
+    ? zhouPlaywrightPrompt(zr.templates, zr.omniscient, seat, transcript)
+    : playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns);
   return playTurn(run, {
+    params: zr?.writerParams,
     caller: ENV_SEAT,
     tick: ctx.tick,
     purpose: 'write-turn',
@@ -98,8 +149,20 @@ function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Dec
  */
 function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload): Promise<Decision> {
   const memory = { endReason: end.reason, transcript: end.transcript as unknown as Json };
-  if (!run.params.judge) return Promise.resolve({ events: ['END'], memory: { ...memory, judge: null } });
+  if (!run.params.judge || (run.zhou && end.reason === 'no-script'))
+    return Promise.resolve({ events: ['END'], memory: { ...memory, judge: null } });
+  const zr = run.zhou;
   const call = {
+    ...(zr && {
+      messages: zhouJudgePrompt(
+        zr.templates,
+        zr.omniscient,
+        end.transcript,
+        run.params.mode !== 'script',
+        run.params.rubric,
+      ),
+      attempts: run.params.regenerate,
+    }),
     llm: run.llm!,
     tick: ctx.tick,
     params: run.judgeParams,
@@ -118,7 +181,7 @@ function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload):
 export function environmentPolicy(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
   const end = ctx.inbox.toArray().find((m) => m.kind === 'end');
   if (end) return judgeStep(run, ctx, end.payload as unknown as EndPayload);
-  if (run.params.mode === 'script') return scriptStep(run, ctx);
+  if (run.params.mode === 'script') return run.zhou ? zhouScriptStep(run, ctx) : scriptStep(run, ctx);
   if (run.params.mode === 'playwright') return playwrightStep(run, ctx);
   return Promise.resolve({});
 }

@@ -1,16 +1,34 @@
 import { defineWorld } from '../../src/world/index.ts';
+import { backgroundFor } from './background.ts';
 import { characterPolicy } from './character-policy.ts';
 import { environmentPolicy } from './environment-policy.ts';
-import { resolveEpisode } from './episode.ts';
+import { type Episode, resolveEpisode } from './episode.ts';
 import { importSotopia } from './importer.ts';
 import { sotopiaAgent } from './machine.ts';
-import { sotopiaParams } from './params.ts';
+import { migrateSotopiaParams, type SotopiaParams, sotopiaParams } from './params.ts';
 import { privateItemsOf } from './private-items.ts';
-import type { SotopiaRun } from './run-context.ts';
+import type { SotopiaRun, ZhouRun } from './run-context.ts';
 import { ENV_SEAT, SEATS } from './seats.ts';
 import { sotopiaMetrics, sotopiaSummary } from './summary.ts';
+import { loadTemplates } from './templates.ts';
 import { DyadTurnPolicy } from './turns.ts';
 import { environmentView, isWriterMode, seatView, writerView } from './views.ts';
+
+/** The zhou2024 part of a run: templates (checked here), backgrounds, per-seat and writer parameters. */
+function zhouRun(episode: Episode, params: SotopiaParams, model: string, seed: number): ZhouRun {
+  const seatModel = (k: number) => params.seatModels[k] || model;
+  return {
+    templates: loadTemplates(params.templates),
+    backgrounds: [backgroundFor(episode, 0), backgroundFor(episode, 1)],
+    omniscient: backgroundFor(episode, 'omniscient'),
+    seatParams: [0, 1].map((k) => ({
+      model: seatModel(k),
+      temperature: params.temperature,
+      seed,
+    })) as ZhouRun['seatParams'],
+    writerParams: { model, temperature: params.writerTemperature, seed },
+  };
+}
 
 /**
  * Sotopia's dyadic episodes (Zhou et al., ICLR 2024) on the shipped Sotopia profiles, in the
@@ -23,16 +41,18 @@ import { environmentView, isWriterMode, seatView, writerView } from './views.ts'
  */
 export const world = defineWorld({
   id: 'sotopia',
-  version: '1.0.0',
+  version: '2.0.0',
   description:
     'Sotopia dyadic episodes (agents, mindreaders, script, playwright modes) judged on Sotopia-EVAL dimensions',
   params: sotopiaParams,
+  migrateParams: migrateSotopiaParams,
   needsLlm: true,
   defaultTicks: 1000,
   create({ params, llm, model, fallbacks, seed }) {
     const data = importSotopia(params.data || undefined);
     const episode = resolveEpisode(data, params.scenario, params.pair);
     const agentModel = model ?? 'grapevine-local';
+    const zhou = params.protocol === 'zhou2024' ? zhouRun(episode, params, agentModel, seed) : undefined;
     const run: SotopiaRun = {
       params,
       episode,
@@ -43,6 +63,7 @@ export const world = defineWorld({
       llmParams: { model: agentModel, temperature: params.temperature, seed },
       judgeParams: { model: params.judgeModel || agentModel, temperature: 0, seed },
       fallbacks: fallbacks ?? { fallbacks: 0 },
+      zhou,
     };
     return {
       size: SEATS,
@@ -53,8 +74,14 @@ export const world = defineWorld({
       stop: (view) => (view.stateOf(ENV_SEAT, 'episode') === 'over' ? 'episode-end' : null),
       metrics: (view) => sotopiaMetrics(view),
       summary: (_history, view) => sotopiaSummary(run, view),
-      privateItems: privateItemsOf(episode, params.mode),
-      inputs: { sotopia: { files: data.files, issues: data.issues.length } },
+      privateItems: privateItemsOf(episode, params.mode, params.protocol),
+      inputs: {
+        sotopia: {
+          files: data.files,
+          issues: data.issues.length,
+          ...(zhou && { templates: zhou.templates.hashes }),
+        },
+      },
     };
   },
 });

@@ -80,6 +80,8 @@ export type JudgeOutcome = {
   /** Why replies were rejected (one entry per rejected reply or failed call). */
   errors: string[];
   scores: EpisodeScores | null;
+  /** zhou2024: judgements asked (1 = the first one held). */
+  attempts?: number;
 };
 
 /** Validates a judge reply text (lenient JSON, then {@link judgeReplySchema}). */
@@ -151,28 +153,44 @@ export interface JudgeCall {
   transcript: readonly TurnRecord[];
   endReason: string;
   counters?: FallbackCounter;
+  /** The prompt (default: grapevine-v0's {@link judgePrompt}). */
+  messages?: ChatMessage[];
+  /** Whole judgements to try before giving up (default 1; zhou2024 regenerates). */
+  attempts?: number;
 }
 
 /**
- * One judge call (caller "judge", purpose `judge`), validated by {@link judgeReplySchema}:
- * an invalid reply is re-asked twice, then the outcome is a recorded fallback
- * (`fallback: true`, `scores: null`, the errors kept).
+ * The judge's call (caller "judge", purpose `judge`, then `judge:attemptN`), validated by
+ * {@link judgeReplySchema}: an invalid reply is re-asked twice; with `attempts` > 1 a
+ * judgement that still failed is asked again from the start (every attempt recorded);
+ * after the last, the outcome is a recorded fallback (`fallback: true`, `scores: null`,
+ * the errors kept).
  */
 export async function runJudge(j: JudgeCall): Promise<JudgeOutcome> {
-  const request = {
-    caller: JUDGE_CALLER,
-    tick: j.tick,
-    purpose: 'judge',
-    messages: judgePrompt(j.view, j.transcript, j.endReason),
-    params: j.params,
-  };
-  const result = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
-    fallback: null,
-    counters: j.counters,
-    name: 'sotopia_eval',
-  });
-  const scores = result.fallback || result.value === null ? null : toScores(result.value);
-  return { model: j.params.model, fallback: scores === null, errors: result.errors, scores };
+  const messages = j.messages ?? judgePrompt(j.view, j.transcript, j.endReason);
+  const attempts = j.attempts ?? 1;
+  const errors: string[] = [];
+  for (let k = 1; ; k++) {
+    const request = {
+      caller: JUDGE_CALLER,
+      tick: j.tick,
+      purpose: k === 1 ? 'judge' : `judge:attempt${k}`,
+      messages,
+      params: j.params,
+    };
+    const result = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
+      fallback: null,
+      counters: j.counters,
+      name: 'sotopia_eval',
+    });
+    errors.push(...result.errors);
+    const done = !result.fallback && result.value !== null;
+    if (done || k >= attempts) {
+      const scores = done ? toScores(result.value as JudgeReply) : null;
+      const outcome: JudgeOutcome = { model: j.params.model, fallback: scores === null, errors, scores };
+      return attempts > 1 ? { ...outcome, attempts: k } : outcome;
+    }
+  }
 }
 
 /** A judge outcome as JSON (for memory and the summary). */

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { MODES } from './views.ts';
 
+/**
+ * The protocols a Sotopia episode can follow. `zhou2024` carries the instructions and the
+ * information of the code Zhou et al. 2024 ran on (sotopia-lab/sotopia, tag
+ * `agent_vs_storyteller_v1`; see docs/SOTOPIA.md); `grapevine-v0` is grapevine's first
+ * protocol (world version 1.x), kept so that its logs still replay.
+ */
+export const PROTOCOLS = ['zhou2024', 'grapevine-v0'] as const;
+
+/** A protocol. */
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** The judge's rubric: Sotopia's per-dimension steps (`basic`), or the same with scoring bands (`plus`). */
+export const RUBRICS = ['basic', 'plus'] as const;
+
 /** Parameters of the Sotopia world (shown by `grapevine worlds`). */
 export const sotopiaParams = z.object({
   scenario: z
@@ -14,13 +28,25 @@ export const sotopiaParams = z.object({
     .describe(
       "agents | mindreaders (each sees the other's goal and secret) | script (one omniscient call) | playwright (omniscient, turn by turn)",
     ),
-  maxTurns: z.number().int().min(1).max(500).default(20).describe('the episode ends after this many turns'),
+  protocol: z
+    .enum(PROTOCOLS)
+    .default('zhou2024')
+    .describe("zhou2024 (Zhou et al. 2024's prompts, information and rules) | grapevine-v0 (world 1.x)"),
+  maxTurns: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(20)
+    .describe('zhou2024: ends when the turn number exceeds it; grapevine-v0: ends after this many turns'),
   maxIdle: z
     .number()
     .int()
     .min(0)
     .default(2)
-    .describe('the episode ends after more than this many consecutive "none" turns'),
+    .describe(
+      'ends when the trailing run of "none" actions exceeds it (zhou2024: the waiting seat\'s included)',
+    ),
   data: z.string().default('').describe('Sotopia data directory (default: the shipped copy)'),
   judge: z.boolean().default(true).describe('score the episode with the Sotopia-EVAL judge'),
   judgeModel: z.string().default('').describe("the judge's model (default: the agents' model)"),
@@ -28,9 +54,49 @@ export const sotopiaParams = z.object({
     .number()
     .min(0)
     .max(2)
+    .default(1)
+    .describe("the characters' sampling temperature (zhou2024: 1.0; grapevine-v0: also the writer's)"),
+  writerTemperature: z
+    .number()
+    .min(0)
+    .max(2)
     .default(0.7)
-    .describe('sampling temperature of the characters and the writer'),
+    .describe("zhou2024: the script writer's and the playwright's temperature (0.7)"),
+  rubric: z
+    .enum(RUBRICS)
+    .default('basic')
+    .describe("zhou2024 judge: Sotopia's basic rubric, or plus (scoring bands)"),
+  regenerate: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(3)
+    .describe('zhou2024: attempts at a script or a judgement before the episode counts as missing'),
+  seatModels: z
+    .array(z.string())
+    .default([])
+    .describe('models of seats 0 and 1 when they differ (default: the run model for both)'),
+  templates: z
+    .string()
+    .default('')
+    .describe(
+      'zhou2024: directory of prompt templates replacing the shipped ones (worlds/sotopia/templates)',
+    ),
 });
 
 /** Resolved Sotopia parameters. */
 export type SotopiaParams = z.infer<typeof sotopiaParams>;
+
+/**
+ * Parameters of a log written by an earlier version of the world, for this version: world
+ * 1.x logs (no `protocol`) replay with `grapevine-v0`.
+ */
+export function migrateSotopiaParams(
+  params: Record<string, unknown>,
+  fromVersion: string,
+): Record<string, unknown> {
+  if (/^1\./.test(fromVersion) && params.protocol === undefined)
+    return { ...params, protocol: 'grapevine-v0' };
+  return params;
+}

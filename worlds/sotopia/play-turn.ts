@@ -1,4 +1,4 @@
-import type { ChatMessage, Decision } from '../../src/index.ts';
+import type { ChatMessage, Decision, LlmParams } from '../../src/index.ts';
 import { decideStructured } from '../../src/llm/structured-reply.ts';
 import { afterTurn, type SotopiaRun } from './run-context.ts';
 import { NO_ACTION, type TurnRecord, turnRecord, turnReplySchema } from './transcript.ts';
@@ -14,6 +14,8 @@ export interface TurnAsk {
   turn: number;
   seat: number;
   transcript: TurnRecord[];
+  /** Model parameters (default: the run's `llmParams`). */
+  params?: LlmParams;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function playTurn(run: SotopiaRun, ask: TurnAsk): Promise<Decision>
     tick: ask.tick,
     purpose: ask.purpose,
     messages: ask.messages,
-    params: run.llmParams,
+    params: ask.params ?? run.llmParams,
   };
   const result = await decideStructured(run.llm!, request, turnReplySchema, {
     fallback: NO_ACTION,

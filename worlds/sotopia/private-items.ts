@@ -2,6 +2,7 @@ import { normalizeText } from '../../src/metrics/prompt-audit.ts';
 import type { PrivateItem } from '../../src/world/index.ts';
 import type { Episode } from './episode.ts';
 import { type MarkupSegment, parseMarkup, plainText, renderFor, tidy } from './markup.ts';
+import type { Protocol } from './params.ts';
 import { ENV_SEAT } from './seats.ts';
 import { isWriterMode, type Mode, ownGoal, viewerOf, writerView } from './views.ts';
 
@@ -65,8 +66,17 @@ function ownText(ep: Episode, seat: number): string {
   ].join('\n');
 }
 
-/** Seats whose prompts the mode's rules allow to hold an item of `owner` of `kind`. */
-function allowedByMode(mode: Mode, owner: number, kind: string): number[] {
+/**
+ * Seats whose prompts the mode's rules allow to hold an item of `owner` of `kind`. In
+ * zhou2024 the mindreaders and the writer read the environment's background (Sotopia's
+ * omniscient mode): environment-only text and the other's private scenario sections too.
+ */
+function allowedByMode(mode: Mode, owner: number, kind: string, protocol: Protocol): number[] {
+  if (protocol === 'zhou2024') {
+    if (isWriterMode(mode)) return [ENV_SEAT];
+    if (mode === 'mindreaders') return owner === -1 ? [0, 1] : [1 - owner];
+    return [];
+  }
   if (owner < 0) return [];
   if (isWriterMode(mode)) return [ENV_SEAT];
   if (mode === 'mindreaders' && (kind === 'goal' || kind === 'goal-info' || kind === 'secret'))
@@ -83,12 +93,12 @@ function allowedByMode(mode: Mode, owner: number, kind: string): number[] {
  * (everything of both characters; environment-only text stays with the judge, whose
  * caller "judge" the audit does not check); and any seat that has the same text of its own.
  */
-export function privateItemsOf(ep: Episode, mode: Mode): PrivateItem[] {
+export function privateItemsOf(ep: Episode, mode: Mode, protocol: Protocol = 'grapevine-v0'): PrivateItem[] {
   const seats = isWriterMode(mode) ? [0, 1, ENV_SEAT] : [0, 1];
   const own = seats.map((s) => normalizeText(ownText(ep, s)));
   return rawItems(ep).map((item) => {
     const norm = normalizeText(item.text);
-    const visible = new Set(allowedByMode(mode, item.owner, item.kind));
+    const visible = new Set(allowedByMode(mode, item.owner, item.kind, protocol));
     seats.forEach((s, k) => {
       if (s !== item.owner && own[k].includes(norm)) visible.add(s);
     });

@@ -1,10 +1,26 @@
 import type { Decision, Json, LlmParams, LlmPort, OutgoingMessage, StepContext } from '../../src/index.ts';
 import type { FallbackCounter } from '../../src/llm/structured-reply.ts';
+import type { Background } from './background.ts';
 import type { Episode } from './episode.ts';
 import type { SotopiaParams } from './params.ts';
 import { ENV_SEAT } from './seats.ts';
+import type { Templates } from './templates.ts';
 import { type EndReason, endReason, type TurnRecord } from './transcript.ts';
 import type { SeatView, WriterView } from './views.ts';
+import { zhouEndReason } from './zhou-rules.ts';
+
+/** What the zhou2024 protocol adds to a run: its templates and each reader's background. */
+export interface ZhouRun {
+  templates: Templates;
+  /** Seats 0 and 1 in agents mode. */
+  backgrounds: [Background, Background];
+  /** Mindreaders, the writer and the judge. */
+  omniscient: Background;
+  /** Model parameters of seats 0 and 1 (the same model unless `seatModels`). */
+  seatParams: [LlmParams, LlmParams];
+  /** The script writer's and the playwright's. */
+  writerParams: LlmParams;
+}
 
 /** Everything the seats' policies share in one run (read-only during the run). */
 export interface SotopiaRun {
@@ -22,6 +38,8 @@ export interface SotopiaRun {
   /** Model parameters of the judge's call. */
   judgeParams: LlmParams;
   fallbacks: FallbackCounter;
+  /** Set when the protocol is zhou2024. */
+  zhou?: ZhouRun;
 }
 
 /** The payload of the `end` message a seat sends to the environment. */
@@ -45,7 +63,8 @@ export function transcriptOf(ctx: StepContext<unknown>): TurnRecord[] {
  */
 export function afterTurn(run: SotopiaRun, sender: number, transcript: TurnRecord[]): Decision {
   const last = transcript[transcript.length - 1];
-  const reason = endReason(transcript, run.params.maxTurns, run.params.maxIdle);
+  const rule = run.zhou ? zhouEndReason : endReason;
+  const reason = rule(transcript, run.params.maxTurns, run.params.maxIdle);
   const messages: OutgoingMessage[] = [
     { address: { to: 'agent', id: 1 - last.speaker }, kind: 'turn', payload: last },
   ];

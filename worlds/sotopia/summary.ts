@@ -31,7 +31,19 @@ export type SotopiaSummary = {
   /** Per character the seven dimensions, `overall` and `reasoning`; null without a valid judgement. */
   scores: EpisodeScores | null;
   /** The judge's model, whether it fell back, and the errors; null when `judge` is off or the run was unfinished. */
-  judge: { model: string; fallback: boolean; errors: string[] } | null;
+  judge: { model: string; fallback: boolean; errors: string[]; attempts?: number } | null;
+  /** zhou2024 only: the protocol. */
+  protocol?: string;
+  /**
+   * zhou2024 only: true when the episode has no valid outcome after every regeneration (no
+   * script, or the judge on and no valid judgement): a study reports it as missing, never
+   * as a scored episode.
+   */
+  missing?: boolean;
+  /** zhou2024 script mode: script calls made (1 = the first held). */
+  scriptAttempts?: number;
+  /** zhou2024: the seats' models. */
+  models?: { seat0: string; seat1: string; judge: string | null };
 };
 
 function transcriptIn(view: WorldView, seat: number): TurnRecord[] {
@@ -71,7 +83,26 @@ export function sotopiaSummary(run: SotopiaRun, view: WorldView): Record<string,
     scores: outcome?.scores ?? null,
     judge: outcome ? { model: outcome.model, fallback: outcome.fallback, errors: outcome.errors } : null,
   };
+  if (run.zhou) Object.assign(summary, zhouFields(run, view, summary));
   return summary as unknown as Record<string, Json>;
+}
+
+function zhouFields(run: SotopiaRun, view: WorldView, s: SotopiaSummary): Partial<SotopiaSummary> {
+  const zr = run.zhou!;
+  const attempts = view.executor.getMemory(ENV_SEAT, 'scriptAttempts') as number | undefined;
+  const outcome = view.executor.getMemory(ENV_SEAT, 'judge') as JudgeOutcome | null | undefined;
+  const unjudged = run.params.judge && s.scores === null;
+  return {
+    protocol: run.params.protocol,
+    missing: s.endReason !== 'unfinished' && (s.endReason === 'no-script' || unjudged),
+    ...(attempts !== undefined && { scriptAttempts: attempts }),
+    ...(outcome?.attempts !== undefined && s.judge && { judge: { ...s.judge, attempts: outcome.attempts } }),
+    models: {
+      seat0: zr.seatParams[0].model,
+      seat1: zr.seatParams[1].model,
+      judge: run.params.judge ? run.judgeParams.model : null,
+    },
+  };
 }
 
 /** Per-tick metric: turns played so far. */

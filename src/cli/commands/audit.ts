@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../core/index.ts';
 import { type AuditFinding, auditPrompts } from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
+import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 
 /** Where the command writes (the process's streams by default; tests capture them). */
@@ -68,7 +69,14 @@ export async function auditLog(path: string, worldFile?: string): Promise<LogAud
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
-    params: header.params as Record<string, unknown>,
+    params: resolveParams(
+      def,
+      migrateRecordedParams(
+        def,
+        header.params as Record<string, unknown>,
+        (header.world as { version: string }).version,
+      ),
+    ),
     seed,
     rng: new RngStreams(seed),
     model,

@@ -37,6 +37,10 @@ export interface StudySotopiaOptions extends StudyLlmFlags {
   maxEpisodes?: string;
   judgeModel?: string;
   data?: string;
+  protocol?: string;
+  rubric?: string;
+  models?: string;
+  templates?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -182,7 +186,20 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
     .option('--pairs <n>', 'character pairs per scenario, 1..5 (default 1)')
     .option('--seed <n>', 'study seed; episode seeds derive from it and (scenario, pair) (default 1)')
     .option('--max-turns <n>', 'turns per episode at most (default 20)')
-    .option('--judge-model <name>', "the judge's model (default: the agents' model)")
+    .option(
+      '--judge-model <name>',
+      "the judge's model (required; `same` judges with the agents' model, which Zhou et al. did not do)",
+    )
+    .option(
+      '--protocol <name>',
+      'zhou2024 (default: Zhou et al. 2024) or grapevine-v0 (the first grapevine protocol)',
+    )
+    .option('--rubric <name>', "the judge's rubric: basic (default) or plus (Sotopia's scoring bands)")
+    .option('--models <a,b>', 'two models in the two seats, every (scenario, pair) run in both seatings')
+    .option(
+      '--templates <dir>',
+      'prompt templates replacing the shipped ones (character, playwright, script, judge .txt)',
+    )
     .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
     .option('--concurrency <n>', `episodes run at once (default ${DEFAULT_STUDY_CONCURRENCY})`)
     .option('--max-episodes <n>', 'start at most N episodes now, then stop (rerun to continue)')

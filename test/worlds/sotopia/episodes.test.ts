@@ -109,7 +109,7 @@ beforeAll(async () => {
     await server.close();
     closed = true;
   }
-}, 120_000);
+}, 400_000);
 
 afterAll(() => {
   expect(closed).toBe(true);
@@ -128,7 +128,9 @@ describe.each(EPISODES)('an episode in $name', (e) => {
     expect(['leave', 'max-turns', 'idle', 'script-end']).toContain(s.endReason);
     expect(s.turns).toBe(s.transcript.length);
     expect(s.turns).toBeGreaterThan(0);
-    expect(s.turns).toBeLessThanOrEqual(MAX_TURNS);
+    // zhou2024 ends when the turn number exceeds maxTurns: at most maxTurns + 1 turns
+    expect(s.turns).toBeLessThanOrEqual(MAX_TURNS + 1);
+    expect(s).toMatchObject({ protocol: 'zhou2024', missing: false });
     s.transcript.forEach((t, k) => {
       expect(t.turn).toBe(k + 1);
       expect([0, 1]).toContain(t.speaker);
@@ -193,7 +195,10 @@ describe('replay and audit', () => {
         expect(kinds.has('goal') || kinds.has('goal-info'), e.name).toBe(true);
         expect(kinds.has('secret'), e.name).toBe(true);
       }
-      for (const f of a.findings) expect(f.kind, e.name).not.toBe('environment');
+      // environment-only notes (MutualFriends' common friends) reach mindreaders and the writer, never agents
+      const env = a.findings.filter((f) => f.kind === 'environment');
+      if (e.mode === 'agents') expect(env, e.name).toEqual([]);
+      else if (e.scenario.startsWith('mutual_friend')) expect(env.length, e.name).toBeGreaterThan(0);
     }
   });
 
