@@ -9,4 +9,24 @@ export * from './llm/index.ts';
 export { estimateTokens } from './llm/index.ts';
 export * from './memory/index.ts';
 export * from './network/index.ts';
+/** Statistics for analysing runs and studies (library-backed; see src/stats). */
+export type {
+  BootstrapOptions,
+  EstimateCi,
+  McNemarResult,
+  MeanCi,
+  PairedTTestResult,
+  ProportionCi,
+} from './stats/index.ts';
+export {
+  averageBy,
+  bootstrapCi,
+  holm,
+  mcnemar,
+  meanCi,
+  pairedTTest,
+  studentTCdf,
+  studentTQuantile,
+  wilson,
+} from './stats/index.ts';
 export * from './world/index.ts';

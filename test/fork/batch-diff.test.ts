@@ -39,12 +39,12 @@ function interventions(path: string): unknown[] {
     .map((l) => (l as Line & { intervention: unknown }).intervention);
 }
 
-/** Mean, standard error and Student-t 95% interval, computed here independently (t(2) = 4.303). */
+/** Mean, standard error and Student-t 95% interval, computed here independently (t(2) = scipy.stats.t.ppf(0.975, 2)). */
 function stats3(xs: number[]): Stats {
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
   const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
   const se = sd / Math.sqrt(xs.length);
-  return { n: xs.length, mean, se, ci95: [mean - 4.303 * se, mean + 4.303 * se] };
+  return { n: xs.length, mean, se, ci95: [mean - 4.302652729749462 * se, mean + 4.302652729749462 * se] };
 }
 
 function expectStats(got: Stats, want: Stats): void {
