@@ -166,7 +166,7 @@ describe('report maths on synthetic summaries', () => {
     expect(report.paired.map((p) => [p.a, p.b])).toEqual([['agents', 'script']]);
     const goal = report.paired[0].dimensions.goal;
     // units scored by both: the bargain (5 → 8) and the friends (2 → 8); the social_iqa script episode is unscored
-    expect(goal).toEqual(pairedTTest([5, 2], [8, 8]));
+    expect(goal).toMatchObject(pairedTTest([5, 2], [8, 8]));
     expect(goal).toMatchObject({ n: 2, meanDiff: 4.5, df: 1 });
     expect(goal.p).toBeGreaterThan(0);
     expect(goal.p).toBeLessThan(1);
@@ -176,7 +176,9 @@ describe('report maths on synthetic summaries', () => {
     const lost = result(bargain, 'script', [], null);
     lost.summary.missing = true;
     lost.summary.endReason = 'no-script';
-    const others = results.filter((r) => !(r.episode.envId === bargain.env_id && r.episode.mode === 'script'));
+    const others = results.filter(
+      (r) => !(r.episode.envId === bargain.env_id && r.episode.mode === 'script'),
+    );
     const r = buildReport(config, environments, [...others, lost]);
     expect(r.modes.map((m) => [m.mode, m.episodes, m.scored, m.missing])).toEqual([
       ['agents', 3, 3, 0],
