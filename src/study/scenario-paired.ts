@@ -1,5 +1,5 @@
-import { averageBy, holm } from '../stats/index.ts';
 import * as stats from '../stats/index.ts';
+import { averageBy, holm } from '../stats/index.ts';
 import type { EpisodeRow, ReportDimension } from './report.ts';
 import type { PairedTTest } from './stats.ts';
 
