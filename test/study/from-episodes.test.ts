@@ -225,8 +225,14 @@ describe('grapevine study sotopia --from-episodes', () => {
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as StudyReport;
     expect(json.paired[0].dimensions.goal.meanDiff).toBe(4);
     expect(json.modes[0].dimensions.goal.mean).toBeCloseTo(14 / 3, 8);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('### script − agents');
-    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('### script − agents');
+    // goal: n 2, diff 4, SE 1, CI 4 ∓ 12.71, t 4, df 1, p 0.156, Holm 0.312, d_z 2.83 (2.83 ∓ 3.10)
+    expect(md).toContain(
+      '| goal | 2 | 4.00 | 1.00 | -8.71 .. 16.71 | 4.00 | 1 | 0.156 | 0.312 | 2.83 (-0.27 .. 5.93) |',
+    );
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<td>0.156</td><td>0.312</td><td>2.83 (-0.27 .. 5.93)</td>');
   }, 90_000);
 
   it('reads a JSON array in a directory and names a bad record by file:index; exit 2, nothing written', async () => {
