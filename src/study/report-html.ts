@@ -78,10 +78,6 @@ export function dimensionChart(report: StudyReport, d: ReportDimension): string 
   return parts.join('');
 }
 
-function pCell(p: number | null): string {
-  return p === null ? '—' : p < 0.001 ? '&lt; 0.001' : p.toFixed(3);
-}
-
 /**
  * report.html: a self-contained page (inline CSS and SVG, no scripts, no external assets)
  * with one chart per dimension and the paired differences.
@@ -91,7 +87,7 @@ export function renderReportHtml(report: StudyReport): string {
   const pairedRows = report.paired.flatMap((p) =>
     report.dimensions.map((d) => {
       const t = p.dimensions[d];
-      return `<tr><td>${esc(`${p.b} − ${p.a}`)}</td><td>${esc(d)}</td><td>${t.n}</td><td>${fmt(t.meanDiff)}</td><td>${fmt(t.se)}</td><td>${fmt(t.t)}</td><td>${t.df ?? '—'}</td><td>${pCell(t.p)}</td><td>${pCell(t.pHolm)}</td><td>${t.dzCi95 ? `${fmt(t.dz)} (${fmt(t.dzCi95[0])} .. ${fmt(t.dzCi95[1])})` : '—'}</td></tr>`;
+      return `<tr><td>${esc(`${p.b} − ${p.a}`)}</td><td>${esc(d)}</td><td>${t.n}</td><td>${fmt(t.meanDiff)}</td><td>${fmt(t.se)}</td><td>${fmt(t.t)}</td><td>${t.df ?? '—'}</td><td>${t.p === null ? '—' : t.p < 0.001 ? '&lt; 0.001' : t.p.toFixed(3)}</td></tr>`;
     }),
   );
   return [
@@ -109,7 +105,7 @@ export function renderReportHtml(report: StudyReport): string {
     '<h2>Paired differences (same scenario and pair)</h2>',
     report.paired.length === 0
       ? '<p>One mode only: nothing to pair.</p>'
-      : `<table><tr><th>b − a</th><th>dimension</th><th>n</th><th>mean diff</th><th>SE</th><th>t</th><th>df</th><th>p</th><th>p (Holm)</th><th>d_z (95% CI)</th></tr>${pairedRows.join('')}</table>`,
+      : `<table><tr><th>b − a</th><th>dimension</th><th>n</th><th>mean diff</th><th>SE</th><th>t</th><th>df</th><th>p</th></tr>${pairedRows.join('')}</table>`,
     '<p>See report.md and report.json for words per turn, deal rates, first mentions and every episode.</p>',
     '</body></html>',
     '',

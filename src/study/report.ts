@@ -18,7 +18,7 @@ import {
   sharedFriends,
 } from './detectors.ts';
 import type { PlannedEpisode, StudyConfig, StudyPlan } from './plan.ts';
-import { type PairedEffect, scenarioPairedTests } from './scenario-paired.ts';
+import { buildStatistics, type ReportStatistics, statisticsMarkdown } from './report-statistics.ts';
 import { type MeanSe, meanSe, type PairedTTest, pairedTTest } from './stats.ts';
 
 /** The report's dimensions: Sotopia-EVAL's seven and their unweighted mean. */
@@ -95,11 +95,11 @@ export interface ModeSummary {
   fallbackTurns: number;
 }
 
-/** Paired differences `b − a` over the (scenario, pair) units both modes scored, scenario level. */
+/** Paired differences `b − a` over the (scenario, pair) units both modes scored. */
 export interface PairedComparison {
   a: string;
   b: string;
-  dimensions: Record<ReportDimension, PairedEffect>;
+  dimensions: Record<ReportDimension, PairedTTest>;
 }
 
 /** Deal rate of one mode over the Craigslist-style episodes. */
@@ -162,6 +162,8 @@ export interface StudyReport {
   modes: ModeSummary[];
   paired: PairedComparison[];
   models: ModelComparison | null;
+  /** Scenario-level tests with Holm adjustment, Wilson intervals and McNemar tests (src/stats). */
+  statistics: ReportStatistics;
   craigslist: { source: string; rule: string; scenarios: number; byMode: DealRate[] };
   mutualFriends: { source: string; rule: string; scenarios: number; byMode: MentionStats[] };
   episodes: EpisodeRow[];
@@ -307,6 +309,29 @@ function pairedByScenario(a: Map<string, number>, b: Map<string, number>): Paire
   );
 }
 
+function paired(a: string, b: string, rows: readonly EpisodeRow[]): PairedComparison {
+  // only the units both modes scored (an unpartnered episode counts in its mode's means only)
+  const all = (m: string) => rows.filter((r) => r.mode === m && r.scores);
+  const unit = (r: EpisodeRow) => `${r.envId}/p${r.pair}${r.order ? `/${r.order}` : ''}`;
+  const inB = new Set(all(b).map(unit));
+  const both = new Set(
+    all(a)
+      .map(unit)
+      .filter((u) => inB.has(u)),
+  );
+  const scored = (m: string) => all(m).filter((r) => both.has(unit(r)));
+  const dimensions = Object.fromEntries(
+    REPORT_DIMENSIONS.map((d) => [
+      d,
+      pairedByScenario(
+        scenarioMeans(scored(a), (r) => r.scores!.mean[d]),
+        scenarioMeans(scored(b), (r) => r.scores!.mean[d]),
+      ),
+    ]),
+  ) as Record<ReportDimension, PairedTTest>;
+  return { a, b, dimensions };
+}
+
 /** Model B's character minus model A's, per mode, at the scenario level. */
 function modelComparison(config: StudyConfig, rows: readonly EpisodeRow[]): ModelComparison | null {
   if (!config.models) return null;
@@ -392,7 +417,8 @@ function modelsMarkdown(report: StudyReport): string[] {
 /** Method notes written into the report. */
 export const METHOD_NOTES = [
   'Scores: per episode, the mean of the two characters’ scores on each dimension (per character in agent0/agent1); mean ± standard error (sample SD / √n) over the episodes the judge scored; n = scored episodes.',
-  'Paired differences: b − a at the scenario level: only the (scenario, pair) units both modes scored are kept, each scenario’s episodes (pairs, seatings) are averaged first, then the scenarios are paired; paired t-test, df = n − 1 scenarios, two-sided p from the Student t distribution; 95% CI with the t quantile. Effect size d_z = mean difference / SD of the differences, 95% CI by the Hedges–Olkin normal approximation. p (Holm): Holm’s step-down adjustment over every comparison × dimension in the table.',
+  'Paired differences: b − a at the scenario level: each scenario’s episodes (pairs, seatings) are averaged first, then the scenarios both modes scored are paired; paired t-test, df = n − 1 scenarios, two-sided p from the Student t distribution; 95% CI with the t quantile.',
+  'Tests across modes (statistics.tests): scenario-level paired t-tests on every dimension, Holm-adjusted over all of them (raw and adjusted p), effect size d_z with its 95% CI; deal and found-friend rates with Wilson 95% intervals, compared between modes by McNemar’s test over the same (scenario, pair) units (exact binomial below 25 discordant units).',
   'Missing episodes (zhou2024: no valid script or judgement after every regeneration, each attempt in the log) are counted per mode and left out of every figure; they are never scored as failures.',
   'With --models A,B: every (scenario, pair) runs with A in seat 0 and again with B in seat 0; per mode, B’s character minus A’s, averaged per scenario over pairs and seatings, paired over scenarios.',
   'Words per turn: per episode, white-space separated words of all turns / turns (idle turns included), mean ± SE over episodes with turns; pooled = all words / all turns.',
@@ -411,7 +437,10 @@ export function buildReport(
   const envs = new Map(environments.map((e) => [e.env_id, e]));
   const rows = results.map((r) => episodeRow(r, envs.get(r.episode.envId)));
   const byMode = (m: string) => rows.filter((r) => r.mode === m);
-  const pairs: PairedComparison[] = scenarioPairedTests(config.modes, rows, REPORT_DIMENSIONS);
+  const pairs: PairedComparison[] = [];
+  config.modes.forEach((a, i) => {
+    for (const b of config.modes.slice(i + 1)) pairs.push(paired(a, b, rows));
+  });
   return {
     format: 'grapevine-study-report/1',
     study: {
@@ -438,6 +467,7 @@ export function buildReport(
     modes: config.modes.map((m) => modeSummary(m, byMode(m))),
     paired: pairs,
     models: modelComparison(config, rows),
+    statistics: buildStatistics(config, rows, REPORT_DIMENSIONS),
     craigslist: {
       source: CRAIGSLIST_SOURCE,
       rule: DEAL_RULE,
@@ -548,7 +578,7 @@ export function renderReportMarkdown(report: StudyReport): string {
       `### ${c.b} − ${c.a}`,
       '',
       ...table(
-        ['dimension', 'n', 'mean diff', 'SE', '95% CI', 't', 'df', 'p', 'p (Holm)', 'd_z (95% CI)'],
+        ['dimension', 'n', 'mean diff', 'SE', '95% CI', 't', 'df', 'p'],
         report.dimensions.map((d) => {
           const t = c.dimensions[d];
           return [
@@ -560,8 +590,6 @@ export function renderReportMarkdown(report: StudyReport): string {
             fmt(t.t),
             t.df === null ? '—' : String(t.df),
             fmtP(t.p),
-            fmtP(t.pHolm),
-            t.dzCi95 ? `${fmt(t.dz)} (${fmt(t.dzCi95[0])} .. ${fmt(t.dzCi95[1])})` : '—',
           ];
         }),
       ),
@@ -627,6 +655,7 @@ export function renderReportMarkdown(report: StudyReport): string {
     ),
     '',
     ...modelsMarkdown(report),
+    ...statisticsMarkdown(report.statistics),
     '## Method',
     '',
     ...report.method.map((m) => `- ${m}`),

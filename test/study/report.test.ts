@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holm, pairedTTest as statsPairedTTest, wilson } from '../../src/stats/index.ts';
 import { buildCard, renderCardMarkdown } from '../../src/study/card.ts';
 import {
   detectDeal,
@@ -23,6 +27,7 @@ import {
   reportJson,
 } from '../../src/study/report.ts';
 import { renderReportHtml } from '../../src/study/report-html.ts';
+import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../src/study/runner.ts';
 import { meanSe, pairedTTest } from '../../src/study/stats.ts';
 import { importSotopia } from '../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../worlds/sotopia/judge.ts';
@@ -166,7 +171,7 @@ describe('report maths on synthetic summaries', () => {
     expect(report.paired.map((p) => [p.a, p.b])).toEqual([['agents', 'script']]);
     const goal = report.paired[0].dimensions.goal;
     // units scored by both: the bargain (5 → 8) and the friends (2 → 8); the social_iqa script episode is unscored
-    expect(goal).toMatchObject(pairedTTest([5, 2], [8, 8]));
+    expect(goal).toEqual(pairedTTest([5, 2], [8, 8]));
     expect(goal).toMatchObject({ n: 2, meanDiff: 4.5, df: 1 });
     expect(goal.p).toBeGreaterThan(0);
     expect(goal.p).toBeLessThan(1);
@@ -188,6 +193,36 @@ describe('report maths on synthetic summaries', () => {
     expect(r.craigslist.byMode[1]).toMatchObject({ episodes: 0, deals: 0, rate: null });
     expect(r.modes[1].turns.n).toBe(2);
     expect(renderReportMarkdown(r)).toContain('1 missing (agents 0, script 1)');
+  });
+
+  it('tests modes at the scenario level with Holm, Wilson and McNemar from src/stats', () => {
+    const st = report.statistics;
+    expect(st.tests).toHaveLength(REPORT_DIMENSIONS.length);
+    const goal = st.tests.find((t) => t.dimension === 'goal')!;
+    const ref = statsPairedTTest([5, 2], [8, 8]);
+    expect(goal).toMatchObject({ a: 'agents', b: 'script', n: 2, meanDiff: 4.5, df: 1 });
+    expect(goal.p).toBeCloseTo(ref.p, 12);
+    expect(goal.dz).toBeCloseTo(ref.dz, 12);
+    const adjusted = holm(st.tests.map((t) => t.p ?? Number.NaN));
+    st.tests.forEach((t, k) => {
+      expect(t.pHolm).toBe(Number.isNaN(adjusted[k]) ? null : adjusted[k]);
+    });
+    const w = wilson(1, 1);
+    expect(st.deal.rates[0]).toEqual({ mode: 'agents', successes: 1, n: 1, rate: 1, ci95: [w.lo, w.hi] });
+    // the one bargain unit: a deal in agents, none in script
+    expect(st.deal.mcnemar[0]).toMatchObject({
+      a: 'agents',
+      b: 'script',
+      onlyA: 1,
+      onlyB: 0,
+      exact: true,
+      p: 1,
+    });
+    expect(st.found.rates.map((r) => [r.successes, r.n])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(renderReportMarkdown(report)).toContain('## Tests across modes (scenario level, Holm-adjusted)');
   });
 
   it('counts words per turn per episode and pooled', () => {
@@ -284,6 +319,25 @@ describe('detectors', () => {
   });
 });
 
+describe('study directories', () => {
+  it('refuses a study directory made before protocols existed, with a clear message', () => {
+    const d = mkdtempSync(join(tmpdir(), 'grapevine-old-study-'));
+    const {
+      protocol: _p,
+      judgeSame: _j,
+      rubric: _r,
+      models: _m,
+      templates: _t,
+      templateHashes: _h,
+      ...old
+    } = config;
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config: old }));
+    expect(() => checkStudyDir(d, config)).toThrow(/made before protocols existed .*grapevine-v0/);
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
+    expect(checkStudyDir(d, config)).toBe('resume');
+  });
+});
+
 describe('plan and card', () => {
   it('gives every mode of a (scenario, pair) the same seed and its own log', () => {
     const { config: c, data: d } = resolveStudyConfig({
@@ -343,5 +397,18 @@ describe('plan and card', () => {
     });
     expect(card.profiles.counts).toEqual({ agents: 40, environments: 90, relationships: 120, combos: 450 });
     expect(renderCardMarkdown(card)).toContain('| script | single-agent (one omniscient writer) |');
+    expect(card.protocol).toMatchObject({
+      name: 'zhou2024',
+      options: {
+        judgeModel: 'judge',
+        judgeSame: false,
+        rubric: 'basic',
+        temperature: 1,
+        writerTemperature: 0.7,
+      },
+    });
+    expect(renderCardMarkdown(card)).toContain(
+      '- protocol: zhou2024 (sotopia-lab/sotopia tag agent_vs_storyteller_v1',
+    );
   });
 });

@@ -143,7 +143,7 @@ beforeAll(async () => {
     await Promise.all([server.close(), slow.close()]);
     closed = true;
   }
-}, 90_000);
+}, 900_000);
 
 /** Starts the study against the slow server, one episode at a time, and SIGKILLs it once two episodes are done. */
 async function interrupt(slow: LocalLlmServer): Promise<void> {

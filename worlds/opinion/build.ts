@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  ConfigError,
+  generateNetwork,
+  loadEdgeListCsv,
+  type NetworkSpec,
+  type RngStreams,
+  sha256Hex,
+  type Topology,
+} from '../../src/index.ts';
+import { loadAgentValues } from './agent-values.ts';
+import type { OpinionParams } from './params.ts';
+import { loadTrustWeights, type TrustWeights } from './trust-weights.ts';
+
+/** What the world is built from: who hears whom, W when it comes from a file, and the files read. */
+export interface OpinionSetup {
+  topology: Topology;
+  weights: TrustWeights | null;
+  inputs: Record<string, string>;
+}
+
+function need(path: string, param: string, when: string): string {
+  if (!path) throw new ConfigError(`${when} needs ${param}`, { hint: `add --set ${param}=path/to/file.csv` });
+  return path;
+}
+
+function fileHash(path: string): string {
+  return sha256Hex(readFileSync(resolve(path)));
+}
+
+function buildNetwork(p: OpinionParams, rng: RngStreams, inputs: Record<string, string>): Topology {
+  if (p.network === 'csv') {
+    const path = need(p.networkFile, 'networkFile', 'network=csv');
+    inputs.networkFile = fileHash(path);
+    return loadEdgeListCsv(resolve(path)).topology;
+  }
+  const specs: Record<string, NetworkSpec> = {
+    'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
+    'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
+    'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / Math.max(1, p.n - 1)) },
+    'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
+    complete: { kind: 'complete', n: p.n },
+  };
+  return generateNetwork(specs[p.network], rng.stream('network'));
+}
+
+function checkParams(p: OpinionParams): void {
+  if (p.model === 'hegselmann-krause' && p.weights === 'file')
+    throw new ConfigError('hegselmann-krause takes no trust weights (weights=file)', {
+      hint: 'use weights=network: each agent averages the close-enough opinions of its neighbours',
+    });
+  if (p.lambdaMin > p.lambdaMax)
+    throw new ConfigError(`lambdaMin (${p.lambdaMin}) exceeds lambdaMax (${p.lambdaMax})`, {
+      hint: 'susceptibility=uniform draws λ from [lambdaMin, lambdaMax]',
+    });
+}
+
+/** Builds the network (or reads W from a file, whose listeners then form the network). */
+export function buildSetup(p: OpinionParams, rng: RngStreams): OpinionSetup {
+  checkParams(p);
+  const inputs: Record<string, string> = {};
+  if (p.weights === 'file') {
+    const path = need(p.weightsFile, 'weightsFile', 'weights=file');
+    const weights = loadTrustWeights(path);
+    inputs.weightsFile = fileHash(path);
+    return { topology: weights.listeners(), weights, inputs };
+  }
+  return { topology: buildNetwork(p, rng, inputs), weights: null, inputs };
+}
+
+/** Initial opinions: uniform on [0,1] from the `opinions` stream, or from opinionsFile. */
+export function initialOpinions(
+  p: OpinionParams,
+  size: number,
+  rng: RngStreams,
+  setup: OpinionSetup,
+): Float64Array {
+  if (p.initial === 'file') {
+    const path = need(p.opinionsFile, 'opinionsFile', 'initial=file');
+    setup.inputs.opinionsFile = fileHash(path);
+    return loadAgentValues(path, size, 'opinion', [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]);
+  }
+  const s = rng.stream('opinions');
+  return Float64Array.from({ length: size }, () => s.next());
+}
+
+/** Friedkin–Johnsen susceptibilities λ_i: fixed, uniform from the `susceptibility` stream, or from a file. */
+export function susceptibilities(
+  p: OpinionParams,
+  size: number,
+  rng: RngStreams,
+  setup: OpinionSetup,
+): Float64Array {
+  if (p.susceptibility === 'file') {
+    const path = need(p.susceptibilityFile, 'susceptibilityFile', 'susceptibility=file');
+    setup.inputs.susceptibilityFile = fileHash(path);
+    return loadAgentValues(path, size, 'susceptibility', [0, 1]);
+  }
+  if (p.susceptibility === 'fixed') return new Float64Array(size).fill(p.lambda);
+  const s = rng.stream('susceptibility');
+  return Float64Array.from({ length: size }, () => p.lambdaMin + (p.lambdaMax - p.lambdaMin) * s.next());
+}

@@ -1,0 +1,100 @@
+import { z } from '../../src/index.ts';
+
+/** Opinion-dynamics models of the opinion world. */
+export const OPINION_MODELS = ['degroot', 'friedkin-johnsen', 'hegselmann-krause'] as const;
+/** One of {@link OPINION_MODELS}. */
+export type OpinionModel = (typeof OPINION_MODELS)[number];
+
+/** Parameters of the opinion world, with defaults and descriptions (shown by `grapevine worlds`). */
+export const opinionParams = z.object({
+  model: z.enum(OPINION_MODELS).default('degroot').describe('opinion-dynamics model'),
+  n: z
+    .number()
+    .int()
+    .min(1)
+    .default(1000)
+    .describe('number of agents (ignored when a file gives the population)'),
+  network: z
+    .enum(['watts-strogatz', 'erdos-renyi', 'barabasi-albert', 'ring-lattice', 'complete', 'csv'])
+    .default('watts-strogatz')
+    .describe('who hears whom (complete = well-mixed); with weights=file the weights decide instead'),
+  k: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
+  beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
+  m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
+  networkFile: z.string().default('').describe('edge-list CSV path when network=csv'),
+  weights: z
+    .enum(['network', 'file'])
+    .default('network')
+    .describe(
+      'trust matrix W of degroot and friedkin-johnsen: network = equal weights 1/(degree+1) on self and each neighbour; file = weightsFile',
+    ),
+  weightsFile: z
+    .string()
+    .default('')
+    .describe('CSV of "i,j,w" lines (agent i puts weight w on agent j); every row must sum to 1'),
+  initial: z
+    .enum(['uniform', 'file'])
+    .default('uniform')
+    .describe('initial opinions: uniform on [0,1] (seeded) or opinionsFile'),
+  opinionsFile: z.string().default('').describe('CSV of "i,x" lines: the initial opinion of every agent'),
+  susceptibility: z
+    .enum(['fixed', 'uniform', 'file'])
+    .default('fixed')
+    .describe(
+      'friedkin-johnsen susceptibility λ_i: fixed (lambda), uniform on [lambdaMin,lambdaMax] (seeded), or susceptibilityFile',
+    ),
+  lambda: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.8)
+    .describe('friedkin-johnsen: λ when susceptibility=fixed (stubbornness is 1−λ)'),
+  lambdaMin: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
+    .describe('friedkin-johnsen: lower end of λ when susceptibility=uniform'),
+  lambdaMax: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('friedkin-johnsen: upper end of λ when susceptibility=uniform'),
+  susceptibilityFile: z.string().default('').describe('CSV of "i,lambda" lines when susceptibility=file'),
+  epsilon: z
+    .number()
+    .min(0)
+    .default(0.2)
+    .describe(
+      'hegselmann-krause: confidence bound ε (an agent hears opinions within ε of its own, inclusive)',
+    ),
+  tolerance: z
+    .number()
+    .min(0)
+    .default(1e-9)
+    .describe('stop when no opinion moved more than this in a tick (max |Δx| < tolerance)'),
+  clusterGap: z
+    .number()
+    .positive()
+    .default(1e-3)
+    .describe(
+      'cluster rule: sorted opinions split into clusters wherever two neighbours differ by more than this',
+    ),
+  reportOpinions: z
+    .boolean()
+    .default(false)
+    .describe('put every agent’s initial and final opinion in the summary (small runs, validation)'),
+  executor: z
+    .enum(['columnar', 'xstate'])
+    .default('columnar')
+    .describe('agent executor (same results, xstate is slower)'),
+});
+
+/** Resolved opinion-world parameters. */
+export type OpinionParams = z.infer<typeof opinionParams>;
