@@ -3,7 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// every CLI call starts a Node process; on a loaded shared machine one call can take several seconds
+vi.setConfig({ testTimeout: 600_000 });
+
 import { auditCommand, type LogAudit } from '../../src/cli/commands/audit.ts';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
 import { STUDY_OUTPUTS } from '../../src/study/outputs.ts';
@@ -227,7 +231,7 @@ describe('grapevine study sotopia', () => {
       expect(o.code, logs[k]).toBe(0);
       expect(JSON.parse(o.stdout)).toMatchObject({ verified: true });
     });
-  }, 60_000);
+  }, 600_000);
 
   it('the audit finds no leak in agents mode and only declared findings in mindreaders and script', async () => {
     let out = '';
