@@ -66,7 +66,12 @@ function modeTest(
   d: ReportDimension,
   rows: readonly EpisodeRow[],
 ): Omit<ModeTest, 'pHolm'> {
-  const scored = (m: string) => rows.filter((r) => r.mode === m && r.scores !== null);
+  const scoredIn = (m: string) => rows.filter((r) => r.mode === m && r.scores !== null);
+  // only the (scenario, pair) units both modes scored are paired (an unpartnered episode
+  // still counts in its mode's means)
+  const units = (m: string) => new Set(scoredIn(m).map(unitKey));
+  const [ua, ub] = [units(a), units(b)];
+  const scored = (m: string) => scoredIn(m).filter((r) => ua.has(unitKey(r)) && ub.has(unitKey(r)));
   const ma = averageBy(
     scored(a),
     (r) => r.envId,

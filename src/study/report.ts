@@ -310,7 +310,16 @@ function pairedByScenario(a: Map<string, number>, b: Map<string, number>): Paire
 }
 
 function paired(a: string, b: string, rows: readonly EpisodeRow[]): PairedComparison {
-  const scored = (m: string) => rows.filter((r) => r.mode === m && r.scores);
+  // only the units both modes scored (an unpartnered episode counts in its mode's means only)
+  const all = (m: string) => rows.filter((r) => r.mode === m && r.scores);
+  const unit = (r: EpisodeRow) => `${r.envId}/p${r.pair}${r.order ? `/${r.order}` : ''}`;
+  const inB = new Set(all(b).map(unit));
+  const both = new Set(
+    all(a)
+      .map(unit)
+      .filter((u) => inB.has(u)),
+  );
+  const scored = (m: string) => all(m).filter((r) => both.has(unit(r)));
   const dimensions = Object.fromEntries(
     REPORT_DIMENSIONS.map((d) => [
       d,

@@ -1,6 +1,8 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { UsageError } from '../../core/index.ts';
+import { parseModeFromTag, writeReanalysis } from '../../study/from-episodes.ts';
 import {
   checkStudyDir,
   DEFAULT_STUDY_CONCURRENCY,
@@ -43,6 +45,8 @@ export interface StudySotopiaOptions extends StudyLlmFlags {
   templates?: string;
   json?: boolean;
   quiet?: boolean;
+  fromEpisodes?: string;
+  modeFromTag?: string;
 }
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -95,6 +99,8 @@ export async function studySotopiaCommand(
   io: CommandOutput = PROCESS_OUTPUT,
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
+  if (opts.fromEpisodes !== undefined) return reanalyseCommand(opts, opts.fromEpisodes, io);
+  if (opts.modeFromTag !== undefined) throw new UsageError('--mode-from-tag needs --from-episodes');
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
   const target = resolveStudyLlm(opts, env);
@@ -166,6 +172,26 @@ export async function studySotopiaCommand(
   return 0;
 }
 
+/** `study sotopia --from-episodes PATH [--out DIR]`: the report of recorded Sotopia EpisodeLogs. */
+function reanalyseCommand(opts: StudySotopiaOptions, path: string, io: CommandOutput): number {
+  const rules = opts.modeFromTag === undefined ? [] : parseModeFromTag(opts.modeFromTag);
+  const data = importSotopia(opts.data);
+  const out = opts.out ?? 'sotopia-reanalysis';
+  const { report, files } = writeReanalysis(path, out, { rules, environments: data.environments });
+  const overall = report.modes.map((m) => ({ mode: m.mode, ...m.dimensions.overall }));
+  if (opts.json)
+    io.out(
+      `${JSON.stringify({ out, episodes: report.study.episodes, scored: report.study.scored, files, overall })}\n`,
+    );
+  else if (!opts.quiet)
+    io.out(
+      `study sotopia --from-episodes: ${report.study.episodes} episodes, ${report.study.scenarioCount} scenarios, modes ${report.study.modes.join(', ')}\n` +
+        `overall ${overall.map((o) => `${o.mode} ${o.mean === null ? '—' : o.mean.toFixed(2)} (n=${o.n})`).join(', ')}\n` +
+        `wrote ${files.join(', ')}\n`,
+    );
+  return 0;
+}
+
 /**
  * Registers `grapevine study sotopia` on the CLI. main.ts needs
  * `addStudyCommand(cli, setExit);` after the other commands.
@@ -201,6 +227,14 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
       'prompt templates replacing the shipped ones (character, playwright, script, judge .txt)',
     )
     .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
+    .option(
+      '--from-episodes <path>',
+      'reanalyse recorded Sotopia EpisodeLog JSON (object, array or JSON Lines; a file or a directory): writes report.{md,json,html} into --out (default sotopia-reanalysis), runs nothing',
+    )
+    .option(
+      '--mode-from-tag <rules>',
+      'with --from-episodes: PATTERN=MODE,... (PATTERN a regular expression searched in the tag, first match wins; default: the tag is the mode)',
+    )
     .option('--concurrency <n>', `episodes run at once (default ${DEFAULT_STUDY_CONCURRENCY})`)
     .option('--max-episodes <n>', 'start at most N episodes now, then stop (rerun to continue)')
     .option(
