@@ -146,7 +146,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const engine = new Engine(
     def,
     instance,
-    older ? raw : params, // snapshots of an older log keep its recorded params
+    params,
     rng,
     opts.level ?? 'minimal',
     log,
