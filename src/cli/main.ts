@@ -5,6 +5,7 @@ import { diffCommand } from './commands/diff.ts';
 import { forkCommand } from './commands/fork.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { replayCommand } from './commands/replay.ts';
+import { reportCommand } from './commands/report.ts';
 import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
 import { serveLlmCommand } from './commands/serve-llm.ts';
@@ -125,6 +126,16 @@ function program(setExit: (code: number) => void): Command {
     .argument('<log>', 'a --log full replay log, or a directory of them')
     .option('--json', 'print JSON')
     .action(async (log, o) => setExit(await auditCommand(log, o)));
+  cli
+    .command('report')
+    .description(
+      'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
+    )
+    .argument('<log>', 'replay log')
+    .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
+    .option('--json', 'print the figures as JSON')
+    .option('--quiet', 'no output on success')
+    .action(async (log, o) => setExit(await reportCommand(log, o)));
   const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
   sotopia
     .command('import')
