@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ENGINE_VERSION } from '../world/index.ts';
 import { auditCommand } from './commands/audit.ts';
 import { diffCommand } from './commands/diff.ts';
+import { exportCommand } from './commands/export.ts';
 import { forkCommand } from './commands/fork.ts';
 import { inspectCommand } from './commands/inspect.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -136,6 +137,15 @@ function program(setExit: (code: number) => void): Command {
     .option('--json', 'print the figures as JSON')
     .option('--quiet', 'no output on success')
     .action(async (log, o) => setExit(await reportCommand(log, o)));
+  cli
+    .command('export')
+    .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
+    .argument('<log>', 'replay log')
+    .option('--what <table>', 'metrics | agents | cascades | events')
+    .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
+    .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+    .option('--quiet', 'no output on success')
+    .action(async (log, o) => setExit(await exportCommand(log, o)));
   const sotopia = cli.command('sotopia').description('the Sotopia profiles used by the sotopia world');
   sotopia
     .command('import')
