@@ -44,6 +44,7 @@ function program(setExit: (code: number) => void): Command {
     .option('--quiet', 'no progress bar, no summary')
     .option('--force', 'overwrite an existing --out file')
     .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)')
+    .option('--report', 'also write the HTML report beside the log and print where it is')
     .option(
       '--llm-base-url <url>',
       'OpenAI-compatible endpoint (env OPENAI_BASE_URL; default: the shipped local server)',
