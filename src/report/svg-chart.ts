@@ -11,7 +11,7 @@ export interface ChartSpec {
   xLabel: string;
   yLabel: string;
   series: readonly ChartSeries[];
-  /** `line` joins points (gaps at nulls); `points` draws markers only. */
+  /** `line` joins points (null values are skipped); `points` draws markers only. */
   mark?: 'line' | 'points';
   /** Base-10 logarithmic x axis (non-positive x values are left out). */
   logX?: boolean;
