@@ -49,7 +49,8 @@ export function program(
       .option('--json', 'print a one-object JSON summary on stdout')
       .option('--quiet', 'no progress bar, no summary')
       .option('--force', 'overwrite an existing --out file')
-      .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)'),
+      .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)')
+      .option('--report', 'also write the HTML report beside the log and print where it is'),
     { budget: true, cache: true, fallbacks: true },
   ).action(async (world, o) => setExit(await (await import('./commands/run.ts')).runCommand(world, o)));
   addLlmOptions(
@@ -127,6 +128,27 @@ export function program(
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
+  cli
+    .command('report')
+    .description(
+      'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
+    )
+    .argument('<log>', 'replay log')
+    .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
+    .option('--json', 'print the figures as JSON')
+    .option('--quiet', 'no output on success')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
+  cli
+    .command('export')
+    .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
+    .argument('<log>', 'replay log')
+    .option('--what <table>', 'metrics | agents | cascades | events')
+    .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
+    .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+    .option('--quiet', 'no output on success')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   cli
     .command('validate')
     .description(

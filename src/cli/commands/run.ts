@@ -9,6 +9,7 @@ import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { checkLlmFailures, openLiveLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
+import { reportCommand } from '../run-report.ts';
 
 /** Options of `grapevine run`. */
 export interface RunCommandOptions {
@@ -22,6 +23,8 @@ export interface RunCommandOptions {
   quiet?: boolean;
   force?: boolean;
   snapshotEvery?: string;
+  /** Also write the run's HTML report beside the log and print its path. */
+  report?: boolean;
 }
 
 /** LLM flags of `run` (used by worlds that need an LLM). */
@@ -149,5 +152,6 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
         `summary ${JSON.stringify(result.summary)}\nlog ${out}\ndigest ${result.digest}\n`,
     );
   }
+  if (opts.report) await reportCommand(out, { quiet: opts.quiet || opts.json });
   return 0;
 }

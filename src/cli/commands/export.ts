@@ -1,0 +1,60 @@
+import { UsageError } from '../../core/index.ts';
+import {
+  agentsTable,
+  analyzeLog,
+  cascadesTable,
+  type ExportFormat,
+  type ExportTable,
+  eventsTable,
+  metricsTable,
+  writeTable,
+} from '../../report/index.ts';
+import { layoutOfLog } from '../log-layout.ts';
+
+/** Options of `grapevine export`. */
+export interface ExportCommandOptions {
+  what?: string;
+  format?: string;
+  out?: string;
+  quiet?: boolean;
+  /** The world file that wrote the log, when it is not built in. */
+  world?: string;
+}
+
+const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;
+const FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'ndjson'];
+
+async function table(
+  path: string,
+  what: (typeof WHAT)[number],
+  worldFile: string | undefined,
+): Promise<ExportTable> {
+  if (what === 'metrics') return metricsTable(path);
+  if (what === 'events') return eventsTable(path);
+  const layout = await layoutOfLog(path, worldFile);
+  if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
+  const run = await analyzeLog(path, layout);
+  if (!run.finalState)
+    throw new UsageError(`cannot export ${what}: ${path} has no snapshot`, {
+      hint: 'a finished run writes one at its end; resume an interrupted run first',
+    });
+  return what === 'agents' ? agentsTable(run) : cascadesTable(run);
+}
+
+/**
+ * `grapevine export <log> --what metrics|agents|cascades|events --format csv|parquet|ndjson
+ * [--out path]`: a tidy table from a verified log, beside the log by default
+ * (`<name>.<what>.<format>`).
+ */
+export async function exportCommand(path: string, opts: ExportCommandOptions): Promise<number> {
+  const what = opts.what as (typeof WHAT)[number];
+  if (!WHAT.includes(what))
+    throw new UsageError(`--what must be one of ${WHAT.join(', ')}, got "${opts.what ?? ''}"`);
+  const format = (opts.format ?? 'csv') as ExportFormat;
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
+  const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
+  const rows = await writeTable(await table(path, what, opts.world), format, out);
+  if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
+  return 0;
+}

@@ -1,0 +1,31 @@
+import { isGrapevineError, RngStreams } from '../core/index.ts';
+import { readHeader } from '../replay/index.ts';
+import type { StateLayout } from '../report/index.ts';
+import { migrateParams } from '../world/index.ts';
+import { loadWorldFromHeader } from './load-world.ts';
+
+/**
+ * The agent machine layout of the world that wrote a log, needed to name the columns of
+ * its snapshots: the world is built again from the header (parameters and seed, no LLM).
+ * Returns undefined, with a warning on stderr, when the world cannot be built: the report
+ * then leaves out what needs the snapshot (cascades, asymmetry).
+ */
+export async function layoutOfLog(path: string, worldFile?: string): Promise<StateLayout | undefined> {
+  const header = await readHeader(path);
+  try {
+    const { def } = await loadWorldFromHeader(header, { worldFile });
+    const seed = header.seed as number;
+    const version = (header.world as { version?: string } | undefined)?.version;
+    const instance = def.create({
+      params: migrateParams(def, header.params as Record<string, unknown>, version).params,
+      seed,
+      rng: new RngStreams(seed),
+      model: (header.llm as { model?: string } | undefined)?.model,
+    });
+    return instance.agents.layout;
+  } catch (err) {
+    if (!isGrapevineError(err)) throw err;
+    process.stderr.write(`grapevine: warning: no cascades or asymmetry: ${err.message}\n`);
+    return undefined;
+  }
+}

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Figure } from '../../src/report/index.ts';
+import { lines } from '../support/logs.ts';
+
+const run = promisify(execFile);
+const bin = resolve('bin/grapevine.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'grapevine-report-'));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+type Report = { figures: Figure[]; ticks: number; digest: string };
+const log = join(dir, 'run.ndjson');
+let report: Report;
+let events: Record<string, unknown>[];
+
+beforeAll(async () => {
+  const r = await cli('run', 'rumor', '--set', 'n=3000', '--seed', '5', '--out', log, '--quiet');
+  expect(r.code).toBe(0);
+  const rep = await cli('report', log, '--json');
+  expect(rep.code).toBe(0);
+  report = JSON.parse(rep.stdout);
+  events = lines(log).map((l) => JSON.parse(l));
+}, 60_000);
+
+function fig(id: string): Figure {
+  const f = report.figures.find((x) => x.id === id);
+  if (!f) throw new Error(`no figure ${id}`);
+  return f;
+}
+
+describe('grapevine report', () => {
+  it('plots every tick metric exactly as the log records it, tick by tick', () => {
+    const ticks = events.filter((e) => e.type === 'tick');
+    expect(report.ticks).toBe(ticks.length);
+    let compared = 0;
+    for (const f of report.figures.filter((x) => x.chart && !x.chart.logX && x.chart.xLabel === 'tick')) {
+      for (const s of f.chart!.series) {
+        const key = f.id.startsWith('states-') ? `${f.id.slice(7)}.${s.name}` : s.name;
+        if (!f.id.startsWith('states-') && !['fraction-aware', 'new-per-tick'].includes(f.id)) continue;
+        expect(s.x).toEqual(ticks.map((e) => e.t));
+        expect(s.y).toEqual(ticks.map((e) => (e.metrics as Record<string, number>)[key]));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(14);
+  });
+
+  it('cascades reach as many agents as the world says heard each item', () => {
+    const end = events.find((e) => e.type === 'end') as { summary: Record<string, { aware: number }> };
+    const rows = fig('cascades').table!.rows;
+    for (const item of ['fact', 'rumor']) {
+      const row = rows.find((r) => r[0] === item)!;
+      expect(row[1]).toBe(5); // one cascade per planted origin (5 insiders, 5 spreaders)
+      expect(row[2]).toBe(end.summary[item].aware);
+      expect(row[8]).toBe(0);
+    }
+  });
+
+  it('asymmetry shares add to one and match the aware counts at the last tick', () => {
+    const s = fig('asymmetry-fact-rumor').chart!.series;
+    const last = s[0].y.length - 1;
+    const total = s.reduce((a, x) => a + (x.y[last] as number), 0);
+    expect(total).toBeCloseTo(1, 12);
+    const lastTick = events.filter((e) => e.type === 'tick').at(-1)!.metrics as Record<string, number>;
+    expect(((s[0].y[last] as number) + (s[2].y[last] as number)) * 3000).toBeCloseTo(
+      lastTick['fact.aware'],
+      6,
+    );
+    expect(((s[1].y[last] as number) + (s[2].y[last] as number)) * 3000).toBeCloseTo(
+      lastTick['rumor.aware'],
+      6,
+    );
+  });
+
+  it('writes one self-contained HTML page beside the log with a caption per figure', () => {
+    const html = readFileSync(join(dir, 'run.report.html'), 'utf8');
+    expect(html.match(/<figcaption>/g)?.length).toBe(report.figures.length);
+    expect(html.match(/<svg /g)?.length).toBe(report.figures.filter((f) => f.chart).length);
+    expect(html).not.toMatch(/<script[^>]*src=|<link |url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    const data = html.match(/<script type="application\/json" id="report-data">(.*)<\/script>/)![1];
+    expect(JSON.parse(data).figures).toEqual(report.figures);
+  });
+
+  it('refuses a tampered log with exit 2, like replay', async () => {
+    const raw = lines(log);
+    raw[3] = raw[3].replace(/"fact\.aware":(\d+)/, (_, n) => `"fact.aware":${Number(n) + 1}`);
+    const bad = join(dir, 'tampered.ndjson');
+    writeFileSync(bad, `${raw.join('\n')}\n`);
+    const r = await cli('report', bad, '--out', join(dir, 'x.html'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 4/);
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('grapevine report on recorded golden logs', () => {
+  it('reads an XState-executor log: cascades reach the summary counts', async () => {
+    const r = await cli(
+      'report',
+      'replays/golden/rumor-ic-xstate-full-v0.1.ndjson.gz',
+      '--json',
+      '--out',
+      join(dir, 'x.html'),
+    );
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout) as Report;
+    const rows = rep.figures.find((f) => f.id === 'cascades')!.table!.rows;
+    expect(rows.map((x) => x[2])).toEqual([200, 123]);
+  });
+
+  it('counts the LLM calls and tokens of an LLM run', async () => {
+    const path = 'replays/golden/town-square-v0.1.ndjson.gz';
+    const r = await cli('report', path, '--json', '--out', join(dir, 'y.html'));
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout) as Report;
+    const calls = rep.figures.find((f) => f.id === 'llm-calls')!.chart!.series[0].y as number[];
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(48);
+    const tokens = rep.figures.find((f) => f.id === 'llm-tokens')!.chart!.series[0].y as number[];
+    expect(tokens[1]).toBeGreaterThan(0);
+  });
+});
