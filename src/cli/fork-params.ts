@@ -22,6 +22,10 @@ export const FIXED_AT_CREATION: Readonly<Record<string, readonly string[]>> = {
     'debunkers',
     'turns',
     'executor',
+    'contact',
+    'phi',
+    'phiDistribution',
+    'phiSpread',
   ],
   'town-square': [
     'personas',
@@ -35,7 +39,18 @@ export const FIXED_AT_CREATION: Readonly<Record<string, readonly string[]>> = {
     'secretHolder',
     'turns',
   ],
-  sotopia: ['scenario', 'pair', 'mode', 'data', 'judge', 'judgeModel', 'temperature'],
+  sotopia: [
+    'scenario',
+    'pair',
+    'mode',
+    'data',
+    'judge',
+    'judgeModel',
+    'temperature',
+    'protocol',
+    'templates',
+    'seatModels',
+  ],
 };
 
 function shape(def: WorldDefinition, params: Record<string, unknown>, seed: number): string {

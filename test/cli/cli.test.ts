@@ -176,7 +176,22 @@ export const world = defineWorld({
   it('inspect shows what an agent observed and its state at a tick', async () => {
     const full = join(dir, 'full.ndjson');
     expect(
-      (await cli('run', 'rumor', '--set', 'n=300', '--out', full, '--log', 'full', '--quiet')).code,
+      (
+        await cli(
+          'run',
+          'rumor',
+          '--set',
+          'n=300',
+          // messages with latency, so that agents observe deliveries (instant contacts are encounters)
+          '--set',
+          'contact=delayed',
+          '--out',
+          full,
+          '--log',
+          'full',
+          '--quiet',
+        )
+      ).code,
     ).toBe(0);
     const observe = lines(full)
       .map((l) => JSON.parse(l))

@@ -152,7 +152,21 @@ describe('write errors stop the run (issue 15, item 4)', () => {
   it('a truncated --log full log names the first missing event, without a stack trace', async () => {
     const full = join(dir, 'full.ndjson');
     expect(
-      (await cli(['run', 'rumor', '--set', 'n=200', '--log', 'full', '--out', full, '--quiet'])).code,
+      (
+        await cli([
+          'run',
+          'rumor',
+          '--set',
+          'n=200',
+          '--set',
+          'contact=delayed', // message passing, so the full log has send lines
+          '--log',
+          'full',
+          '--out',
+          full,
+          '--quiet',
+        ])
+      ).code,
     ).toBe(0);
     const raw = lines(full);
     const cut = raw.findIndex((l) => l.includes('"type":"send"') && JSON.parse(l).t >= 2);
@@ -226,6 +240,10 @@ describe('fork parameters: applied or refused (issue 15, item 15)', () => {
     factBlocksRumor: false,
     turns: 'random-order',
     executor: 'xstate',
+    contact: 'delayed',
+    phi: 0.3,
+    phiDistribution: 'uniform',
+    phiSpread: 0.05,
   };
   const FIXED = [
     'n',
@@ -240,6 +258,10 @@ describe('fork parameters: applied or refused (issue 15, item 15)', () => {
     'debunkers',
     'turns',
     'executor',
+    'contact',
+    'phi',
+    'phiDistribution',
+    'phiSpread',
   ];
 
   it('covers every parameter of the rumor world', async () => {

@@ -42,7 +42,10 @@ describe('a world file outside the checkout', () => {
     // Opinions only ever move towards each other: the spread cannot exceed the initial one.
     expect(summary.metrics.spread).toBeGreaterThan(0);
     expect(summary.metrics.spread).toBeLessThan(1);
-    const replay = await spawnCli(['replay', out, '--verify', '--json'], dir);
+    const replay = await spawnCli(
+      ['replay', out, '--verify', '--json', '--world', './bounded-confidence.ts'],
+      dir,
+    );
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: summary.digest });
   });

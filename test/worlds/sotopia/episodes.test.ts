@@ -169,7 +169,9 @@ describe.each(EPISODES)('an episode in $name', (e) => {
 describe('replay and audit', () => {
   it('every episode passes `replay --verify` with the server closed', async () => {
     expect(closed).toBe(true);
-    const outcomes = await Promise.all(EPISODES.map((e) => cli('replay', logOf(e), '--verify', '--json')));
+    const outcomes = await Promise.all(
+      EPISODES.map((e) => cli('replay', logOf(e), '--verify', '--json', '--world', worldFile)),
+    );
     outcomes.forEach((o, k) => {
       expect(o.stderr, EPISODES[k].name).toBe('');
       expect(o.code, EPISODES[k].name).toBe(0);
@@ -179,7 +181,11 @@ describe('replay and audit', () => {
 
   it('finds no leak in agents mode, only declared findings in the other modes', async () => {
     let out = '';
-    const code = await auditCommand(logs, { json: true }, { out: (s) => (out += s), err: () => {} });
+    const code = await auditCommand(
+      logs,
+      { json: true, world: worldFile },
+      { out: (s) => (out += s), err: () => {} },
+    );
     expect(code).toBe(0);
     const report = JSON.parse(out) as { logs: LogAudit[]; leaks: number; failed: number };
     expect(report).toMatchObject({ leaks: 0, failed: 0 });
@@ -221,7 +227,7 @@ describe('replay and audit', () => {
     const forged = join(dir, 'relabelled.ndjson');
     writeFileSync(forged, `${out.join('\n')}\n`);
     let text = '';
-    const code = await auditCommand(forged, {}, { out: (s) => (text += s), err: () => {} });
+    const code = await auditCommand(forged, { world: worldFile }, { out: (s) => (text += s), err: () => {} });
     expect(code).toBe(1);
     expect(text).toMatch(/leak: seq \d+ tick \d+: agent [01]'s prompt holds agent [01]'s (goal|secret)/);
   });
@@ -231,7 +237,7 @@ describe('replay and audit', () => {
     mkdirSync(bad);
     writeFileSync(join(bad, 'garbage.ndjson'), 'not a log\n');
     let err = '';
-    const code = await auditCommand(bad, {}, { out: () => {}, err: (s) => (err += s) });
+    const code = await auditCommand(bad, { world: worldFile }, { out: () => {}, err: (s) => (err += s) });
     expect(code).toBe(2);
     expect(err).toContain('could not be audited');
   });

@@ -165,7 +165,7 @@ describe('bad input is a usage error (exit 2) that names the problem', () => {
     const out = join(dir, 'bad-url.ndjson');
     const r = await cli(['run', 'town-square', '--llm-base-url', 'not-a-url', '--out', out]);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: invalid LLM base URL/);
+    expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: --llm-base-url is not a URL/);
     expect(r.stderr).toContain('--llm-base-url');
     expect(existsSync(out)).toBe(false);
   });
@@ -180,6 +180,6 @@ describe('bad input is a usage error (exit 2) that names the problem', () => {
       join(dir, 'x'),
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('must be http or https');
+    expect(r.stderr).toContain('must be an http or https URL');
   });
 });
