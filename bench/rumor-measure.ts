@@ -64,7 +64,8 @@ export async function measureEngine(o: MeasureOptions): Promise<Measurement> {
   let t1 = t0;
   let cpu = process.cpuUsage();
   const result = await runWorld(world, {
-    params: { n: o.n },
+    // the hand-written baseline is the 1-tick message-passing variant of Daley–Kendall
+    params: { n: o.n, contact: 'delayed' },
     seed: o.seed,
     openLog: (header) => LogWriter.create(o.logPath, header),
     onStart: (view) => {
