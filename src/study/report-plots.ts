@@ -10,7 +10,7 @@ const SHAPES = ['circle', 'square', 'diamond', 'triangle'] as const;
  * Layout of the dot-and-whisker plots: each row's axis runs from `left` to `left + width`
  * pixels; a row is `rowH` pixels high, below a `top` margin.
  */
-export const PLOT_LAYOUT = { left: 150, width: 380, right: 130, top: 30, rowH: 34, bottom: 34 } as const;
+export const PLOT_LAYOUT = { left: 210, width: 380, right: 130, top: 30, rowH: 34, bottom: 34 } as const;
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
