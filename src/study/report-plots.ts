@@ -1,6 +1,6 @@
-import { studentTQuantile } from '../stats/index.ts';
+import { averageBy, studentTQuantile } from '../stats/index.ts';
 import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
-import type { MeanSe } from './stats.ts';
+import { type MeanSe, meanSe } from './stats.ts';
 
 /** Marker colours and shapes by mode (or mode pair) position (Okabe–Ito, colour-blind safe). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];
@@ -119,14 +119,28 @@ function dotWhiskerSvg(
 }
 
 /**
+ * Scenario-level mean ± SE of one mode on one dimension: the scored episodes of a scenario
+ * (pairs and seatings) are averaged first, so repeated pairs do not shrink the interval.
+ */
+export function scenarioMeanSe(report: StudyReport, mode: string, d: ReportDimension): MeanSe {
+  const rows = report.episodes.filter((r) => r.mode === mode && r.scores !== null);
+  const byScenario = averageBy(
+    rows,
+    (r) => r.envId,
+    (r) => r.scores!.mean[d],
+  );
+  return meanSe([...byScenario.values()]);
+}
+
+/**
  * Plot 1: per dimension (one row each, on that dimension's score range) the mean of every
- * mode over its scored episodes, with a 95% t interval (mean ± t(0.975, n−1)·SE).
+ * mode over scenarios, with a 95% t interval (mean ± t(0.975, n−1)·SE, n scenarios).
  */
 export function modeMeansPlot(report: StudyReport): string {
   const rows = report.dimensions.map((d: ReportDimension) => {
     const { min, max } = dimensionRange(d);
     const dots = report.modes.flatMap((m, k) => {
-      const s = m.dimensions[d];
+      const s = scenarioMeanSe(report, m.mode, d);
       return s.mean === null ? [] : [{ row: d, series: k, label: m.mode, value: s.mean, ci: meanCi95(s) }];
     });
     return { row: d, lo: min, hi: max, dots };
@@ -169,7 +183,7 @@ export function reportPlotsHtml(report: StudyReport): string {
   const scored = report.modes.map((m) => `${esc(m.mode)} ${m.scored}`).join(', ');
   const out = [
     '<h2>Plots</h2>',
-    `<figure class="plot">${modeMeansPlot(report)}<figcaption>Figure 1. Mean Sotopia-EVAL score per dimension (one row each, on the dimension’s own score range) for each mode (colour and marker), with 95% confidence intervals (mean ± t<sub>0.975, n−1</sub> · SE over episodes; whiskers clipped to the range). Data: the judge’s scores of the ${s.scored} scored episodes (${scored}), each episode the mean of its two characters; no whisker when n &lt; 2.</figcaption></figure>`,
+    `<figure class="plot">${modeMeansPlot(report)}<figcaption>Figure 1. Mean Sotopia-EVAL score per dimension (one row each, on the dimension’s own score range) for each mode (colour and marker), with 95% confidence intervals (mean ± t<sub>0.975, n−1</sub> · SE over scenarios, n scenarios; whiskers clipped to the range). Data: the judge’s scores of the ${s.scored} scored episodes (${scored}), each episode the mean of its two characters, averaged within each scenario (pairs and seatings) first; no whisker when fewer than two scenarios.</figcaption></figure>`,
   ];
   if (report.statistics.tests.length > 0)
     out.push(

@@ -33,7 +33,12 @@ function dims(base: number): Dims & { overall: number } {
   return { ...d, overall: DIMENSION_NAMES.reduce((n, k) => n + d[k], 0) / 7 };
 }
 
-function result(e: SotopiaEnvironment, mode: 'agents' | 'script', scores: [number, number]): EpisodeResult {
+function result(
+  e: SotopiaEnvironment,
+  mode: 'agents' | 'script',
+  scores: [number, number],
+  pair = 0,
+): EpisodeResult {
   const agent = (b: number) => ({
     ...dims(b),
     reasoning: Object.fromEntries(DIMENSION_NAMES.map((k) => [k, 'r'])),
@@ -43,7 +48,7 @@ function result(e: SotopiaEnvironment, mode: 'agents' | 'script', scores: [numbe
     codename: e.codename,
     source: e.source,
     mode,
-    pair: 0,
+    pair,
     relationship: e.relationship,
     agents: [],
     endReason: 'max-turns',
@@ -59,11 +64,11 @@ function result(e: SotopiaEnvironment, mode: 'agents' | 'script', scores: [numbe
     envId: e.env_id,
     codename: e.codename,
     source: e.source,
-    pair: 0,
+    pair,
     mode,
-    seed: episodeSeed(1, e.env_id, 0),
-    log: `episodes/${e.codename}-${mode}.ndjson`,
-    unit: `${e.env_id}/p0`,
+    seed: episodeSeed(1, e.env_id, pair),
+    log: `episodes/${e.codename}-${mode}-${pair}.ndjson`,
+    unit: `${e.env_id}/p${pair}`,
   };
   return { episode, summary, digest: 'd'.repeat(64), reason: 'episode-end' };
 }
@@ -214,5 +219,16 @@ describe('study report plots', () => {
     const zeros = [...svg.matchAll(/<line x1="([\d.]+)"[^>]*class="zero"/g)].map((m) => Number(m[1]));
     expect(zeros).toHaveLength(REPORT_DIMENSIONS.length);
     for (const z of zeros) expect(z).toBeCloseTo(PLOT_LAYOUT.left + PLOT_LAYOUT.width / 2, 1);
+  });
+
+  it('plot 1 averages the pairs of a scenario first (scenario-level CI, not episode-level)', () => {
+    // a second agents pair in scenario 0 with base 2: scenario means 3, 6, 8 (episode mean would be 5)
+    const r = buildReport({ ...config, pairs: 2 }, envs, [...results, result(envs[0], 'agents', [2, 2], 1)]);
+    const svg = [...renderReportHtml(r).matchAll(/<figure class="plot">(<svg [\s\S]*?<\/svg>)/g)][0][1];
+    const dot = marks(svg, 'dot').find((m) => m.row === 'goal' && m.series === 'agents')!;
+    const want = meanCi([3, 6, 8]);
+    expect(centreX(dot)).toBeCloseTo(xOn(0, 10)(17 / 3), 1);
+    expect(Number(dot.attrs['data-lo'])).toBeCloseTo(want.lo, 9);
+    expect(Number(dot.attrs['data-hi'])).toBeCloseTo(want.hi, 9);
   });
 });
