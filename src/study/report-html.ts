@@ -1,4 +1,5 @@
 import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
+import { reportPlotsHtml } from './report-plots.ts';
 
 /** Bar colours by mode position (colour-blind safe, Okabe–Ito). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];
@@ -102,6 +103,7 @@ export function renderReportHtml(report: StudyReport): string {
     '<div class="charts">',
     ...report.dimensions.map((d) => `<figure>${dimensionChart(report, d)}</figure>`),
     '</div>',
+    reportPlotsHtml(report),
     '<h2>Paired differences (same scenario and pair)</h2>',
     report.paired.length === 0
       ? '<p>One mode only: nothing to pair.</p>'

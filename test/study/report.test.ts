@@ -269,7 +269,8 @@ describe('report maths on synthetic summaries', () => {
     expect(md).toContain('### script − agents');
     expect(md).toContain('| goal | 0..10 | 4.00 ± 1.00 (n=3) | 8.00 ± 0.00 (n=2) |');
     const html = renderReportHtml(report);
-    expect(html.match(/<svg /g)).toHaveLength(REPORT_DIMENSIONS.length);
+    // one bar chart per dimension, and the two dot-and-whisker plots (test/study/report-plots.test.ts)
+    expect(html.match(/<svg /g)).toHaveLength(REPORT_DIMENSIONS.length + 2);
     expect(html).not.toMatch(/<script|<link|src=|href=|url\(/);
     expect(JSON.parse(reportJson(report)).episodes).toHaveLength(6);
   });
