@@ -94,4 +94,14 @@ describe('opinion world: encounter models are deterministic', () => {
       expect(a.summary).toEqual(b.summary);
       expect(c.digest).not.toBe(a.digest);
     });
+
+  it('the columnar and XState executors give the same opinions', async () => {
+    for (const model of ['voter', 'deffuant-weisbuch']) {
+      const p = { model, n: 60, network: 'watts-strogatz', k: 4 };
+      const a = await run({ ...p, executor: 'columnar' }, 50, 3);
+      const b = await run({ ...p, executor: 'xstate' }, 50, 3);
+      expect(b.summary.finalOpinions).toEqual(a.summary.finalOpinions);
+      expect(b.ticks).toBe(a.ticks);
+    }
+  });
 });
