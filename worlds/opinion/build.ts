@@ -50,6 +50,10 @@ function checkParams(p: OpinionParams): void {
     throw new ConfigError('hegselmann-krause takes no trust weights (weights=file)', {
       hint: 'use weights=network: each agent averages the close-enough opinions of its neighbours',
     });
+  if ((p.model === 'voter' || p.model === 'deffuant-weisbuch') && p.weights === 'file')
+    throw new ConfigError(`${p.model} takes no trust weights (weights=file)`, {
+      hint: 'use weights=network: agents meet random neighbours (network=csv reads a network from a file)',
+    });
   if (p.lambdaMin > p.lambdaMax)
     throw new ConfigError(`lambdaMin (${p.lambdaMin}) exceeds lambdaMax (${p.lambdaMax})`, {
       hint: 'susceptibility=uniform draws λ from [lambdaMin, lambdaMax]',
@@ -69,7 +73,24 @@ export function buildSetup(p: OpinionParams, rng: RngStreams): OpinionSetup {
   return { topology: buildNetwork(p, rng, inputs), weights: null, inputs };
 }
 
-/** Initial opinions: uniform on [0,1] from the `opinions` stream, or from opinionsFile. */
+/** Voter: round(share·size) agents chosen at random (partial Fisher–Yates) hold 1, the rest 0. */
+function binaryOpinions(share: number, size: number, rng: RngStreams): Float64Array {
+  const s = rng.stream('opinions');
+  const order = Int32Array.from({ length: size }, (_, i) => i);
+  const ones = Math.round(share * size);
+  const out = new Float64Array(size);
+  for (let k = 0; k < ones; k++) {
+    const r = k + s.int(size - k);
+    [order[k], order[r]] = [order[r], order[k]];
+    out[order[k]] = 1;
+  }
+  return out;
+}
+
+/**
+ * Initial opinions: uniform on [0,1] from the `opinions` stream (voter: a random
+ * round(share·n) agents hold 1, the rest 0), or from opinionsFile (voter: 0 or 1 only).
+ */
 export function initialOpinions(
   p: OpinionParams,
   size: number,
@@ -79,8 +100,15 @@ export function initialOpinions(
   if (p.initial === 'file') {
     const path = need(p.opinionsFile, 'opinionsFile', 'initial=file');
     setup.inputs.opinionsFile = fileHash(path);
-    return loadAgentValues(path, size, 'opinion', [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]);
+    const x = loadAgentValues(path, size, 'opinion', [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]);
+    const bad = x.findIndex((v) => v !== 0 && v !== 1);
+    if (p.model === 'voter' && bad >= 0)
+      throw new ConfigError(`the voter model needs opinions 0 or 1; agent ${bad} has ${x[bad]}`, {
+        hint: 'give every agent opinion 0 or 1 in opinionsFile',
+      });
+    return x;
   }
+  if (p.model === 'voter') return binaryOpinions(p.share, size, rng);
   const s = rng.stream('opinions');
   return Float64Array.from({ length: size }, () => s.next());
 }

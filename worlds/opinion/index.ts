@@ -1,31 +1,56 @@
-import { defineWorld, type WorldControl } from '../../src/index.ts';
+import { defineWorld, type WorldControl, type WorldView } from '../../src/index.ts';
 import { buildSetup, initialOpinions, susceptibilities } from './build.ts';
+import { encounterPolicy, encounterResponder, encounterSettled } from './encounter-policy.ts';
 import { OPINION_KIND, opinionAgent } from './machine.ts';
 import { maxDelta, opinionMetrics, opinionSummary } from './metrics.ts';
-import { opinionParams } from './params.ts';
+import { ENCOUNTER_MODELS, type OpinionParams, opinionParams } from './params.ts';
 import { opinionPolicy } from './policy.ts';
 
-/** Tick 0: every agent holds x(0) = u and sends it to its listeners, to be read at tick 1. */
-function seed(control: WorldControl, u: Float64Array, lambda: Float64Array | null): void {
+/**
+ * Tick 0: every agent holds x(0) = u and (synchronous models) sends it to its listeners, to
+ * be read at tick 1.
+ */
+function seed(control: WorldControl, u: Float64Array, lambda: Float64Array | null, send: boolean): void {
   for (let i = 0; i < control.size; i++) {
     control.set(i, 'x', u[i]);
     control.set(i, 'u', u[i]);
     if (lambda) control.set(i, 'lambda', lambda[i]);
   }
+  if (!send) return;
   for (let i = 0; i < control.size; i++)
     if ((control.network?.degree(i) ?? 0) > 0)
       control.send(i, { address: { to: 'neighbours' }, kind: OPINION_KIND, payload: u[i] });
 }
 
+/** How agents take turns and update: synchronous messages, or encounters under async activation. */
+function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>) {
+  if (!ENCOUNTER_MODELS.includes(params.model))
+    return {
+      policy: opinionPolicy(setup.weights),
+      // Exact synchrony: every agent steps every tick on the opinions sent the tick before.
+      turnPolicy: 'simultaneous' as const,
+      stop: (view: WorldView) => (view.tick > 0 && maxDelta(view) < params.tolerance ? 'converged' : null),
+    };
+  return {
+    policy: encounterPolicy,
+    respond: encounterResponder,
+    // Continuous time: every agent wakes at rate 1, one encounter per wake.
+    turnPolicy: 'async' as const,
+    stop: (view: WorldView) => (encounterSettled(params, view) ? 'converged' : null),
+  };
+}
+
 /**
  * The opinion world: numeric opinions updated synchronously by DeGroot averaging,
  * Friedkin–Johnsen anchoring, or Hegselmann–Krause bounded confidence, each agent hearing
- * its neighbours' opinions through one-tick messages.
+ * its neighbours' opinions through one-tick messages; or by pairwise encounters in
+ * continuous time (voter model, Deffuant–Weisbuch bounded confidence).
  */
 export const world = defineWorld({
   id: 'opinion',
   version: '1.0.0',
-  description: 'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause, synchronous updates',
+  description:
+    'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
   defaultTicks: 10_000,
   create({ params, rng }) {
@@ -37,14 +62,11 @@ export const world = defineWorld({
       size,
       agents: opinionAgent,
       executor: params.executor,
-      policy: opinionPolicy(setup.weights),
       network: setup.topology,
-      // Exact synchrony: every agent steps every tick on the opinions sent the tick before.
-      turnPolicy: 'simultaneous',
+      ...dynamics(params, setup),
       ...(Object.keys(setup.inputs).length > 0 ? { inputs: setup.inputs } : {}),
-      init: (control) => seed(control, u, lambda),
+      init: (control) => seed(control, u, lambda, !ENCOUNTER_MODELS.includes(params.model)),
       metrics: opinionMetrics(params),
-      stop: (view) => (view.tick > 0 && maxDelta(view) < params.tolerance ? 'converged' : null),
       summary: opinionSummary(params, setup.weights),
     };
   },

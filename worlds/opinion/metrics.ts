@@ -1,6 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import type { Column, Json, WorldView } from '../../src/index.ts';
-import type { OpinionParams } from './params.ts';
+import { encounterSettled } from './encounter-policy.ts';
+import { ENCOUNTER_MODELS, type OpinionParams } from './params.ts';
 import { friedkinJohnsenSteadyState, leftPerron, trustMatrix } from './theory.ts';
 import type { TrustWeights } from './trust-weights.ts';
 
@@ -112,8 +113,20 @@ function theory(params: OpinionParams, weights: TrustWeights | null, view: World
   };
 }
 
+/** Voter: the winning opinion and the time (ticks, one wake per agent each) to consensus, or nulls. */
+function voterOutcome(
+  params: OpinionParams,
+  settled: boolean,
+  ticks: number,
+  last: Record<string, number>,
+): Record<string, Json> {
+  if (params.model !== 'voter') return {};
+  return { winner: settled ? last.min : null, consensusTime: settled ? ticks : null };
+}
+
 /**
- * Final summary: the last tick's metrics, whether the stop rule was met (`converged`), the
+ * Final summary: the last tick's metrics, whether the stop rule was met (`converged`; voter and
+ * Deffuant–Weisbuch: see {@link encounterSettled}; voter adds `winner` and `consensusTime`), the
  * `consensus` value (DeGroot: the mean final opinion), `predicted`, the theory's value where
  * there is one (DeGroot: π·x(0); Friedkin–Johnsen: the mean of (I − ΛW)⁻¹(I − Λ)u, with
  * `steadyStateError` = max_i |x_i − x*_i|; dense solves only up to {@link THEORY_LIMIT}
@@ -126,11 +139,14 @@ export function opinionSummary(
   return (history, view) => {
     const last = history[history.length - 1] ?? {};
     const ticks = history.length - 1;
+    const encounters = ENCOUNTER_MODELS.includes(params.model);
+    const settled = encounters && encounterSettled(params, view);
     const out: Record<string, Json> = {
       model: params.model,
       ticks,
-      converged: ticks > 0 && last.maxDelta < params.tolerance,
+      converged: encounters ? settled : ticks > 0 && last.maxDelta < params.tolerance,
       ...last,
+      ...voterOutcome(params, settled, ticks, last),
       spread: last.max - last.min,
       consensus: params.model === 'degroot' ? last.mean : null,
       ...theory(params, weights, view),

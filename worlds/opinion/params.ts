@@ -1,7 +1,15 @@
 import { z } from '../../src/index.ts';
 
 /** Opinion-dynamics models of the opinion world. */
-export const OPINION_MODELS = ['degroot', 'friedkin-johnsen', 'hegselmann-krause'] as const;
+export const OPINION_MODELS = [
+  'degroot',
+  'friedkin-johnsen',
+  'hegselmann-krause',
+  'voter',
+  'deffuant-weisbuch',
+] as const;
+/** The models updated by pairwise encounters under async activation (not synchronous messages). */
+export const ENCOUNTER_MODELS: readonly OpinionModel[] = ['voter', 'deffuant-weisbuch'];
 /** One of {@link OPINION_MODELS}. */
 export type OpinionModel = (typeof OPINION_MODELS)[number];
 
@@ -72,7 +80,21 @@ export const opinionParams = z.object({
     .min(0)
     .default(0.2)
     .describe(
-      'hegselmann-krause: confidence bound ε (an agent hears opinions within ε of its own, inclusive)',
+      'confidence bound ε: hegselmann-krause hears opinions within ε (inclusive); deffuant-weisbuch pairs move only when |x_i − x_j| < ε (strict)',
+    ),
+  mu: z
+    .number()
+    .min(0)
+    .max(0.5)
+    .default(0.5)
+    .describe('deffuant-weisbuch convergence parameter μ: each side moves μ times the difference'),
+  share: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      'voter with initial=uniform: round(share·n) agents, placed at random, start with opinion 1, the rest 0',
     ),
   tolerance: z
     .number()

@@ -10,6 +10,7 @@ import {
 } from '../../src/index.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
+import { voterCase } from './voter-validation.ts';
 
 /** The opinion world, or a variant of it (tests pass deliberately broken ones). */
 export type OpinionWorld = typeof world;
@@ -170,4 +171,4 @@ export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
 }
 
 /** The opinion world's validation cases. */
-export const opinionCases: ValidationCase[] = [degrootCase(), friedkinJohnsenCase()];
+export const opinionCases: ValidationCase[] = [degrootCase(), friedkinJohnsenCase(), voterCase()];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorldInstance } from '../../../src/index.ts';
+import type { WorldDefinition, WorldInstance } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import {
   degrootCase,
@@ -7,6 +7,7 @@ import {
   type OpinionWorld,
   opinionCases,
 } from '../../../worlds/opinion/validation.ts';
+import { voterCase } from '../../../worlds/opinion/voter-validation.ts';
 
 /** The opinion world with one thing of its built instance changed: a deliberately broken model. */
 function broken(change: Partial<WorldInstance<unknown>>): OpinionWorld {
@@ -14,8 +15,12 @@ function broken(change: Partial<WorldInstance<unknown>>): OpinionWorld {
 }
 
 describe('opinion validation cases', () => {
-  it('are the DeGroot and Friedkin–Johnsen cases, both quick', () => {
-    expect(opinionCases.map((c) => c.id)).toEqual(['degroot-consensus', 'friedkin-johnsen-steady-state']);
+  it('are the DeGroot, Friedkin–Johnsen and voter cases, all quick', () => {
+    expect(opinionCases.map((c) => c.id)).toEqual([
+      'degroot-consensus',
+      'friedkin-johnsen-steady-state',
+      'voter-exit-probability',
+    ]);
     expect(opinionCases.every((c) => c.quick && c.source.length > 20)).toBe(true);
   });
 
@@ -46,5 +51,15 @@ describe('the battery can fail', () => {
     const o = await degrootCase(broken({ latency: 2 })).run({ seed: 1, replicates: 1 });
     expect(o.pass).toBe(false);
     expect(Math.abs(o.observed[0])).toBeGreaterThan(1000 * o.tolerance);
+  }, 120_000);
+
+  it('voter: opinion 1 wins with probability s; a biased responder fails the case', async () => {
+    const o = await voterCase().run({ seed: 1, replicates: 5 });
+    expect(o.observed).toHaveLength(200);
+    expect(o.pass).toBe(true);
+    // a responder that always claims opinion 1: opinion 1 wins every replicate
+    const biased = broken({ respond: (ctx) => ctx.reply('say', undefined, 1) });
+    const b = await voterCase(biased as unknown as WorldDefinition).run({ seed: 1, replicates: 1 });
+    expect(b.pass).toBe(false);
   }, 120_000);
 });

@@ -1,0 +1,72 @@
+import type { Column, Message, Policy, StepContext, WorldView } from '../../src/index.ts';
+import { SLOT } from './machine.ts';
+import type { OpinionParams } from './params.ts';
+
+type Ctx = StepContext<OpinionParams>;
+
+/** Kind of the opener's words in a voter encounter (it asks for the partner's opinion). */
+export const ASK_KIND = 'ask';
+/** Kind of an opinion said in an encounter (Deffuant–Weisbuch opener, or any reply). */
+export const SAY_KIND = 'say';
+
+function partner(ctx: Ctx): number {
+  return ctx.params.network === 'complete' ? ctx.randomAgent() : ctx.randomNeighbour();
+}
+
+function moveTo(ctx: Ctx, next: number): void {
+  ctx.setSlot(SLOT.dx, Math.abs(next - ctx.slot(SLOT.x)));
+  ctx.setSlot(SLOT.x, next);
+}
+
+/**
+ * Voter model (Clifford & Sudbury 1973; Holley & Liggett 1975): at each wake the agent meets
+ * a random neighbour (a random agent when network=complete), which says its opinion, and
+ * adopts it. Deffuant–Weisbuch (Deffuant et al. 2000): the agent says its opinion x_i to the
+ * partner, who answers with its own x_j (before moving); if |x_i − x_j| < ε both move
+ * μ times the difference toward each other, the partner in {@link encounterResponder}.
+ */
+export const encounterPolicy: Policy<OpinionParams> = (ctx) => {
+  const j = partner(ctx);
+  if (j < 0) return;
+  const x = ctx.slot(SLOT.x);
+  if (ctx.params.model === 'voter') {
+    const said = ctx.encounter(j, ASK_KIND);
+    if (said?.kind === SAY_KIND) moveTo(ctx, said.payload as number);
+    return;
+  }
+  const said = ctx.encounter(j, SAY_KIND, undefined, x);
+  if (said?.kind !== SAY_KIND) return;
+  const y = said.payload as number;
+  moveTo(ctx, Math.abs(x - y) < ctx.params.epsilon ? x + ctx.params.mu * (y - x) : x);
+};
+
+/** The partner's side: it says its opinion; under Deffuant–Weisbuch it also moves toward the opener's. */
+export const encounterResponder = (ctx: Ctx, said: Message): void => {
+  const x = ctx.slot(SLOT.x);
+  ctx.reply(SAY_KIND, undefined, x);
+  if (ctx.params.model !== 'deffuant-weisbuch' || said.kind !== SAY_KIND) return;
+  const y = said.payload as number;
+  if (Math.abs(y - x) < ctx.params.epsilon) moveTo(ctx, x + ctx.params.mu * (y - x));
+};
+
+function sorted(x: Column): Float64Array {
+  return Float64Array.from(x).sort();
+}
+
+/**
+ * True when no encounter can move an opinion by `tolerance` or more: the sorted opinions
+ * split into groups wherever consecutive values are at least ε apart (such agents never
+ * interact again), and every group is narrower than `tolerance` (its members move less).
+ * The voter model is settled at consensus (every opinion equal).
+ */
+export function encounterSettled(params: OpinionParams, view: WorldView): boolean {
+  const x = sorted(view.memoryColumn('x'));
+  if (x.length === 0) return true;
+  if (params.model === 'voter') return x[0] === x[x.length - 1];
+  let start = x[0];
+  for (let k = 1; k < x.length; k++) {
+    if (x[k] - x[k - 1] >= params.epsilon) start = x[k];
+    else if (x[k] - start >= params.tolerance) return false;
+  }
+  return true;
+}
