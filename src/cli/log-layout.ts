@@ -24,7 +24,8 @@ export async function layoutOfLog(path: string, worldFile?: string): Promise<Sta
     });
     return instance.agents.layout;
   } catch (err) {
-    if (!isGrapevineError(err)) throw err;
+    // a world file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
+    if (!isGrapevineError(err) || worldFile !== undefined) throw err;
     process.stderr.write(`grapevine: warning: no cascades or asymmetry: ${err.message}\n`);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { analyzeLog, renderReportHtml, reportFigures, reportJson } from '../report/index.ts';
+import { checkOutPath } from './flags.ts';
 import { layoutOfLog } from './log-layout.ts';
 
 /** Options of `grapevine report`. */
@@ -22,6 +23,7 @@ export function defaultReportPath(log: string): string {
  * or at `--out`; `--json` prints the same figures as JSON on stdout.
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
+  if (opts.out !== undefined) checkOutPath(opts.out);
   const layout = await layoutOfLog(path, opts.world);
   const { analysis } = await analyzeLog(path, layout);
   const figures = reportFigures(analysis);

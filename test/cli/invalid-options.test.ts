@@ -27,8 +27,10 @@ function invalidValue(o: Option): string | undefined {
   const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
   if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
   if (arg === 'key=value') return 'novalue';
+  if (['table', 'fmt', 'case'].includes(arg)) return 'bogus';
   if (arg === 'path') return join(base, 'under-a-file.ndjson');
-  if (['file', 'file.json', 'dir'].includes(arg)) return notAFile;
+  if (['file', 'dir'].includes(arg)) return notAFile;
+  if (arg === 'file.json') return join(base, 'under-a-file.json');
   throw new Error(`option ${o.flags}: no invalid value known for <${arg}>; classify it in this test`);
 }
 
@@ -43,7 +45,10 @@ function validArgs(path: string): string[] {
     replay: [base, '--verify'],
     inspect: [base],
     audit: [base],
-    'sotopia import': ['--check'],
+    report: [base, '--out', join(dir, 'report-out.html')],
+    export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(dir, 'export-out.csv')],
+    // a case that does not exist: every flag is checked before the (long) battery would run
+    validate: ['--only', 'sir-well-mixed-r0-0.5'],
   };
   const a = args[path];
   if (!a) throw new Error(`command ${path}: no valid arguments known; add them to this test`);
@@ -83,7 +88,7 @@ describe('every option with an invalid value', () => {
   const all = cases();
   it('covers the options of every command', () => {
     expect(new Set(all.map((c) => c[0]))).toEqual(
-      new Set(['run', 'fork', 'resume', 'replay', 'inspect', 'audit', 'sotopia import']),
+      new Set(['run', 'fork', 'resume', 'replay', 'inspect', 'audit', 'report', 'export', 'validate']),
     );
   });
 

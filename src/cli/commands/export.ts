@@ -9,6 +9,7 @@ import {
   metricsTable,
   writeTable,
 } from '../../report/index.ts';
+import { checkOutPath } from '../flags.ts';
 import { layoutOfLog } from '../log-layout.ts';
 
 /** Options of `grapevine export`. */
@@ -54,6 +55,9 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
+  checkOutPath(out);
+  // a named world file is checked (sha256, loadable) even for tables that need no world
+  if (opts.world !== undefined) await layoutOfLog(path, opts.world);
   const rows = await writeTable(await table(path, what, opts.world), format, out);
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;

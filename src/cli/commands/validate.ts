@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { formatBattery, runBattery, type ValidationCase } from '../../validate/index.ts';
+import { checkOutPath, intFlag } from '../flags.ts';
 
 /** Options of `grapevine validate`. */
 export interface ValidateOptions {
@@ -16,7 +17,9 @@ export interface ValidateOptions {
  * --out), and returns 1 if any case fails.
  */
 export async function validateCommand(o: ValidateOptions, cases: readonly ValidationCase[]): Promise<number> {
-  const seed = o.seed === undefined ? 1 : Number(o.seed);
+  // every flag is checked before the battery runs (it may take minutes)
+  const seed = intFlag('seed', o.seed) ?? 1;
+  if (o.out !== undefined) checkOutPath(o.out);
   const rows = await runBattery(cases, {
     quick: o.quick,
     only: o.only,
