@@ -6,7 +6,7 @@
  *     [--concurrency 4,16] [--latency-ms 50] [--max-turns 20] [--seed 1] [--server child|in-process]
  *
  * For each concurrency K, a fresh study (bench/out/study-sotopia-k<K>/) runs through the same
- * API as the CLI (`planStudy`, `openStudyLlm`, `runStudy`, `writeStudyOutputs`) against the
+ * API as the CLI (`planStudy`, `openSharedLlm`, `runStudy`, `writeStudyOutputs`) against the
  * shipped local server answering every chat completion after `--latency-ms` (default: in a
  * child process, `grapevine serve-llm`, so that this process's CPU time is the study's own).
  * Then the resume check alone (every log complete: each is read and verified, nothing runs)
@@ -18,16 +18,10 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startLocalLlmServer } from '../src/llm/index.ts';
-import {
-  openStudyLlm,
-  planStudy,
-  resolveStudyConfig,
-  resolveStudyLlm,
-  runStudy,
-  type StudyRunResult,
-  writeStudyOutputs,
-} from '../src/study/index.ts';
+import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/index.ts';
+import { writeStudyOutputs } from '../worlds/sotopia/study/outputs.ts';
+import { planStudy, resolveStudyConfig } from '../worlds/sotopia/study/plan.ts';
+import { runStudy, type StudyRunResult } from '../worlds/sotopia/study/runner.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
@@ -158,7 +152,9 @@ async function runOnce(a: Args, url: string, k: number): Promise<Row> {
   const plan = planStudy(config, data);
   const dir = join(OUT, `study-sotopia-k${k}`);
   rmSync(dir, { recursive: true, force: true });
-  const llm = await openStudyLlm(resolveStudyLlm({ llmBaseUrl: url, model: 'grapevine-local' }, {}));
+  const llm = await openSharedLlm(
+    resolveLlmConfig({ flags: { llmBaseUrl: url, model: 'grapevine-local' }, env: {} }),
+  );
   let result: StudyRunResult;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

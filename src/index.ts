@@ -22,8 +22,15 @@ export type {
 export { defineAgentMachine } from './agent/index.ts';
 // Messages and who sees them.
 export type { Address, Inbox, Message, OutgoingMessage, Route, VisibilityRule } from './bus/index.ts';
-// The CLI's extension point: worlds and commands an application hands to `grapevine`.
+// The CLI's extension point: worlds and commands an application hands to `grapevine`, and
+// what a contributed command shares with the engine's own (output, progress, flags, counters).
 export type { CliContribution, CliIo } from './cli/cli-contribution.ts';
+export type { CommandOutput } from './cli/command-output.ts';
+export { PROCESS_OUTPUT } from './cli/command-output.ts';
+export { describeCounters } from './cli/describe-counters.ts';
+export { positiveIntFlag } from './cli/flags.ts';
+export type { ProgressOptions } from './cli/progress.ts';
+export { Progress } from './cli/progress.ts';
 // Turn policies (who acts when), and what a custom one schedules with.
 export type {
   ClockEvent,
@@ -72,6 +79,9 @@ export type {
   LlmSessionOptions,
   LocalLlmServer,
   LocalServerOptions,
+  RecordSink,
+  RunLlm,
+  SharedLlm,
   StructuredOptions,
   StructuredResult,
   TokenUsage,
@@ -81,6 +91,7 @@ export {
   decideStructured,
   LlmCallError,
   openLlm,
+  openSharedLlm,
   ParentTailPort,
   parseJsonLenient,
   RecordingPort,

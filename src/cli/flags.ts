@@ -15,11 +15,12 @@ export function intFlag(name: string, value: string | undefined): number | undef
   return Number(value);
 }
 
-/** Like {@link intFlag}, and at least `min`. */
-export function intFlagAtLeast(name: string, value: string | undefined, min: number): number | undefined {
-  const n = intFlag(name, value);
-  if (n !== undefined && n < min) throw new UsageError(`--${name} must be at least ${min}, got "${value}"`);
-  return n;
+/** Like {@link intFlag}, and at least 1. */
+export function positiveIntFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || !(Number(value) >= 1) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  return Number(value);
 }
 
 /**

@@ -6,41 +6,8 @@ import { findCycles, type ImportEdge, importGraph } from './import-graph.ts';
 const edges = importGraph(resolve('.'), ['src', 'worlds', 'bin']);
 const show = (e: ImportEdge) => `${e.from} -> ${e.to}`;
 
-/**
- * Known violations, kept until the coordinator moves the Sotopia study (src/study/) and the
- * `sotopia import` command into worlds/sotopia/, and the shared helpers of run.ts and
- * replay.ts out of the command files. Each entry is a file; remove it when it is fixed, and
- * the rules below become strict. A new violation fails at once.
- */
-const PENDING_MOVE = new Set([
-  'src/study/card.ts',
-  'src/study/detectors.ts',
-  'src/study/outputs.ts',
-  'src/study/plan.ts',
-  'src/study/report.ts',
-  'src/study/runner.ts',
-  'src/study/episode-log-reader.ts',
-  'src/study/from-episodes.ts',
-  'src/cli/commands/sotopia.ts',
-  'src/cli/commands/study.ts',
-  // Sotopia reaches into src/llm, src/metrics, src/world, src/agent, src/clock, src/core
-  // internals and src/cli/commands (its cli.ts registers the commands that still live there).
-  'worlds/sotopia/cli.ts',
-  'worlds/sotopia/environment-policy.ts',
-  'worlds/sotopia/episode.ts',
-  'worlds/sotopia/importer.ts',
-  'worlds/sotopia/index.ts',
-  'worlds/sotopia/judge.ts',
-  'worlds/sotopia/machine.ts',
-  'worlds/sotopia/play-turn.ts',
-  'worlds/sotopia/private-items.ts',
-  'worlds/sotopia/run-context.ts',
-  'worlds/sotopia/templates.ts',
-  'worlds/sotopia/turns.ts',
-]);
-
 function violations(rule: (e: ImportEdge) => boolean): string[] {
-  return edges.filter((e) => rule(e) && !PENDING_MOVE.has(e.from)).map(show);
+  return edges.filter(rule).map(show);
 }
 
 /** The engine's floors, lowest first: a module imports only modules on lower floors. */
@@ -58,7 +25,6 @@ const FLOORS: Record<string, number> = {
   validate: 5,
   metrics: 6,
   report: 6,
-  study: 7,
   cli: 8,
 };
 
@@ -101,17 +67,5 @@ describe('import rules', () => {
 
   it('has no import cycles at load time (type-only imports are erased and order nothing)', () => {
     expect(findCycles(edges.filter((e) => !e.typeOnly))).toEqual([]);
-  });
-
-  it('the allow-list holds only files that still break a rule', () => {
-    const stillNeeded = (file: string) =>
-      edges.some(
-        (e) =>
-          e.from === file &&
-          ((e.from.startsWith('src/') && e.to.startsWith('worlds/')) ||
-            (e.from.startsWith('worlds/') && e.to.startsWith('src/') && e.to !== 'src/index.ts') ||
-            (/^src\/cli\/commands\//.test(e.from) && /^src\/cli\/commands\//.test(e.to))),
-      );
-    expect([...PENDING_MOVE].filter((f) => !stillNeeded(f))).toEqual([]);
   });
 });

@@ -1,17 +1,16 @@
 import type { CliContribution, WorldDefinition } from '../../src/index.ts';
 
 /**
- * The Sotopia world and its commands: `sotopia import --check` and `study sotopia`.
- * Until the coordinator moves the study and the `sotopia import` command into this folder,
- * their code still lives under src/ (allow-listed in test/architecture/import-rules.test.ts).
+ * The Sotopia world and its commands (`sotopia import --check`, `study sotopia`), handed to
+ * the CLI by its entry point through worlds/index.ts: the engine never imports this folder.
  */
 export const sotopiaContribution: CliContribution = {
   worlds: { sotopia: async () => (await import('./index.ts')).world as unknown as WorldDefinition },
   commands: ['sotopia', 'study'],
   async register(program, io) {
     const [{ sotopiaImportCommand }, { addStudyCommand }] = await Promise.all([
-      import('../../src/cli/commands/sotopia.ts'),
-      import('../../src/cli/commands/study.ts'),
+      import('./cli/import-command.ts'),
+      import('./cli/study-command.ts'),
     ]);
     const sotopia = program.command('sotopia').description('the Sotopia profiles used by the sotopia world');
     sotopia

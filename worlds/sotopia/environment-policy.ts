@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
-import { decideStructured } from '../../src/llm/structured-reply.ts';
+import { decideStructured } from '../../src/index.ts';
 import { runJudge } from './judge.ts';
 import { playTurn } from './play-turn.ts';
 import { playwrightPrompt, scriptPrompt } from './prompts.ts';

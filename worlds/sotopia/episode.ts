@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/core/index.ts';
+import { ConfigError } from '../../src/index.ts';
 import type { SotopiaData } from './importer.ts';
 import type {
   RelationshipLevel,

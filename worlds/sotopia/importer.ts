@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { ConfigError, sha256Hex } from '../../src/core/index.ts';
+import { ConfigError, sha256Hex } from '../../src/index.ts';
 import {
   SOTOPIA_FILES,
   type SotopiaAgent,

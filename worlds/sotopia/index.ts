@@ -1,4 +1,4 @@
-import { defineWorld } from '../../src/world/index.ts';
+import { defineWorld } from '../../src/index.ts';
 import { backgroundFor } from './background.ts';
 import { characterPolicy } from './character-policy.ts';
 import { environmentPolicy } from './environment-policy.ts';

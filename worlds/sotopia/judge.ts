@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, Json, LlmParams, LlmPort } from '../../src/index.ts';
-import { parseJsonLenient } from '../../src/llm/json-repair.ts';
-import { decideStructured, type FallbackCounter } from '../../src/llm/structured-reply.ts';
+import { decideStructured, type FallbackCounter, parseJsonLenient } from '../../src/index.ts';
 import { JUDGE_CALLER } from './seats.ts';
 import { type TurnRecord, turnLine } from './transcript.ts';
 import { describeProfile, relationshipPhrase, type WriterView } from './views.ts';

@@ -1,4 +1,4 @@
-import { defineAgentMachine } from '../../src/agent/index.ts';
+import { defineAgentMachine } from '../../src/index.ts';
 
 /**
  * Every seat of a Sotopia run: `episode` is `running` until the seat ends the episode (a

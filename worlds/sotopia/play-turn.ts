@@ -1,5 +1,5 @@
 import type { ChatMessage, Decision, LlmParams } from '../../src/index.ts';
-import { decideStructured } from '../../src/llm/structured-reply.ts';
+import { decideStructured } from '../../src/index.ts';
 import { afterTurn, type SotopiaRun } from './run-context.ts';
 import { NO_ACTION, type TurnRecord, turnRecord, turnReplySchema } from './transcript.ts';
 

@@ -1,5 +1,12 @@
-import type { Decision, Json, LlmParams, LlmPort, OutgoingMessage, StepContext } from '../../src/index.ts';
-import type { FallbackCounter } from '../../src/llm/structured-reply.ts';
+import type {
+  Decision,
+  FallbackCounter,
+  Json,
+  LlmParams,
+  LlmPort,
+  OutgoingMessage,
+  StepContext,
+} from '../../src/index.ts';
 import type { Background } from './background.ts';
 import type { Episode } from './episode.ts';
 import type { SotopiaParams } from './params.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, sha256Hex } from '../../src/core/index.ts';
+import { ConfigError, sha256Hex } from '../../src/index.ts';
 import { DIMENSION_NAMES } from './judge.ts';
 
 /** The shipped zhou2024 templates. */

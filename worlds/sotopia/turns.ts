@@ -4,7 +4,7 @@ import {
   PRIORITY,
   type TurnContext,
   type TurnPolicy,
-} from '../../src/clock/index.ts';
+} from '../../src/index.ts';
 import { ENV_SEAT } from './seats.ts';
 
 /**

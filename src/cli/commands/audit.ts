@@ -4,18 +4,8 @@ import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../c
 import { type AuditFinding, auditPrompts } from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
 import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
+import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
-
-/** Where the command writes (the process's streams by default; tests capture them). */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const PROCESS_OUTPUT: CommandOutput = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-};
 
 /** Options of `grapevine audit`. */
 export interface AuditCommandOptions {

@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sotopiaImportCommand } from '../../../src/cli/commands/sotopia.ts';
 import { reportError } from '../../../src/cli/report-error.ts';
+import { sotopiaImportCommand } from '../../../worlds/sotopia/cli/import-command.ts';
 import {
   formatAgeConstraint,
   parseAgeConstraint,

@@ -1,10 +1,10 @@
-import type { SotopiaData } from '../../worlds/sotopia/importer.ts';
-import { world as sotopiaWorld } from '../../worlds/sotopia/index.ts';
-import { DIMENSION_NAMES, DIMENSIONS } from '../../worlds/sotopia/judge.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import { ACTION_TYPES } from '../../worlds/sotopia/transcript.ts';
-import type { Mode } from '../../worlds/sotopia/views.ts';
-import type { Json } from '../core/index.ts';
+import type { Json } from '../../../src/index.ts';
+import type { SotopiaData } from '../importer.ts';
+import { world as sotopiaWorld } from '../index.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
+import type { SotopiaEnvironment } from '../records.ts';
+import { ACTION_TYPES } from '../transcript.ts';
+import type { Mode } from '../views.ts';
 import { DEAL_RULE, MENTION_RULE } from './detectors.ts';
 import type { StudyConfig } from './plan.ts';
 

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { DIMENSION_NAMES, DIMENSIONS } from '../../worlds/sotopia/judge.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import type { SotopiaSummary } from '../../worlds/sotopia/summary.ts';
-import { LogFormatError } from '../core/index.ts';
-import { readLog } from '../replay/index.ts';
+import { LogFormatError, readLog } from '../../../src/index.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
+import type { SotopiaEnvironment } from '../records.ts';
+import type { SotopiaSummary } from '../summary.ts';
 import {
   CRAIGSLIST_SOURCE,
   DEAL_RULE,

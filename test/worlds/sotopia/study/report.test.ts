@@ -2,8 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holm, pairedTTest as statsPairedTTest, wilson } from '../../src/stats/index.ts';
-import { buildCard, renderCardMarkdown } from '../../src/study/card.ts';
+import { holm, pairedTTest as statsPairedTTest, wilson } from '../../../../src/stats/index.ts';
+import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
+import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
+import { buildCard, renderCardMarkdown } from '../../../../worlds/sotopia/study/card.ts';
 import {
   detectDeal,
   firstMention,
@@ -11,29 +14,26 @@ import {
   pricesIn,
   priceTargets,
   sharedFriends,
-} from '../../src/study/detectors.ts';
+} from '../../../../worlds/sotopia/study/detectors.ts';
 import {
   episodeParams,
   episodeSeed,
   planStudy,
   resolveStudyConfig,
   type StudyConfig,
-} from '../../src/study/plan.ts';
+} from '../../../../worlds/sotopia/study/plan.ts';
 import {
   buildReport,
   type EpisodeResult,
   REPORT_DIMENSIONS,
   renderReportMarkdown,
   reportJson,
-} from '../../src/study/report.ts';
-import { renderReportHtml } from '../../src/study/report-html.ts';
-import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../src/study/runner.ts';
-import { meanSe, pairedTTest } from '../../src/study/stats.ts';
-import { importSotopia } from '../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../worlds/sotopia/judge.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import type { SotopiaSummary } from '../../worlds/sotopia/summary.ts';
-import type { TurnRecord } from '../../worlds/sotopia/transcript.ts';
+} from '../../../../worlds/sotopia/study/report.ts';
+import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../../../worlds/sotopia/study/runner.ts';
+import { meanSe, pairedTTest } from '../../../../worlds/sotopia/study/stats.ts';
+import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
+import type { TurnRecord } from '../../../../worlds/sotopia/transcript.ts';
 
 const data = importSotopia();
 const env = (codename: string) => data.environments.find((e) => e.codename === codename)!;

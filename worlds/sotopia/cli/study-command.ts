@@ -1,31 +1,26 @@
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { importSotopia } from '../../../worlds/sotopia/importer.ts';
-import { UsageError } from '../../core/index.ts';
-import { parseModeFromTag, writeReanalysis } from '../../study/from-episodes.ts';
 import {
-  checkStudyDir,
-  DEFAULT_STUDY_CONCURRENCY,
-  openStudyLlm,
-  planStudy,
-  resolveStudyConfig,
-  resolveStudyLlm,
-  runStudy,
-  type StudyLlmFlags,
-  writeStudyOutputs,
-} from '../../study/index.ts';
-import { describeCounters } from '../describe-counters.ts';
+  type CommandOutput,
+  describeCounters,
+  type LlmFlags,
+  openSharedLlm,
+  PROCESS_OUTPUT,
+  Progress,
+  positiveIntFlag,
+  resolveLlmConfig,
+  UsageError,
+} from '../../../src/index.ts';
+import { importSotopia } from '../importer.ts';
+import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
+import { writeStudyOutputs } from '../study/outputs.ts';
+import { planStudy, resolveStudyConfig } from '../study/plan.ts';
+import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy } from '../study/runner.ts';
 
-/** Where the command writes (the process's streams by default; tests capture them). */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const PROCESS_OUTPUT: CommandOutput = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-};
+/** The LLM flags of `grapevine study` (those of `run` but the budget and the cache). */
+export type StudyLlmFlags = Pick<
+  LlmFlags,
+  'llmBaseUrl' | 'model' | 'llmConcurrency' | 'llmRpm' | 'llmTpm' | 'llmTimeoutMs' | 'llmAttempts'
+>;
 
 /** Options of `grapevine study sotopia` as commander camel-cases them. */
 export interface StudySotopiaOptions extends StudyLlmFlags {
@@ -49,45 +44,6 @@ export interface StudySotopiaOptions extends StudyLlmFlags {
   modeFromTag?: string;
 }
 
-function positiveInt(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
-    throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
-  return Number(value);
-}
-
-/** An episode progress bar on stderr, shown only on a TTY and when not quiet (as `Progress`). */
-class EpisodeProgress {
-  private bar?: cliProgress.SingleBar;
-  private started = false;
-
-  constructor(quiet: boolean) {
-    if (quiet || !process.stderr.isTTY) return;
-    this.bar = new cliProgress.SingleBar(
-      {
-        stream: process.stderr,
-        format: 'study sotopia [{bar}] episode {value}/{total} | {duration}s | eta {eta}s',
-        hideCursor: true,
-        clearOnComplete: true,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-  }
-
-  update(done: number, total: number): void {
-    if (!this.bar) return;
-    if (!this.started) {
-      this.bar.start(total, done);
-      this.started = true;
-    }
-    this.bar.update(done);
-  }
-
-  stop(): void {
-    this.bar?.stop();
-  }
-}
-
 /**
  * `grapevine study sotopia`: every (scenario, pair, mode) as its own replayable episode,
  * run a few at a time through one shared LLM; resumable; then report.{json,md,html} and
@@ -103,14 +59,17 @@ export async function studySotopiaCommand(
   if (opts.modeFromTag !== undefined) throw new UsageError('--mode-from-tag needs --from-episodes');
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
-  const target = resolveStudyLlm(opts, env);
+  const target = resolveLlmConfig({ flags: opts, env });
   const { config, data } = resolveStudyConfig({ ...opts, model: target.model });
-  const concurrency = positiveInt('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
-  const maxEpisodes = positiveInt('max-episodes', opts.maxEpisodes);
+  const concurrency = positiveIntFlag('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
+  const maxEpisodes = positiveIntFlag('max-episodes', opts.maxEpisodes);
   const plan = planStudy(config, data);
   checkStudyDir(opts.out, config);
-  const llm = await openStudyLlm(target);
-  const progress = new EpisodeProgress(Boolean(opts.quiet) || Boolean(opts.json));
+  const llm = await openSharedLlm(target);
+  const progress = new Progress('study sotopia', Boolean(opts.quiet) || Boolean(opts.json), {
+    unit: 'episode',
+    eta: true,
+  });
   const started = performance.now(); // wall-clock-ok: study timing, printed only
   const result = await runStudy({
     dir: opts.out,
@@ -118,7 +77,7 @@ export async function studySotopiaCommand(
     llm,
     concurrency,
     maxEpisodes,
-    onProgress: (done, total) => progress.update(done, total),
+    onProgress: (done, total) => progress.tick(done, total),
   }).finally(async () => {
     progress.stop();
     await llm.close();

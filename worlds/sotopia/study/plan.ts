@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import { findEnvironments } from '../../worlds/sotopia/episode.ts';
-import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../../worlds/sotopia/importer.ts';
-import { PROTOCOLS, type Protocol, RUBRICS } from '../../worlds/sotopia/params.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import { loadTemplates } from '../../worlds/sotopia/templates.ts';
-import { MODES, type Mode } from '../../worlds/sotopia/views.ts';
-import { ConfigError, sha256Hex, UsageError } from '../core/index.ts';
+import { ConfigError, sha256Hex, UsageError } from '../../../src/index.ts';
+import { findEnvironments } from '../episode.ts';
+import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../importer.ts';
+import { PROTOCOLS, type Protocol, RUBRICS } from '../params.ts';
+import type { SotopiaEnvironment } from '../records.ts';
+import { loadTemplates } from '../templates.ts';
+import { MODES, type Mode } from '../views.ts';
 
 /**
  * Everything that decides a study's episodes and their logs (written to `DIR/study.json`;

@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { EpisodeLog } from '../../worlds/sotopia/episode-log.ts';
-import {
-  type AgentScores,
-  DIMENSION_NAMES,
-  type Dimension,
-  type EpisodeScores,
-} from '../../worlds/sotopia/judge.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import type { SotopiaSummary } from '../../worlds/sotopia/summary.ts';
-import { type ActionType, type TurnRecord, wordCount } from '../../worlds/sotopia/transcript.ts';
-import { UsageError } from '../core/index.ts';
+import { UsageError } from '../../../src/index.ts';
+import type { EpisodeLog } from '../episode-log.ts';
+import { type AgentScores, DIMENSION_NAMES, type Dimension, type EpisodeScores } from '../judge.ts';
+import type { SotopiaEnvironment } from '../records.ts';
+import type { SotopiaSummary } from '../summary.ts';
+import { type ActionType, type TurnRecord, wordCount } from '../transcript.ts';
 import { type LocatedEpisodeLog, readEpisodeLogs } from './episode-log-reader.ts';
 import type { PlannedEpisode, StudyConfig } from './plan.ts';
 import {

@@ -1,6 +1,6 @@
-import { parseMarkup } from '../../worlds/sotopia/markup.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import type { TurnRecord } from '../../worlds/sotopia/transcript.ts';
+import { parseMarkup } from '../markup.ts';
+import type { SotopiaEnvironment } from '../records.ts';
+import type { TurnRecord } from '../transcript.ts';
 
 /** The Sotopia source of Craigslist-style bargaining scenarios. */
 export const CRAIGSLIST_SOURCE = 'craigslist_bargains';

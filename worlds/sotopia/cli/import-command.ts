@@ -1,5 +1,5 @@
-import { importSotopia } from '../../../worlds/sotopia/importer.ts';
-import { UsageError } from '../../core/index.ts';
+import { type CommandOutput, PROCESS_OUTPUT, UsageError } from '../../../src/index.ts';
+import { importSotopia } from '../importer.ts';
 
 /** Options of `grapevine sotopia import`. */
 export interface SotopiaImportOptions {
@@ -8,17 +8,6 @@ export interface SotopiaImportOptions {
   data?: string;
   json?: boolean;
 }
-
-/** Where a command writes (the process's streams by default; tests capture them). */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const PROCESS_OUTPUT: CommandOutput = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-};
 
 /**
  * `grapevine sotopia import --check [--data DIR] [--json]`: reads the four Sotopia files,

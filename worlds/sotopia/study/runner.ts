@@ -1,18 +1,21 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { world as sotopiaWorld } from '../../worlds/sotopia/index.ts';
+import type { SharedLlm } from '../../../src/index.ts';
 import {
   ConfigError,
   canonicalJson,
+  InputBuffer,
   isGrapevineError,
   type Json,
+  LogWriter,
   RunError,
+  readRecordedRun,
+  runWorld,
   UsageError,
-} from '../core/index.ts';
-import { LogWriter, readRecordedRun } from '../replay/index.ts';
-import { InputBuffer, runWorld, type WorldDefinition } from '../world/index.ts';
+  type WorldDefinition,
+} from '../../../src/index.ts';
+import { world as sotopiaWorld } from '../index.ts';
 import { episodeParams, type PlannedEpisode, type StudyConfig, type StudyPlan } from './plan.ts';
-import type { StudyLlm } from './study-llm.ts';
 
 /** File of a study directory that holds its config (the check that a restart is the same study). */
 export const STUDY_FILE = 'study.json';
@@ -159,7 +162,7 @@ export interface EpisodeTiming {
 export interface StudyRunOptions {
   dir: string;
   plan: StudyPlan;
-  llm: StudyLlm;
+  llm: SharedLlm;
   /** Episodes at once (default 4). */
   concurrency?: number;
   /** Start at most this many episodes in this invocation (tests, staged runs). */
@@ -191,11 +194,11 @@ async function runEpisode(
   dir: string,
   config: StudyConfig,
   ep: PlannedEpisode,
-  llm: StudyLlm,
+  llm: SharedLlm,
 ): Promise<{ timing: EpisodeTiming; fallbacks: number }> {
   const path = join(dir, ep.log);
   const inputs = new InputBuffer();
-  const session = llm.forEpisode(ep.seed, inputs);
+  const session = llm.forRun(ep.seed, inputs);
   let writer: LogWriter | undefined;
   const started = performance.now(); // wall-clock-ok: study timing, not simulation state
   try {

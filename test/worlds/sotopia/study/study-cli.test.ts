@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // every CLI call starts a Node process; on a loaded shared machine one call can take several seconds
 vi.setConfig({ testTimeout: 600_000 });
 
-import { auditCommand, type LogAudit } from '../../src/cli/commands/audit.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { STUDY_OUTPUTS } from '../../src/study/outputs.ts';
-import type { StudyReport } from '../../src/study/report.ts';
-import { importSotopia } from '../../worlds/sotopia/importer.ts';
+import { auditCommand, type LogAudit } from '../../../../src/cli/commands/audit.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm/index.ts';
+import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
+import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
 
 const exec = promisify(execFile);
 const grapevine = resolve('bin/grapevine.mjs');

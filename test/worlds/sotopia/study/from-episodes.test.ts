@@ -4,10 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readEpisodeLogs } from '../../src/study/episode-log-reader.ts';
-import { modeOfTag, parseModeFromTag, reanalyseEpisodes } from '../../src/study/from-episodes.ts';
-import type { StudyReport } from '../../src/study/report.ts';
-import { importSotopia } from '../../worlds/sotopia/importer.ts';
+import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { readEpisodeLogs } from '../../../../worlds/sotopia/study/episode-log-reader.ts';
+import {
+  modeOfTag,
+  parseModeFromTag,
+  reanalyseEpisodes,
+} from '../../../../worlds/sotopia/study/from-episodes.ts';
+import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
 
 const exec = promisify(execFile);
 const grapevine = resolve('bin/grapevine.mjs');

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { type EpisodeLog, episodeLogSchema } from '../../worlds/sotopia/episode-log.ts';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError } from '../../../src/index.ts';
+import { type EpisodeLog, episodeLogSchema } from '../episode-log.ts';
 
 /** One EpisodeLog record and where it came from (`file:line` or `file:index`). */
 export interface LocatedEpisodeLog {

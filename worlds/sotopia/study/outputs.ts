@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { SotopiaData } from '../../worlds/sotopia/importer.ts';
+import type { SotopiaData } from '../importer.ts';
 import { buildCard, renderCardMarkdown, type SimulationCard } from './card.ts';
 import type { StudyPlan } from './plan.ts';
 import {

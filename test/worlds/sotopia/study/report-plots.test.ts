@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { episodeSeed, type StudyConfig } from '../../src/study/plan.ts';
+import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
+import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
+import { episodeSeed, type StudyConfig } from '../../../../worlds/sotopia/study/plan.ts';
 import {
   buildReport,
   dimensionRange,
   type EpisodeResult,
   REPORT_DIMENSIONS,
   type ReportDimension,
-} from '../../src/study/report.ts';
-import { renderReportHtml } from '../../src/study/report-html.ts';
-import { PLOT_LAYOUT } from '../../src/study/report-plots.ts';
-import { importSotopia } from '../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../worlds/sotopia/judge.ts';
-import type { SotopiaEnvironment } from '../../worlds/sotopia/records.ts';
-import type { SotopiaSummary } from '../../worlds/sotopia/summary.ts';
+} from '../../../../worlds/sotopia/study/report.ts';
+import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { PLOT_LAYOUT } from '../../../../worlds/sotopia/study/report-plots.ts';
+import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
 
 /** t(0.975, 2): both modes have n = 3 episodes; the paired tests n = 3 scenarios. */
 const T2 = 4.302652729911275;
