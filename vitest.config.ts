@@ -12,5 +12,4 @@ export const config = defineConfig({
 });
 
 // vitest reads the default export of its config file; this is the one default export in the project.
-// biome-ignore lint/style/noDefaultExport: required by vitest
 export default config;

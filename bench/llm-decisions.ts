@@ -29,7 +29,7 @@
  * `npx tsx bench/cpuprofile-summary.ts <file>`; profiled times are inflated).
  * Prints a Markdown table and writes the figures to bench/out/llm-decisions.json.
  */
-import { spawn } from 'node:child_process';
+
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -59,6 +59,7 @@ import {
   z,
 } from '../src/index.ts';
 import { LogWriter, type RecordedRun, readRecordedRun, rerunLog } from '../src/replay/index.ts';
+import { startChildLlmServer } from './child-llm-server.ts';
 import { InspectorProfile } from './inspector-profile.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -378,38 +379,12 @@ async function inProcessServer(a: Args): Promise<ServerHandle> {
 
 /** `grapevine serve-llm` in its own node process: the client's CPU figures are then its own. */
 async function childServer(a: Args): Promise<ServerHandle> {
-  const bin = join(HERE, '..', 'bin', 'grapevine.mjs');
-  const child = spawn(
-    process.execPath,
-    [bin, 'serve-llm', '--port', '0', '--latency-ms', String(a.latencyMs)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: string): void => {
-      out += chunk;
-      const m = /--llm-base-url (\S+)/.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        resolve(m[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve-llm exited with ${code} before listening`)));
-  });
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-  });
+  const server = await startChildLlmServer(a.latencyMs);
   return {
-    url,
+    url: server.url,
     stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-      const m = /served (\d+) completions \(\d+ requests, (\d+) connections\)/.exec(out);
+      await server.stop();
+      const m = /served (\d+) completions \(\d+ requests, (\d+) connections\)/.exec(server.output());
       return { served: Number(m?.[1] ?? Number.NaN), connections: Number(m?.[2] ?? Number.NaN) };
     },
   };

@@ -7,6 +7,7 @@
  * child process (this file with `--phase run|replay`), so that their CPU and RSS figures
  * are their own and the server's CPU is never counted as the engine's.
  */
+
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +18,7 @@ import { replayServices } from '../src/cli/replay-services.ts';
 import { InputBuffer, RngStreams, runWorld } from '../src/index.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../src/replay/index.ts';
 import { world } from '../worlds/town-square/index.ts';
+import { type ChildLlmServer, startChildLlmServer } from './child-llm-server.ts';
 import { InspectorProfile } from './inspector-profile.ts';
 import { fullGc } from './rss-sampler.ts';
 
@@ -183,30 +185,8 @@ function procCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / 100) * 1000; // utime, stime at 100 Hz
 }
 
-async function startServer(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve-llm', '--port', '0', '--latency-ms', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const m = /--llm-base-url (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve-llm exited with ${code} before listening`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+/** The local server with no latency, in its own process (its CPU is measured apart). */
+const startServer = (): Promise<ChildLlmServer> => startChildLlmServer(0);
 
 /** Runs this file as a child for one phase; returns its JSON result. */
 async function phase(a: Args, name: 'run' | 'replay', url = ''): Promise<PhaseResult> {

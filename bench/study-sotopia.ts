@@ -13,7 +13,7 @@
  * and the report are timed. Every K must write the same report.json (the study is
  * deterministic whatever the scheduling). See bench/README.md for the figures.
  */
-import { spawn } from 'node:child_process';
+
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/ind
 import { writeStudyOutputs } from '../worlds/sotopia/study/outputs.ts';
 import { planStudy, resolveStudyConfig } from '../worlds/sotopia/study/plan.ts';
 import { runStudy, type StudyRunResult } from '../worlds/sotopia/study/runner.ts';
+import { startChildLlmServer } from './child-llm-server.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
@@ -79,34 +80,7 @@ async function inProcessServer(latencyMs: number): Promise<ServerHandle> {
 }
 
 /** `grapevine serve-llm` in its own process. */
-async function childServer(latencyMs: number): Promise<ServerHandle> {
-  const bin = join(HERE, '..', 'bin', 'grapevine.mjs');
-  const child = spawn(
-    process.execPath,
-    [bin, 'serve-llm', '--port', '0', '--latency-ms', String(latencyMs)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  child.stdout.setEncoding('utf8');
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const m = /--llm-base-url (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve-llm exited with ${code} before listening`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const childServer = (latencyMs: number): Promise<ServerHandle> => startChildLlmServer(latencyMs);
 
 /** Figures of one study run at concurrency K. */
 interface Row {

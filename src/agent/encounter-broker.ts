@@ -7,7 +7,6 @@ import type { StepContext } from './step-context.ts';
  * memory and a seeded stream of its own), `said` is what the opener said as the responder
  * hears it. Answer with `ctx.reply(...)`, or say nothing. Synchronous: the opener waits.
  */
-// biome-ignore lint/suspicious/noConfusingVoidType: a responder returns nothing
 export type Responder<P = unknown> = (ctx: StepContext<P>, said: Message) => void;
 
 /**

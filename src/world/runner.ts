@@ -4,7 +4,7 @@ import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { Engine, type EngineState } from './engine.ts';
 import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
-import { migrateRecordedParams, resolveParams } from './resolve-params.ts';
+import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import type { WorldView } from './world-view.ts';
 

@@ -1,4 +1,4 @@
-import type { Decision, StepContext } from '../../src/index.ts';
+import type { Policy, StepContext } from '../../src/index.ts';
 import { takeInbox } from './observe.ts';
 import { ITEM_HANDLES, type Town } from './town.ts';
 
@@ -9,7 +9,7 @@ import { ITEM_HANDLES, type Town } from './town.ts';
  * teller (Maki-Thompson; Daley-Kendall also stops a spreader who is told again). It stops
  * after `ruleTellings` tellings, since LLM agents never answer "ack".
  */
-export function rulePolicy(town: Town, ctx: StepContext<unknown>): void | Promise<Decision> {
+export function rulePolicy(town: Town, ctx: StepContext<unknown>): ReturnType<Policy> {
   const { words } = takeInbox(ctx, town, 'spread');
   for (const m of ctx.inbox) {
     const h = ITEM_HANDLES.find((x) => x.item.id === m.item);
