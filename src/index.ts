@@ -137,6 +137,7 @@ export type {
   StochasticBlockModelParams,
   Topology,
   WattsStrogatzParams,
+  WorldNetworkParams,
 } from './network/index.ts';
 export {
   barabasiAlbert,
@@ -147,6 +148,7 @@ export {
   generateNetwork,
   loadEdgeListCsv,
   loadGraphologyJson,
+  networkFromParams,
   networkSpecSchema,
   ringLattice,
   stochasticBlockModel,

@@ -2,9 +2,8 @@ import {
   ConfigError,
   defineAgentMachine,
   defineWorld,
-  generateNetwork,
   type Json,
-  type NetworkSpec,
+  networkFromParams,
   z,
 } from '../../src/index.ts';
 import { giantFraction } from '../rumor/theory.ts';
@@ -98,14 +97,8 @@ export const world = defineWorld({
       throw new ConfigError(`gamma + contactRate must be at most 1 (got ${p.gamma + p.contactRate})`, {
         hint: 'rates are per unit time and every agent wakes at rate 1: rescale time',
       });
-    const specs: Record<string, NetworkSpec> = {
-      complete: { kind: 'complete', n: p.n },
-      'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / (p.n - 1)) },
-      'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: 0.1 },
-      'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
-      'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
-    };
-    const network = generateNetwork(specs[p.network], rng.stream('network'));
+    // Watts–Strogatz rewires with β = 0.1 here (the world has no beta parameter)
+    const network = networkFromParams({ ...p, beta: 0.1 }, rng.stream('network')).topology;
     const r0 = basicReproduction(p);
     return {
       size: network.size,

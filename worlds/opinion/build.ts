@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   ConfigError,
-  generateNetwork,
-  loadEdgeListCsv,
-  type NetworkSpec,
+  networkFromParams,
   type RngStreams,
   sha256Hex,
   type Topology,
@@ -27,22 +25,6 @@ function need(path: string, param: string, when: string): string {
 
 function fileHash(path: string): string {
   return sha256Hex(readFileSync(resolve(path)));
-}
-
-function buildNetwork(p: OpinionParams, rng: RngStreams, inputs: Record<string, string>): Topology {
-  if (p.network === 'csv') {
-    const path = need(p.networkFile, 'networkFile', 'network=csv');
-    inputs.networkFile = fileHash(path);
-    return loadEdgeListCsv(resolve(path)).topology;
-  }
-  const specs: Record<string, NetworkSpec> = {
-    'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
-    'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
-    'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / Math.max(1, p.n - 1)) },
-    'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
-    complete: { kind: 'complete', n: p.n },
-  };
-  return generateNetwork(specs[p.network], rng.stream('network'));
 }
 
 function checkParams(p: OpinionParams): void {
@@ -70,7 +52,8 @@ export function buildSetup(p: OpinionParams, rng: RngStreams): OpinionSetup {
     inputs.weightsFile = fileHash(path);
     return { topology: weights.listeners(), weights, inputs };
   }
-  return { topology: buildNetwork(p, rng, inputs), weights: null, inputs };
+  const net = networkFromParams(p, rng.stream('network'));
+  return { topology: net.topology, weights: null, inputs: { ...inputs, ...net.inputs } };
 }
 
 /** Voter: round(share·size) agents chosen at random (partial Fisher–Yates) hold 1, the rest 0. */

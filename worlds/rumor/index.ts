@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import {
   ConfigError,
   defineWorld,
-  generateNetwork,
-  loadEdgeListCsv,
-  type NetworkSpec,
+  networkFromParams,
   type RngStreams,
-  sha256Hex,
-  type Topology,
   type WorldControl,
 } from '../../src/index.ts';
 import { H, ROLE, ROLE_SLOT, rumorAgent } from './machine.ts';
@@ -17,38 +11,6 @@ import { type RumorParams, rumorParams } from './params.ts';
 import { createRumorPolicy, rumorResponder } from './policy.ts';
 import { rumorTheory } from './theory.ts';
 import { drawThresholds } from './thresholds.ts';
-
-function buildNetwork(
-  p: RumorParams,
-  rng: RngStreams,
-): { topology: Topology; inputs?: Record<string, string> } {
-  if (p.network === 'csv') {
-    if (!p.networkFile)
-      throw new ConfigError('network=csv needs networkFile', {
-        hint: 'add --set networkFile=path/to/edges.csv',
-      });
-    const path = resolve(p.networkFile);
-    return {
-      topology: loadEdgeListCsv(path).topology,
-      inputs: { networkFile: sha256Hex(readFileSync(path)) },
-    };
-  }
-  if ((p.network === 'watts-strogatz' || p.network === 'ring-lattice') && !Number.isInteger(p.k))
-    throw new ConfigError(
-      `parameter "k" of world "rumor": ${p.network} needs an integer degree (got ${p.k})`,
-      {
-        hint: 'only erdos-renyi takes a fractional mean degree',
-      },
-    );
-  const specs: Record<string, NetworkSpec> = {
-    'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
-    'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
-    'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / (p.n - 1)) },
-    'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
-    complete: { kind: 'complete', n: p.n },
-  };
-  return { topology: generateNetwork(specs[p.network], rng.stream('network')) };
-}
 
 /** Draws `count` distinct agents from the `purpose` stream, avoiding (and extending) `taken`: how tick-0 seeds are chosen. */
 export function pickDistinct(
@@ -113,7 +75,7 @@ export const world = defineWorld({
         },
       );
     }
-    const { topology, inputs } = buildNetwork(params, rng);
+    const { topology, inputs } = networkFromParams(params, rng.stream('network'));
     const phi = params.model === 'watts-threshold' ? drawThresholds(params, topology.size, rng) : null;
     const theory = rumorTheory(params);
     return {

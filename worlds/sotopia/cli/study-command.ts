@@ -13,7 +13,7 @@ import {
 import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
 import { writeStudyOutputs } from '../study/outputs.ts';
-import { planStudy, resolveStudyConfig } from '../study/plan.ts';
+import { planStudy, resolveStudyConfig, type StudyInput } from '../study/plan.ts';
 import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy } from '../study/runner.ts';
 
 /** The LLM flags of `grapevine study` (those of `run` but the budget and the cache). */
@@ -22,22 +22,16 @@ export type StudyLlmFlags = Pick<
   'llmBaseUrl' | 'model' | 'llmConcurrency' | 'llmRpm' | 'llmTpm' | 'llmTimeoutMs' | 'llmAttempts'
 >;
 
-/** Options of `grapevine study sotopia` as commander camel-cases them. */
-export interface StudySotopiaOptions extends StudyLlmFlags {
+/** Options of `grapevine study sotopia` as commander camel-cases them (the plan's, as strings, and the command's own). */
+export interface StudySotopiaOptions
+  extends StudyLlmFlags,
+    Omit<StudyInput, 'model' | 'pairs' | 'seed' | 'maxTurns'> {
   out?: string;
-  modes?: string;
-  scenarios?: string;
   pairs?: string;
   seed?: string;
   maxTurns?: string;
   concurrency?: string;
   maxEpisodes?: string;
-  judgeModel?: string;
-  data?: string;
-  protocol?: string;
-  rubric?: string;
-  models?: string;
-  templates?: string;
   json?: boolean;
   quiet?: boolean;
   fromEpisodes?: string;

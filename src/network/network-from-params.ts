@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, type Rng, sha256Hex } from '../core/index.ts';
+import { generateNetwork } from './generate-network.ts';
+import { loadEdgeListCsv } from './load-edge-list-csv.ts';
+import type { NetworkSpec } from './network-spec.ts';
+import type { Topology } from './topology.ts';
+
+/** The network parameters a world exposes (`--set network=... k=... beta=...`). */
+export interface WorldNetworkParams {
+  network: 'watts-strogatz' | 'erdos-renyi' | 'barabasi-albert' | 'ring-lattice' | 'complete' | 'csv';
+  n: number;
+  /** Mean degree (watts-strogatz and ring-lattice: an integer; erdos-renyi: any). */
+  k: number;
+  /** Watts–Strogatz rewiring probability. */
+  beta: number;
+  /** Barabási–Albert edges per new node. */
+  m: number;
+  /** Edge-list CSV when `network=csv`. */
+  networkFile?: string;
+}
+
+/**
+ * Builds a world's network from its parameters: one generator draw from `rng` (the run's
+ * `network` stream), Erdős–Rényi as G(n, p = k/(n−1)); `network=csv` loads the file and
+ * reports its sha256 in `inputs` (recorded in the log header, so a replay notices a change).
+ * @throws ConfigError naming the parameter to fix.
+ */
+export function networkFromParams(
+  p: WorldNetworkParams,
+  rng: Rng,
+): { topology: Topology; inputs?: Record<string, string> } {
+  if (p.network === 'csv') {
+    if (!p.networkFile)
+      throw new ConfigError('network=csv needs networkFile', { hint: 'add --set networkFile=path/to/edges.csv' });
+    const path = resolve(p.networkFile);
+    return { topology: loadEdgeListCsv(path).topology, inputs: { networkFile: sha256Hex(readFileSync(path)) } };
+  }
+  if ((p.network === 'watts-strogatz' || p.network === 'ring-lattice') && !Number.isInteger(p.k))
+    throw new ConfigError(`${p.network} needs an integer degree k (got ${p.k})`, {
+      hint: 'only erdos-renyi takes a fractional mean degree',
+    });
+  const specs: Record<string, NetworkSpec> = {
+    'watts-strogatz': { kind: 'watts-strogatz', n: p.n, k: p.k, beta: p.beta },
+    'ring-lattice': { kind: 'ring-lattice', n: p.n, k: p.k },
+    'erdos-renyi': { kind: 'erdos-renyi', n: p.n, p: Math.min(1, p.k / Math.max(1, p.n - 1)) },
+    'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
+    complete: { kind: 'complete', n: p.n },
+  };
+  return { topology: generateNetwork(specs[p.network], rng) };
+}
