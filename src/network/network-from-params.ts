@@ -32,9 +32,14 @@ export function networkFromParams(
 ): { topology: Topology; inputs?: Record<string, string> } {
   if (p.network === 'csv') {
     if (!p.networkFile)
-      throw new ConfigError('network=csv needs networkFile', { hint: 'add --set networkFile=path/to/edges.csv' });
+      throw new ConfigError('network=csv needs networkFile', {
+        hint: 'add --set networkFile=path/to/edges.csv',
+      });
     const path = resolve(p.networkFile);
-    return { topology: loadEdgeListCsv(path).topology, inputs: { networkFile: sha256Hex(readFileSync(path)) } };
+    return {
+      topology: loadEdgeListCsv(path).topology,
+      inputs: { networkFile: sha256Hex(readFileSync(path)) },
+    };
   }
   if ((p.network === 'watts-strogatz' || p.network === 'ring-lattice') && !Number.isInteger(p.k))
     throw new ConfigError(`${p.network} needs an integer degree k (got ${p.k})`, {
