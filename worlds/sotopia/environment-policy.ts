@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
 import { decideStructured } from '../../src/index.ts';
-import { runJudge } from './judge.ts';
-import { playTurn } from './play-turn.ts';
+import { judgeReplySchema, runJudge } from './judge.ts';
+import { playTurn, type TurnReading } from './play-turn.ts';
 import { playwrightPrompt, scriptPrompt } from './prompts.ts';
 import { type EndPayload, endMessage, type SotopiaRun, transcriptOf } from './run-context.ts';
+import { parseScript, type ScriptLine } from './script-parser.ts';
 import { ENV_SEAT } from './seats.ts';
+import { askSotopia, type ParseResult } from './sotopia-ask.ts';
+import type { Templates } from './templates.ts';
 import {
   ACTION_TYPES,
   type ActionType,
@@ -14,7 +17,38 @@ import {
   type TurnRecord,
   turnRecord,
 } from './transcript.ts';
-import { zhouJudgePrompt, zhouPlaywrightPrompt, zhouScriptPrompt } from './zhou-prompts.ts';
+import {
+  judgeFormat,
+  SCRIPT_TEXT_FORMAT,
+  schemaFormat,
+  TURN_TEXT_FORMAT,
+  zhouJudgePrompt,
+  zhouPlaywrightPrompt,
+  zhouScriptPrompt,
+} from './zhou-prompts.ts';
+
+/** A free-text script as its lines (`parsing: sotopia`). */
+function scriptLines(names: readonly [string, string]): (text: string) => ParseResult<ScriptLine[]> {
+  return (text) => {
+    const r = parseScript(text, names);
+    return r.ok ? { ok: true, value: r.lines } : r;
+  };
+}
+
+/**
+ * The playwright's turn under `parsing: sotopia`: the first line of the free-text reply,
+ * whoever it names (Sotopia's `ScriptWritingAgent.aact` takes `action[1][0][1]`).
+ */
+function playwrightReading(names: readonly [string, string]): TurnReading {
+  const lines = scriptLines(names);
+  return {
+    parse: (text) => {
+      const r = lines(text);
+      return r.ok ? { ok: true, value: { action: r.value[0].action, argument: r.value[0].argument } } : r;
+    },
+    repair: { template: 'repair-script', format: TURN_TEXT_FORMAT, agents: names },
+  };
+}
 
 /** The `script` reply: the whole episode as turns, each by one of the two characters. */
 export function scriptReplySchema(names: readonly [string, string], maxTurns: number) {
@@ -84,6 +118,34 @@ export function zhouScriptSchema(names: readonly [string, string]) {
   });
 }
 
+type ScriptRequest = Parameters<typeof decideStructured>[1];
+
+/** `parsing: reask`: the script as JSON turns, re-asked twice; [] when none came. */
+async function jsonScript(run: SotopiaRun, request: ScriptRequest): Promise<ScriptLine[]> {
+  const result = await decideStructured(run.llm!, request, zhouScriptSchema(run.episode.names), {
+    fallback: { turns: [] },
+    counters: run.fallbacks,
+    name: 'sotopia_script',
+  });
+  return result.value.turns.map((t) => ({ name: t.speaker, action: t.action, argument: t.argument }));
+}
+
+/** `parsing: sotopia`: the script as free text (Sotopia's parser), repaired once; [] when it failed. */
+async function sotopiaScript(run: SotopiaRun, request: ScriptRequest): Promise<ScriptLine[]> {
+  const names = run.episode.names;
+  const outcome = await askSotopia({
+    llm: run.llm!,
+    request,
+    parse: scriptLines(names),
+    repair: { template: 'repair-script', format: SCRIPT_TEXT_FORMAT, agents: names },
+    templates: run.zhou!.templates,
+    repairModel: run.params.repairModel,
+  });
+  if (outcome.ok) return outcome.value;
+  run.fallbacks.fallbacks++;
+  return [];
+}
+
 /**
  * zhou2024 `script`: one omniscient call writes the whole episode, kept as written (not cut
  * at a leave, an idle run or a length). A call whose replies all failed is regenerated
@@ -93,21 +155,19 @@ export function zhouScriptSchema(names: readonly [string, string]) {
 async function zhouScriptStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Decision> {
   const zr = run.zhou!;
   const names = run.episode.names;
-  const schema = zhouScriptSchema(names);
-  const messages = zhouScriptPrompt(zr.templates, zr.omniscient, run.params.maxTurns);
+  const sotopia = run.params.parsing === 'sotopia';
+  const messages = sotopia
+    ? zhouScriptPrompt(zr.templates, zr.omniscient, run.params.maxTurns, SCRIPT_TEXT_FORMAT)
+    : zhouScriptPrompt(zr.templates, zr.omniscient, run.params.maxTurns);
   let transcript: TurnRecord[] = [];
   let attempts = 0;
   while (attempts < run.params.regenerate && transcript.length === 0) {
     attempts++;
     const purpose = attempts === 1 ? 'write-script' : `write-script:attempt${attempts}`;
     const request = { caller: String(ENV_SEAT), tick: ctx.tick, purpose, messages, params: zr.writerParams };
-    const result = await decideStructured(run.llm!, request, schema, {
-      fallback: { turns: [] },
-      counters: run.fallbacks,
-      name: 'sotopia_script',
-    });
-    transcript = result.value.turns.map((t, k) => {
-      const seat = names.indexOf(t.speaker);
+    const lines = sotopia ? await sotopiaScript(run, request) : await jsonScript(run, request);
+    transcript = lines.map((t, k) => {
+      const seat = names.indexOf(t.name);
       return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);
     });
   }
@@ -127,8 +187,15 @@ function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Dec
   const turn = transcript.length + 1;
   const seat = (turn - 1) % 2;
   const zr = run.zhou;
+  const sotopia = zr !== undefined && run.params.parsing === 'sotopia';
   const messages = zr
-    ? zhouPlaywrightPrompt(zr.templates, zr.omniscient, seat, transcript)
+    ? zhouPlaywrightPrompt(
+        zr.templates,
+        zr.omniscient,
+        seat,
+        transcript,
+        sotopia ? TURN_TEXT_FORMAT : undefined,
+      )
     : playwrightPrompt(run.writer, transcript, turn, seat, run.params.maxTurns);
   return playTurn(run, {
     params: zr?.writerParams,
@@ -139,7 +206,13 @@ function playwrightStep(run: SotopiaRun, ctx: StepContext<unknown>): Promise<Dec
     turn,
     seat,
     transcript,
+    reading: sotopia ? playwrightReading(run.episode.names) : undefined,
   });
+}
+
+/** `parsing: sotopia`: the rubric's instructions and the reply's JSON Schema (Sotopia's `EnvResponse` format). */
+function sotopiaJudgeFormat(t: Templates, run: SotopiaRun): string {
+  return `${judgeFormat(t, run.episode.names, run.params.rubric)}\n${schemaFormat(judgeReplySchema)}`;
 }
 
 /**
@@ -152,6 +225,8 @@ function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload):
   if (!run.params.judge || (run.zhou && end.reason === 'no-script'))
     return Promise.resolve({ events: ['END'], memory: { ...memory, judge: null } });
   const zr = run.zhou;
+  const sotopia = zr && run.params.parsing === 'sotopia';
+  const format = zr && sotopia ? sotopiaJudgeFormat(zr.templates, run) : undefined;
   const call = {
     ...(zr && {
       messages: zhouJudgePrompt(
@@ -160,9 +235,12 @@ function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload):
         end.transcript,
         run.params.mode !== 'script',
         run.params.rubric,
+        format,
       ),
       attempts: run.params.regenerate,
     }),
+    ...(zr &&
+      format && { sotopia: { templates: zr.templates, repairModel: run.params.repairModel, format } }),
     llm: run.llm!,
     tick: ctx.tick,
     params: run.judgeParams,

@@ -10,7 +10,7 @@ import { privateItemsOf } from './private-items.ts';
 import type { SotopiaRun, ZhouRun } from './run-context.ts';
 import { ENV_SEAT, SEATS } from './seats.ts';
 import { sotopiaMetrics, sotopiaSummary } from './summary.ts';
-import { loadTemplates } from './templates.ts';
+import { loadTemplates, REPAIR_TEMPLATES, type Templates } from './templates.ts';
 import { DyadTurnPolicy } from './turns.ts';
 import { environmentView, isWriterMode, seatView, writerView } from './views.ts';
 
@@ -30,6 +30,13 @@ function zhouRun(episode: Episode, params: SotopiaParams, model: string, seed: n
   };
 }
 
+/** The template hashes a log records: the repair templates only when `parsing: sotopia` uses them. */
+function recordedHashes(t: Templates, params: SotopiaParams): Record<string, string> {
+  if (params.parsing === 'sotopia') return t.hashes;
+  const unused = new Set(REPAIR_TEMPLATES.map((n) => `${n}.txt`));
+  return Object.fromEntries(Object.entries(t.hashes).filter(([file]) => !unused.has(file)));
+}
+
 /**
  * Sotopia's dyadic episodes (Zhou et al., ICLR 2024) on the shipped Sotopia profiles, in the
  * four modes of Zhou et al. 2024: `agents` (each character its own LLM calls, seeing only
@@ -41,7 +48,7 @@ function zhouRun(episode: Episode, params: SotopiaParams, model: string, seed: n
  */
 export const world = defineWorld({
   id: 'sotopia',
-  version: '2.0.0',
+  version: '2.1.0',
   description:
     'Sotopia dyadic episodes (agents, mindreaders, script, playwright modes) judged on Sotopia-EVAL dimensions',
   params: sotopiaParams,
@@ -79,7 +86,7 @@ export const world = defineWorld({
         sotopia: {
           files: data.files,
           issues: data.issues.length,
-          ...(zhou && { templates: zhou.templates.hashes }),
+          ...(zhou && { templates: recordedHashes(zhou.templates, params) }),
         },
       },
     };

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { ChatMessage, Json, LlmParams, LlmPort } from '../../src/index.ts';
 import { decideStructured, type FallbackCounter, parseJsonLenient } from '../../src/index.ts';
+import { parsePydanticJson } from './pydantic-json.ts';
 import { JUDGE_CALLER } from './seats.ts';
+import { askSotopia } from './sotopia-ask.ts';
+import type { Templates } from './templates.ts';
 import { type TurnRecord, turnLine } from './transcript.ts';
 import { describeProfile, relationshipPhrase, type WriterView } from './views.ts';
 
@@ -156,6 +159,35 @@ export interface JudgeCall {
   messages?: ChatMessage[];
   /** Whole judgements to try before giving up (default 1; zhou2024 regenerates). */
   attempts?: number;
+  /** Set under `parsing: sotopia`: one call (no JSON mode) and one repair call per judgement. */
+  sotopia?: { templates: Templates; repairModel: string; format: string };
+}
+
+type JudgeRequest = Parameters<typeof decideStructured>[1];
+
+async function askJudge(
+  j: JudgeCall,
+  request: JudgeRequest,
+): Promise<{ value: JudgeReply | null; errors: string[] }> {
+  if (!j.sotopia) {
+    const r = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
+      fallback: null,
+      counters: j.counters,
+      name: 'sotopia_eval',
+    });
+    return { value: r.fallback ? null : r.value, errors: r.errors };
+  }
+  const r = await askSotopia({
+    llm: j.llm,
+    request,
+    parse: (text) => parsePydanticJson(text, judgeReplySchema),
+    repair: { template: 'repair-json', format: j.sotopia.format },
+    templates: j.sotopia.templates,
+    repairModel: j.sotopia.repairModel,
+  });
+  if (r.ok) return { value: r.value, errors: r.errors };
+  if (j.counters) j.counters.fallbacks++;
+  return { value: null, errors: r.errors };
 }
 
 /**
@@ -177,13 +209,9 @@ export async function runJudge(j: JudgeCall): Promise<JudgeOutcome> {
       messages,
       params: j.params,
     };
-    const result = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
-      fallback: null,
-      counters: j.counters,
-      name: 'sotopia_eval',
-    });
+    const result = await askJudge(j, request);
     errors.push(...result.errors);
-    const done = !result.fallback && result.value !== null;
+    const done = result.value !== null;
     if (done || k >= attempts) {
       const scores = done ? toScores(result.value as JudgeReply) : null;
       const outcome: JudgeOutcome = { model: j.params.model, fallback: scores === null, errors, scores };

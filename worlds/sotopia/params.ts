@@ -12,6 +12,15 @@ export const PROTOCOLS = ['zhou2024', 'grapevine-v0'] as const;
 /** A protocol. */
 export type Protocol = (typeof PROTOCOLS)[number];
 
+/**
+ * How replies are read: `sotopia` as Sotopia's code reads them (JSON replies for turns and
+ * the judge, free-text `Turn #n` scripts for the script writer and the playwright, no JSON
+ * mode on the request; an unreadable reply gets one repair call, then counts as failed);
+ * `reask` is grapevine's way (JSON for every mode with the schema sent as structured
+ * output, an unreadable reply re-asked twice with the problem shown; world 2.0.x).
+ */
+export const PARSINGS = ['sotopia', 'reask'] as const;
+
 /** The judge's rubric: Sotopia's per-dimension steps (`basic`), or the same with scoring bands (`plus`). */
 export const RUBRICS = ['basic', 'plus'] as const;
 
@@ -73,6 +82,18 @@ export const sotopiaParams = z.object({
     .max(10)
     .default(3)
     .describe('zhou2024: attempts at a script or a judgement before the episode counts as missing'),
+  parsing: z
+    .enum(PARSINGS)
+    .default('sotopia')
+    .describe(
+      "zhou2024: sotopia (Sotopia's reply formats and one repair call) | reask (JSON everywhere, re-asked twice; world 2.0)",
+    ),
+  repairModel: z
+    .string()
+    .default('')
+    .describe(
+      "parsing=sotopia: the model of the repair call ('' = the model of the call repaired; Sotopia used gpt-3.5-turbo)",
+    ),
   seatModels: z
     .array(z.string())
     .default([])
@@ -90,13 +111,15 @@ export type SotopiaParams = z.infer<typeof sotopiaParams>;
 
 /**
  * Parameters of a log written by an earlier version of the world, for this version: world
- * 1.x logs (no `protocol`) replay with `grapevine-v0`.
+ * 1.x logs (no `protocol`) replay with `grapevine-v0`; 1.x and 2.0.x logs (no `parsing`)
+ * with `parsing: reask`, the only way they read replies.
  */
 export function migrateSotopiaParams(
   params: Record<string, unknown>,
   fromVersion: string,
 ): Record<string, unknown> {
-  if (/^1\./.test(fromVersion) && params.protocol === undefined)
-    return { ...params, protocol: 'grapevine-v0' };
-  return params;
+  let out = params;
+  if (/^1\./.test(fromVersion) && out.protocol === undefined) out = { ...out, protocol: 'grapevine-v0' };
+  if (/^(1|2\.0)\./.test(fromVersion) && out.parsing === undefined) out = { ...out, parsing: 'reask' };
+  return out;
 }

@@ -1,7 +1,14 @@
 import type { ChatMessage, Decision, LlmParams } from '../../src/index.ts';
 import { decideStructured } from '../../src/index.ts';
 import { afterTurn, type SotopiaRun } from './run-context.ts';
-import { NO_ACTION, type TurnRecord, turnRecord, turnReplySchema } from './transcript.ts';
+import { askSotopia, type ParseResult, type RepairSpec } from './sotopia-ask.ts';
+import { NO_ACTION, type TurnRecord, type TurnReply, turnRecord, turnReplySchema } from './transcript.ts';
+
+/** How a turn's reply is read under `parsing: sotopia`: its parser and its repair prompt. */
+export interface TurnReading {
+  parse: (text: string) => ParseResult<TurnReply>;
+  repair: RepairSpec;
+}
 
 /** One turn asked of the model: who asks, for whom the turn is, and what it sees. */
 export interface TurnAsk {
@@ -16,11 +23,37 @@ export interface TurnAsk {
   transcript: TurnRecord[];
   /** Model parameters (default: the run's `llmParams`). */
   params?: LlmParams;
+  /** Set under `parsing: sotopia`: one call and one repair call instead of JSON re-asks. */
+  reading?: TurnReading;
+}
+
+async function askTurn(
+  run: SotopiaRun,
+  request: Parameters<typeof decideStructured>[1],
+  reading: TurnReading | undefined,
+): Promise<{ value: TurnReply; fallback: boolean }> {
+  if (!reading)
+    return decideStructured(run.llm!, request, turnReplySchema, {
+      fallback: NO_ACTION,
+      counters: run.fallbacks,
+      name: 'sotopia_action',
+    });
+  const outcome = await askSotopia({
+    llm: run.llm!,
+    request,
+    parse: reading.parse,
+    repair: reading.repair,
+    templates: run.zhou!.templates,
+    repairModel: run.params.repairModel,
+  });
+  if (outcome.ok) return { value: outcome.value, fallback: false };
+  run.fallbacks.fallbacks++;
+  return { value: NO_ACTION, fallback: true };
 }
 
 /**
- * Asks the model for one `{action, argument}` turn (re-asked twice, then a recorded `none`)
- * and returns the decision that records it: the shared step of character turns and of the
+ * Asks the model for one `{action, argument}` turn (re-asked twice, or under `parsing:
+ * sotopia` repaired once, then a recorded `none`) and returns the decision that records it: the shared step of character turns and of the
  * playwright's turn-by-turn writing.
  */
 export async function playTurn(run: SotopiaRun, ask: TurnAsk): Promise<Decision> {
@@ -31,11 +64,7 @@ export async function playTurn(run: SotopiaRun, ask: TurnAsk): Promise<Decision>
     messages: ask.messages,
     params: ask.params ?? run.llmParams,
   };
-  const result = await decideStructured(run.llm!, request, turnReplySchema, {
-    fallback: NO_ACTION,
-    counters: run.fallbacks,
-    name: 'sotopia_action',
-  });
+  const result = await askTurn(run, request, ask.reading);
   const record = turnRecord(ask.turn, ask.seat, run.episode.names[ask.seat], result.value, result.fallback);
   return afterTurn(run, ask.caller, [...ask.transcript, record]);
 }

@@ -7,8 +7,22 @@ import { DIMENSION_NAMES } from './judge.ts';
 /** The shipped zhou2024 templates. */
 export const DEFAULT_TEMPLATES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 
-/** The four prompt templates, each a file `<name>.txt` of a templates directory. */
-export const TEMPLATE_NAMES = ['character', 'playwright', 'script', 'judge'] as const;
+/**
+ * The prompt templates, each a file `<name>.txt` of a templates directory: the four
+ * prompts, and the two repair prompts of `parsing: sotopia` (Sotopia's `format_bad_output`
+ * for JSON replies and `format_bad_output_for_script` for scripts).
+ */
+export const TEMPLATE_NAMES = [
+  'character',
+  'playwright',
+  'script',
+  'judge',
+  'repair-json',
+  'repair-script',
+] as const;
+
+/** The repair templates: only runs with `parsing: sotopia` use them (and record their hashes). */
+export const REPAIR_TEMPLATES: readonly TemplateName[] = ['repair-json', 'repair-script'];
 
 /** A template name. */
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
@@ -22,6 +36,8 @@ export const PLACEHOLDERS: Record<TemplateName, { required: string[]; optional: 
   playwright: { required: ['agent', 'background', 'history', 'format'], optional: ['turn', 'actions'] },
   script: { required: ['background', 'format'], optional: ['max_turns'] },
   judge: { required: ['history', 'format'], optional: [] },
+  'repair-json': { required: ['ill_formed', 'format'], optional: [] },
+  'repair-script': { required: ['ill_formed', 'format', 'agents'], optional: [] },
 };
 
 /** The judge's rubric per dimension: the steps (basic) and the scoring bands (plus). */
@@ -81,7 +97,7 @@ export function loadTemplates(dir: string): Templates {
   const root = dir || DEFAULT_TEMPLATES_DIR;
   if (dir && !existsSync(dir))
     throw new ConfigError(`templates directory ${dir} does not exist`, {
-      hint: 'give a directory holding character.txt, playwright.txt, script.txt, judge.txt',
+      hint: `give a directory holding any of ${TEMPLATE_NAMES.map((n) => `${n}.txt`).join(', ')}, rubric.json`,
     });
   const text = {} as Record<TemplateName, string>;
   const hashes: Record<string, string> = {};

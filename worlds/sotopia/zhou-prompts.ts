@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ChatMessage } from '../../src/index.ts';
 import { type Background, backgroundText } from './background.ts';
 import { DIMENSION_NAMES, DIMENSIONS } from './judge.ts';
@@ -20,6 +21,61 @@ const ACTION_FORMAT = [
   'For example: {"action": "speak", "argument": "Hello, how are you?"}',
 ].join('\n');
 
+/**
+ * `parsing: sotopia`'s format of a JSON reply: the reply's JSON Schema in the prompt, as
+ * LangChain's `PydanticOutputParser.get_format_instructions` gave Sotopia's prompts.
+ */
+export function schemaFormat(schema: z.ZodType): string {
+  const { $schema: _drop, ...shape } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return [
+    'Reply with one JSON object that conforms to the JSON Schema below (an instance of the schema, not the schema itself).',
+    'The schema:',
+    '```json',
+    JSON.stringify(shape),
+    '```',
+  ].join('\n');
+}
+
+const ACTION_FORMS = [
+  'Each turn uses exactly one of these forms for its action (keep the square brackets where shown):',
+  '1. "did nothing" when the character does nothing;',
+  '2. said: "<what is said>" to say, ask or inquire something;',
+  '3. [non-verbal communication] <the expression or gesture>;',
+  '4. [action] <the physical action>;',
+  '5. "left the conversation" when the character leaves (and the script stops there).',
+  'No other form is allowed.',
+];
+
+/**
+ * `parsing: sotopia`'s format of a whole script (Sotopia's `ScriptOutputParser`, several
+ * turns): a `Turn #n` line, then `<name> <action>`, for each turn.
+ */
+export const SCRIPT_TEXT_FORMAT = [
+  'Write one turn after another, each turn describing one character only, as two lines: "Turn #n", then "<character\'s name> <action>".',
+  ...ACTION_FORMS,
+  'For example:',
+  'Turn #1',
+  'Oliver Thompson said: "What happened? You look worried."',
+  'Turn #2',
+  'Esmeralda Solis [action] steps closer',
+  'Turn #3',
+  'Oliver Thompson [non-verbal communication] smiles',
+  'Turn #4',
+  'Esmeralda Solis did nothing',
+  'Turn #5',
+  'Oliver Thompson left the conversation',
+].join('\n');
+
+/** `parsing: sotopia`'s format of one playwright turn (the `single_turn` instructions). */
+export const TURN_TEXT_FORMAT = [
+  'Write only this character\'s next turn, in two lines: "Turn #n", then "<character\'s name> <action>".',
+  ...ACTION_FORMS,
+  'For example:',
+  'Turn #1',
+  'Oliver Thompson said: "What happened? You look worried."',
+  'Keep the whole script short: fewer than 20 turns.',
+].join('\n');
+
 function user(content: string): ChatMessage[] {
   return [{ role: 'user', content }];
 }
@@ -35,6 +91,7 @@ export function zhouCharacterPrompt(
   bg: Background,
   seat: number,
   transcript: readonly TurnRecord[],
+  format: string = ACTION_FORMAT,
 ): ChatMessage[] {
   return user(
     fillTemplate(t.text.character, {
@@ -42,7 +99,7 @@ export function zhouCharacterPrompt(
       history: characterHistory(bg, transcript),
       turn: String(transcript.length),
       actions: ACTIONS,
-      format: ACTION_FORMAT,
+      format,
     }),
   );
 }
@@ -53,6 +110,7 @@ export function zhouPlaywrightPrompt(
   bg: Background,
   seat: number,
   transcript: readonly TurnRecord[],
+  format: string = ACTION_FORMAT,
 ): ChatMessage[] {
   return user(
     fillTemplate(t.text.playwright, {
@@ -61,19 +119,28 @@ export function zhouPlaywrightPrompt(
       history: historyLines(transcript).join('\n'),
       turn: String(transcript.length),
       actions: ACTIONS,
-      format: ACTION_FORMAT,
+      format,
     }),
   );
 }
 
-/** The script writer's one call (the omniscient background). */
-export function zhouScriptPrompt(t: Templates, bg: Background, maxTurns: number): ChatMessage[] {
-  const [a, b] = bg.names;
-  const format = [
+/** The `reask` script format: a JSON object of turns. */
+export function scriptJsonFormat(names: readonly [string, string]): string {
+  const [a, b] = names;
+  return [
     'A JSON object {"turns": [...]}: each turn is one action of one character,',
     `{"speaker": "${a}" or "${b}", "action": one of ${ACTIONS}, "argument": what is said for speak, the expression or gesture for non-verbal communication, the physical action for action (empty for none and leave)}.`,
     `For example: {"turns": [{"speaker": "${a}", "action": "speak", "argument": "Hi!"}, {"speaker": "${b}", "action": "non-verbal communication", "argument": "smiles"}]}`,
   ].join('\n');
+}
+
+/** The script writer's one call (the omniscient background). */
+export function zhouScriptPrompt(
+  t: Templates,
+  bg: Background,
+  maxTurns: number,
+  format: string = scriptJsonFormat(bg.names),
+): ChatMessage[] {
   return user(
     fillTemplate(t.text.script, { background: backgroundText(bg), max_turns: String(maxTurns), format }),
   );
@@ -107,7 +174,8 @@ export function zhouJudgePrompt(
   transcript: readonly TurnRecord[],
   stepMarkers: boolean,
   rubric: (typeof RUBRICS)[number],
+  format: string = judgeFormat(t, bg.names, rubric),
 ): ChatMessage[] {
   const history = [backgroundText(bg), ...judgeLines(transcript, stepMarkers)].join('\n');
-  return user(fillTemplate(t.text.judge, { history, format: judgeFormat(t, bg.names, rubric) }));
+  return user(fillTemplate(t.text.judge, { history, format }));
 }

@@ -2,6 +2,7 @@ import type { Json } from '../../core/index.ts';
 import { type ChatRequest, type JsonSchemaObject, messageText } from './chat-request.ts';
 import { fieldRole } from './field-role.ts';
 import { readPromptFacts } from './prompt-facts.ts';
+import { renderScript, schemaInPrompt, scriptParticipants } from './prompt-formats.ts';
 import { planReply, type ReplyPlan } from './reply-plan.ts';
 import { RequestDice } from './request-dice.ts';
 import { fillSchema } from './schema-filler.ts';
@@ -42,6 +43,9 @@ export interface ResponderReply {
  *   arguments fill the tool's `parameters` schema;
  * - `response_format: json_schema`: a JSON object valid against the schema (`fillSchema`);
  * - `response_format: json_object`: `{"action", "to"?, "text"}`;
+ * - no `response_format`, a prompt carrying a JSON Schema in a fenced `json` block: a JSON
+ *   instance of it; a prompt with a `Participants: A and B` line asking for `Turn #` lines:
+ *   a short script (`prompt-formats.ts`);
  * - plain text: the line itself, or, when the prompt has an `Allowed actions:` line,
  *   `Action: <action>` / `To: <name>` / `Text: <line>` lines.
  *
@@ -53,18 +57,22 @@ export function respond(request: ChatRequest): ResponderReply {
   const facts = readPromptFacts(request.messages);
   const tool = forcedTool(request, dice);
   const format = request.response_format;
-  const schema = tool
+  const requested = tool
     ? (tool.parameters ?? {})
     : format?.type === 'json_schema'
       ? format.json_schema.schema
       : undefined;
+  const plainText = !tool && (format === undefined || format === null || format.type === 'text');
+  const schema = requested ?? (plainText ? schemaInPrompt(facts.lastUserText) : undefined);
   const plan = planReply(facts, dice, ...choicesFrom(schema, facts.allowedActions));
   const json = tool !== undefined || format?.type === 'json_schema' || format?.type === 'json_object';
+  const participants = plainText && !schema ? scriptParticipants(facts.lastUserText) : undefined;
   let body: string;
   if (schema) body = JSON.stringify(fillSchema(schema, { plan, dice, root: schema }));
   else if (json) body = JSON.stringify(defaultObject(plan));
+  else if (participants) body = renderScript(participants, plan.text, dice);
   else body = renderText(plan, facts.allowedActions.length > 0);
-  const promptTokens = countPrompt(request, schema);
+  const promptTokens = countPrompt(request, requested);
   if (tool) {
     const call = { id: `call_${dice.key.slice(0, 24)}`, name: tool.name, arguments: body };
     const completionTokens = countTokens(tool.name) + countTokens(body);

@@ -1,0 +1,88 @@
+import type { ChatMessage, LlmParams, LlmPort, LlmReply, LlmRequest } from '../../src/index.ts';
+import { LlmCallError } from '../../src/index.ts';
+import { fillTemplate, type Templates } from './templates.ts';
+
+/**
+ * Sotopia's way of getting a usable reply (`parsing: sotopia`; sotopia/generation_utils/
+ * generate.py at `agent_vs_storyteller_v1`, `agenerate` and `ScriptOutputParser.parse`):
+ * one call with the format instructions in the prompt and no JSON mode; if the reply does
+ * not parse, one repair call (`format_bad_output` for JSON, `format_bad_output_for_script`
+ * for scripts) asks a model to rewrite the reply into the format, at temperature 0.7 (the
+ * default of Sotopia's `obtain_chain`); if that does not parse either, the ask failed and
+ * the caller does what Sotopia does then (a `none` turn, a regenerated script or judgement).
+ */
+
+/** A parse of a reply text. */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Which repair prompt, and what it is told. */
+export interface RepairSpec {
+  template: 'repair-json' | 'repair-script';
+  /** The format instructions the first call carried. */
+  format: string;
+  /** The two characters (repair-script only). */
+  agents?: readonly [string, string];
+}
+
+/** One ask: the request, how to parse its reply, and how to repair it. */
+export interface SotopiaAsk<T> {
+  llm: LlmPort;
+  request: LlmRequest;
+  parse: (text: string) => ParseResult<T>;
+  repair: RepairSpec;
+  templates: Templates;
+  /** The repair call's model ('' = the request's own). */
+  repairModel: string;
+}
+
+/** The outcome: the value, or why no usable reply came. */
+export type AskOutcome<T> = { ok: true; value: T; errors: string[] } | { ok: false; errors: string[] };
+
+/** Sotopia's repair temperature (`obtain_chain`'s default). */
+export const REPAIR_TEMPERATURE = 0.7;
+
+/** The repair call's messages: the template filled with the bad text and the format. */
+export function repairMessages(t: Templates, spec: RepairSpec, badText: string): ChatMessage[] {
+  const values: Record<string, string> = { ill_formed: badText, format: spec.format };
+  if (spec.agents) values.agents = JSON.stringify(spec.agents);
+  return [{ role: 'user', content: fillTemplate(t.text[spec.template], values) }];
+}
+
+async function call(llm: LlmPort, request: LlmRequest, errors: string[]): Promise<LlmReply | null> {
+  try {
+    return await llm.complete(request);
+  } catch (err) {
+    if (!(err instanceof LlmCallError)) throw err;
+    errors.push(`${request.purpose}: ${err.message}`);
+    return null;
+  }
+}
+
+/** Asks once, repairs once; every call goes through the run's (recorded) port. */
+export async function askSotopia<T>(a: SotopiaAsk<T>): Promise<AskOutcome<T>> {
+  const errors: string[] = [];
+  const { json: _noJsonMode, ...params } = a.request.params;
+  const first = await call(a.llm, { ...a.request, params }, errors);
+  if (!first) return { ok: false, errors };
+  const parsed = a.parse(first.text);
+  if (parsed.ok) return { ok: true, value: parsed.value, errors };
+  errors.push(`${a.request.purpose}: ${parsed.error}`);
+  const repairParams: LlmParams = {
+    ...params,
+    model: a.repairModel || params.model,
+    temperature: REPAIR_TEMPERATURE,
+  };
+  const repair: LlmRequest = {
+    caller: a.request.caller,
+    tick: a.request.tick,
+    purpose: `${a.request.purpose}:repair`,
+    messages: repairMessages(a.templates, a.repair, first.text),
+    params: repairParams,
+  };
+  const second = await call(a.llm, repair, errors);
+  if (!second) return { ok: false, errors };
+  const reparsed = a.parse(second.text);
+  if (reparsed.ok) return { ok: true, value: reparsed.value, errors };
+  errors.push(`${repair.purpose}: ${reparsed.error}`);
+  return { ok: false, errors };
+}
