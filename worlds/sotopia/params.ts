@@ -21,6 +21,9 @@ export type Protocol = (typeof PROTOCOLS)[number];
  */
 export const PARSINGS = ['sotopia', 'reask'] as const;
 
+/** A way of reading replies. */
+export type Parsing = (typeof PARSINGS)[number];
+
 /** The judge's rubric: Sotopia's per-dimension steps (`basic`), or the same with scoring bands (`plus`). */
 export const RUBRICS = ['basic', 'plus'] as const;
 

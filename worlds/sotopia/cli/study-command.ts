@@ -174,6 +174,14 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
       'zhou2024 (default: Zhou et al. 2024) or grapevine-v0 (the first grapevine protocol)',
     )
     .option('--rubric <name>', "the judge's rubric: basic (default) or plus (Sotopia's scoring bands)")
+    .option(
+      '--parsing <way>',
+      "zhou2024: sotopia (default: Sotopia's reply formats, one repair call) or reask (JSON everywhere, re-asked twice)",
+    )
+    .option(
+      '--repair-model <name>',
+      "parsing sotopia: the repair call's model (default: the model of the call repaired; Sotopia used gpt-3.5-turbo)",
+    )
     .option('--models <a,b>', 'two models in the two seats, every (scenario, pair) run in both seatings')
     .option(
       '--templates <dir>',

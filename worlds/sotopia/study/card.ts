@@ -142,6 +142,11 @@ export function buildCard(
         writerTemperature: zhou ? defaults.writerTemperature : defaults.temperature,
         judgeTemperature: 0,
         regenerate: zhou ? defaults.regenerate : 1,
+        parsing: zhou ? (config.parsing ?? 'reask') : 'grapevine-v0 JSON re-asks',
+        repairModel:
+          zhou && config.parsing === 'sotopia'
+            ? config.repairModel || 'the model of the call repaired'
+            : null,
         maxTurns: config.maxTurns,
         maxIdle: defaults.maxIdle,
       },

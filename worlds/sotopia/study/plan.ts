@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, sha256Hex, UsageError } from '../../../src/index.ts';
 import { findEnvironments } from '../episode.ts';
 import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../importer.ts';
-import { PROTOCOLS, type Protocol, RUBRICS } from '../params.ts';
+import { PARSINGS, type Parsing, PROTOCOLS, type Protocol, RUBRICS } from '../params.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import { loadTemplates } from '../templates.ts';
 import { MODES, type Mode } from '../views.ts';
@@ -34,6 +34,10 @@ export interface StudyConfig {
   protocol: Protocol;
   /** The judge's rubric (zhou2024). */
   rubric: 'basic' | 'plus';
+  /** zhou2024: how replies are read (`sotopia` by default; `reask` is grapevine's named option). */
+  parsing?: Parsing;
+  /** zhou2024 with `parsing: sotopia`: the repair call's model ('' = the model of the call repaired). */
+  repairModel?: string;
   /** `--models A,B`: two models in the two seats, each (scenario, pair) run in both seatings; null: `model` in both. */
   models: [string, string] | null;
   /** `--templates DIR` (absolute), '' for the shipped templates. */
@@ -81,6 +85,8 @@ export interface StudyInput {
   data?: string;
   protocol?: string;
   rubric?: string;
+  parsing?: string;
+  repairModel?: string;
   models?: string;
   templates?: string;
 }
@@ -225,6 +231,8 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
   const { judgeModel, judgeSame } = parseJudgeModel(input.judgeModel, model);
   const protocol = oneOf('protocol', input.protocol, PROTOCOLS, 'zhou2024');
   const rubric = oneOf('rubric', input.rubric, RUBRICS, 'basic');
+  const parsing = oneOf('parsing', input.parsing, PARSINGS, 'sotopia');
+  const repairModel = input.repairModel?.trim() ?? '';
   const models = parseSeatModels(input.models);
   const templates = input.templates ? resolve(input.templates) : '';
   const templateHashes = protocol === 'zhou2024' ? loadTemplates(templates).hashes : {};
@@ -241,6 +249,7 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
       judgeSame,
       protocol,
       rubric,
+      ...(protocol === 'zhou2024' && { parsing, repairModel }),
       models,
       templates,
       templateHashes,
@@ -283,6 +292,8 @@ export function episodeParams(config: StudyConfig, ep: PlannedEpisode): Record<s
     judgeModel: config.judgeModel,
     protocol: config.protocol,
     ...(config.protocol === 'zhou2024' && { rubric: config.rubric }),
+    ...(config.parsing && { parsing: config.parsing }),
+    ...(config.repairModel && { repairModel: config.repairModel }),
     ...(config.templates ? { templates: config.templates } : {}),
     ...(ep.seatModels ? { seatModels: ep.seatModels } : {}),
     ...(config.data ? { data: config.data } : {}),

@@ -41,6 +41,12 @@ function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): 
   return keys.filter((k) => canonicalJson(a[k] ?? null) !== canonicalJson(b[k] ?? null));
 }
 
+/** A zhou2024 config without `parsing` (made by world 2.0, before it existed) reads replies the `reask` way. */
+function withParsing(config: Record<string, unknown>): Record<string, unknown> {
+  if (config.protocol !== 'zhou2024' || config.parsing !== undefined) return config;
+  return { ...config, parsing: 'reask', repairModel: '' };
+}
+
 /**
  * Checks that `dir` is new, empty, or holds this very study (same {@link StudyConfig} in
  * `study.json`), without writing anything.
@@ -80,7 +86,10 @@ export function checkStudyDir(dir: string, config: StudyConfig): 'new' | 'resume
         hint: 'use a new --out directory; the old episodes still replay with: grapevine replay LOG --verify',
       },
     );
-  const diff = differingKeys(saved.config, config as unknown as Record<string, unknown>);
+  const diff = differingKeys(
+    withParsing(saved.config),
+    withParsing(config as unknown as Record<string, unknown>),
+  );
   if (diff.length > 0)
     throw new UsageError(`${dir} holds a study with another config (${diff.join(', ')} differ)`, {
       hint: `rerun with the study's own options to continue it (see ${file}), or use a new --out`,

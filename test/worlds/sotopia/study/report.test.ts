@@ -337,6 +337,13 @@ describe('study directories', () => {
     writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
     expect(checkStudyDir(d, config)).toBe('resume');
   });
+
+  it('a zhou2024 study made before `parsing` existed resumes with parsing=reask and is refused with sotopia', () => {
+    const d = mkdtempSync(join(tmpdir(), 'grapevine-parsing-study-'));
+    writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
+    expect(checkStudyDir(d, { ...config, parsing: 'reask', repairModel: '' })).toBe('resume');
+    expect(() => checkStudyDir(d, { ...config, parsing: 'sotopia', repairModel: '' })).toThrow(/parsing/);
+  });
 });
 
 describe('plan and card', () => {
