@@ -11,7 +11,8 @@
  *   Mesa only when `python3 -c "import mesa"` works (otherwise skipped with a message).
  * - 1m: the same world at 10^6 agents (goal <= 5 s wall, <= 1 GB peak RSS).
  * - 10m: 10^7 agents (goal: completes, <= 6 GB peak RSS); `--runs-10m` runs (default 1).
- * Peak RSS is GNU time's maximum resident set size of the child (n/a without /usr/bin/time);
+ * Peak RSS and CPU (user + system) are GNU time's figures for the child (n/a without
+ * /usr/bin/time; CPU seconds move less than wall with the machine's load);
  * deliveries/s = the run's deliveries / whole-process wall. The load average is printed beside
  * each section: the machine is shared, so quote medians with it. Needs a built dist/
  * (`npm run build`). Figures go to bench/out/scale.json.
@@ -30,22 +31,25 @@ const GNU_TIME = '/usr/bin/time';
 
 interface Run {
   wall: number;
+  /** User + system CPU seconds of the child (GNU time), null without it. */
+  cpu: number | null;
   peakRss: number | null;
   ticks: number;
   deliveries: number;
 }
 
 /** Runs `cmd` to completion; wall in seconds, peak RSS in bytes (GNU time), stdout kept. */
-function timed(cmd: string[]): { wall: number; peakRss: number | null; stdout: string } {
+function timed(cmd: string[]): { wall: number; cpu: number | null; peakRss: number | null; stdout: string } {
   const rssFile = join(OUT, `scale-rss-${process.pid}.txt`);
   const useTime = existsSync(GNU_TIME);
-  const argv = useTime ? [GNU_TIME, '-f', '%M', '-o', rssFile, ...cmd] : cmd;
+  const argv = useTime ? [GNU_TIME, '-f', '%M %U %S', '-o', rssFile, ...cmd] : cmd;
   const t0 = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  const peakRss = useTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) * 1024 : null;
-  return { wall, peakRss, stdout: r.stdout };
+  if (!useTime) return { wall, cpu: null, peakRss: null, stdout: r.stdout };
+  const [kb, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  return { wall, cpu: user + sys, peakRss: kb * 1024, stdout: r.stdout };
 }
 
 /** One `grapevine run rumor` of the Maki-Thompson world; ticks and deliveries from its `end` line. */
@@ -63,7 +67,7 @@ function engineRun(n: number, seed: number): Run {
   const end = JSON.parse(lastLine(log)) as { type: string; ticks: number; deliveries: number };
   if (end.type !== 'end') throw new Error(`${log} has no end line`);
   rmSync(log, { force: true });
-  return { wall: r.wall, peakRss: r.peakRss, ticks: end.ticks, deliveries: end.deliveries };
+  return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: end.ticks, deliveries: end.deliveries };
 }
 
 function lastLine(path: string): string {
@@ -82,7 +86,7 @@ function baselineRun(n: number, seed: number): Run {
     'maki-thompson',
   ]);
   const out = JSON.parse(r.stdout) as { ticks: number; deliveries: number };
-  return { wall: r.wall, peakRss: r.peakRss, ticks: out.ticks, deliveries: out.deliveries };
+  return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: out.ticks, deliveries: out.deliveries };
 }
 
 function median(xs: number[]): number {
@@ -101,8 +105,9 @@ function summarise(label: string, n: number, runs: Run[]): Record<string, unknow
   const wall = median(runs.map((r) => r.wall));
   const rss = runs.every((r) => r.peakRss !== null) ? median(runs.map((r) => r.peakRss!)) : null;
   const dps = median(runs.map((r) => r.deliveries / r.wall));
+  const cpu = runs.every((r) => r.cpu !== null) ? median(runs.map((r) => r.cpu!)) : null;
   console.log(
-    `| ${label} | ${n.toLocaleString('en')} | ${runs.length} | ${wall.toFixed(2)} s (${Math.min(...runs.map((r) => r.wall)).toFixed(2)}–${Math.max(...runs.map((r) => r.wall)).toFixed(2)}) | ${mb(rss)} | ${rss === null ? 'n/a' : (rss / n).toFixed(0)} | ${Math.round(dps).toLocaleString('en')} | ${runs[0].ticks} | ${runs[0].deliveries.toLocaleString('en')} |`,
+    `| ${label} | ${n.toLocaleString('en')} | ${runs.length} | ${wall.toFixed(2)} s (${Math.min(...runs.map((r) => r.wall)).toFixed(2)}–${Math.max(...runs.map((r) => r.wall)).toFixed(2)}) | ${cpu === null ? 'n/a' : `${cpu.toFixed(2)} s`} | ${mb(rss)} | ${rss === null ? 'n/a' : (rss / n).toFixed(0)} | ${Math.round(dps).toLocaleString('en')} | ${runs[0].ticks} | ${runs[0].deliveries.toLocaleString('en')} |`,
   );
   return {
     label,
@@ -116,7 +121,7 @@ function summarise(label: string, n: number, runs: Run[]): Record<string, unknow
 }
 
 const HEAD =
-  '| what | agents | runs | wall median (min–max) | peak RSS | bytes/agent | deliveries/s | ticks | deliveries |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|';
+  '| what | agents | runs | wall median (min–max) | cpu (user+sys) median | peak RSS | bytes/agent | deliveries/s | ticks | deliveries |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
 
 function mtSection(runs: number, seed: number): Record<string, unknown> {
   const n = 100_000;
@@ -133,8 +138,11 @@ function mtSection(runs: number, seed: number): Record<string, unknown> {
   const b = summarise('typed-array baseline', n, base);
   const same = engine.every((r, i) => r.ticks === base[i].ticks && r.deliveries === base[i].deliveries);
   const ratios = engine.map((r, i) => r.wall / base[i].wall);
+  const cpuRatios = engine.every((r, i) => r.cpu && base[i].cpu)
+    ? engine.map((r, i) => r.cpu! / base[i].cpu!)
+    : null;
   console.log(
-    `\nratio grapevine / baseline, pair by pair: median ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}; goal <= 1.5x); same ticks and deliveries: ${same ? 'yes' : 'NO (semantics differ)'}; load after: ${load()}`,
+    `\nratio grapevine / baseline, pair by pair: median ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}; goal <= 1.5x); CPU-time ratio median ${cpuRatios ? `${median(cpuRatios).toFixed(2)}x` : 'n/a'}; same ticks and deliveries: ${same ? 'yes' : 'NO (semantics differ)'}; load after: ${load()}`,
   );
   const mesa = spawnSync('python3', ['-c', 'import mesa; print(mesa.__version__)'], { encoding: 'utf8' });
   console.log(
@@ -142,7 +150,7 @@ function mtSection(runs: number, seed: number): Record<string, unknown> {
       ? `Mesa ${mesa.stdout.trim()} is importable, but this script has no Mesa model of the world yet: skipped`
       : 'Mesa: skipped (no python3 with mesa importable here)',
   );
-  return { engine: e, baseline: b, ratios, medianRatio: median(ratios), sameRun: same };
+  return { engine: e, baseline: b, ratios, medianRatio: median(ratios), cpuRatios, sameRun: same };
 }
 
 function bigSection(n: number, runs: number, seed: number, goal: string): Record<string, unknown> {
