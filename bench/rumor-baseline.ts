@@ -81,8 +81,8 @@ class MessageQueue {
 }
 
 /**
- * A hand-written, typed-array Daley-Kendall rumour model with the same semantics as
- * `worlds/rumor` (simultaneous update, latency 1, tell/ack messages, inboxes in send
+ * A hand-written, typed-array Daley-Kendall (or Maki-Thompson) rumour model with the same semantics as
+ * `worlds/rumor` (simultaneous update, latency 1, tell/ack messages: `contact=delayed`, inboxes in send
  * order, agents stepped in index order). It also uses the engine's counter-based draws,
  * so on the same setup it reproduces the engine's ticks and deliveries exactly.
  */
@@ -110,7 +110,14 @@ export class RumorBaseline {
   private steps = 0;
   private deliveries = 0;
 
-  constructor(private readonly setup: RumorSetup) {
+  /**
+   * @param model `maki-thompson`: a spreader told again keeps spreading (only the teller who
+   * meets someone who already knew stops); `daley-kendall` (default): it stops too.
+   */
+  constructor(
+    private readonly setup: RumorSetup,
+    private readonly model: 'daley-kendall' | 'maki-thompson' = 'daley-kendall',
+  ) {
     const n = setup.topology.size;
     this.n = n;
     this.offsets = setup.topology.offsets;
@@ -270,7 +277,7 @@ export class RumorBaseline {
       return;
     }
     this.outbox.push(from, i, ACK | item);
-    if (s === SPREADER) this.stifle(x, item);
+    if (s === SPREADER && this.model === 'daley-kendall') this.stifle(x, item);
   }
 
   private stifle(x: number, item: number): void {

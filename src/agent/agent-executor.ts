@@ -41,6 +41,8 @@ export interface AgentExecutor {
   activeCount(): number;
   /** 1 per agent in an active state (live view, do not modify). */
   activeMask(): Uint8Array;
+  /** The agents in an active state, in no particular order (live view until the next change). */
+  activeAgents(): Int32Array;
   /** Reads numeric memory slot `k` of agent `i`. */
   slot(i: number, k: number): number;
   /** Writes numeric memory slot `k` of agent `i` (stored as the slot's type). */

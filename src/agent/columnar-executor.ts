@@ -1,4 +1,5 @@
 import { base64ToTyped, ConfigError, type Digest, type Json, typedToBase64 } from '../core/index.ts';
+import { ActiveSet } from './active-set.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import type { AgentMachine } from './agent-machine.ts';
 import type { MemoryType } from './agent-machine-spec.ts';
@@ -29,8 +30,7 @@ export class ColumnarExecutor implements AgentExecutor {
   readonly regionNames: readonly string[];
   private state: Uint8Array[];
   private readonly occupancy: Int32Array[];
-  private readonly activeFlag: Uint8Array;
-  private active = 0;
+  private readonly activeSet: ActiveSet;
   private columns: Column[];
   private readonly eventMap: Int32Array;
   private readonly hash = new StateHash();
@@ -50,10 +50,9 @@ export class ColumnarExecutor implements AgentExecutor {
       c[r.initial] = size;
       return c;
     });
-    this.activeFlag = new Uint8Array(size);
+    this.activeSet = new ActiveSet(size);
     if (this.table.regions.some((r) => r.active[r.initial] === 1)) {
-      this.activeFlag.fill(1);
-      this.active = size;
+      this.activeSet.fillAll();
     }
     this.columns = this.layout.slots.map((_, k) =>
       makeColumn(this.layout.slotTypes[k], size, this.layout.slotInitial[k]),
@@ -111,10 +110,7 @@ export class ColumnarExecutor implements AgentExecutor {
     let a = 0;
     const regions = this.table.regions;
     for (let r = 0; r < regions.length && a === 0; r++) a = regions[r].active[this.state[r][i]];
-    if (a !== this.activeFlag[i]) {
-      this.activeFlag[i] = a;
-      this.active += a ? 1 : -1;
-    }
+    this.activeSet.set(i, a);
   }
 
   stateIndex(i: number, region: number): number {
@@ -122,15 +118,19 @@ export class ColumnarExecutor implements AgentExecutor {
   }
 
   isActive(i: number): boolean {
-    return this.activeFlag[i] === 1;
+    return this.activeSet.flag[i] === 1;
   }
 
   activeCount(): number {
-    return this.active;
+    return this.activeSet.count;
   }
 
   activeMask(): Uint8Array {
-    return this.activeFlag;
+    return this.activeSet.flag;
+  }
+
+  activeAgents(): Int32Array {
+    return this.activeSet.members();
   }
 
   /** The typed column of a memory slot, for world code that reads populations in bulk. */
@@ -253,8 +253,7 @@ export class ColumnarExecutor implements AgentExecutor {
     this.occupancy.forEach((c) => {
       c.fill(0);
     });
-    this.active = 0;
-    this.activeFlag.fill(0);
+    this.activeSet.clear();
     for (let i = 0; i < this.size; i++) {
       for (let r = 0; r < this.state.length; r++) this.occupancy[r][this.state[r][i]]++;
       this.refreshActive(i);

@@ -1,3 +1,4 @@
+export * from './active-set.ts';
 export * from './agent-executor.ts';
 export * from './agent-machine.ts';
 export * from './agent-machine-spec.ts';

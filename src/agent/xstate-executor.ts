@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type AnyActor, createActor } from 'xstate';
 import { ConfigError, type Digest, type Json } from '../core/index.ts';
+import { ActiveSet } from './active-set.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import { type AgentMachine, COMMIT, MEMORY_EVENT, OBSERVE } from './agent-machine.ts';
 import { CanonicalJsonCache } from './canonical-json-cache.ts';
@@ -21,8 +22,7 @@ export class XStateExecutor implements AgentExecutor {
   private readonly activeStates: Set<string>[];
   private readonly occupancy: Int32Array[];
   private readonly initial: AgentSnapshot;
-  private readonly activeFlag: Uint8Array;
-  private active = 0;
+  private readonly activeSet: ActiveSet;
   private readonly hash = new StateHash();
   private readonly json = new CanonicalJsonCache();
   private readonly slotNames: ReadonlySet<string>;
@@ -59,10 +59,9 @@ export class XStateExecutor implements AgentExecutor {
       c[this.layout.states[r].indexOf(this.initial.value[name])] = size;
       return c;
     });
-    this.activeFlag = new Uint8Array(size);
+    this.activeSet = new ActiveSet(size);
     if (this.activeOf(this.initial.value)) {
-      this.activeFlag.fill(1);
-      this.active = size;
+      this.activeSet.fillAll();
     }
   }
 
@@ -132,10 +131,7 @@ export class XStateExecutor implements AgentExecutor {
 
   private refreshActive(i: number, value: Record<string, string>): void {
     const a = this.activeOf(value) ? 1 : 0;
-    if (a !== this.activeFlag[i]) {
-      this.activeFlag[i] = a;
-      this.active += a ? 1 : -1;
-    }
+    this.activeSet.set(i, a);
   }
 
   stateIndex(i: number, region: number): number {
@@ -143,15 +139,19 @@ export class XStateExecutor implements AgentExecutor {
   }
 
   isActive(i: number): boolean {
-    return this.activeFlag[i] === 1;
+    return this.activeSet.flag[i] === 1;
   }
 
   activeCount(): number {
-    return this.active;
+    return this.activeSet.count;
   }
 
   activeMask(): Uint8Array {
-    return this.activeFlag;
+    return this.activeSet.flag;
+  }
+
+  activeAgents(): Int32Array {
+    return this.activeSet.members();
   }
 
   slot(i: number, k: number): number {
@@ -295,8 +295,7 @@ export class XStateExecutor implements AgentExecutor {
     this.occupancy.forEach((c) => {
       c.fill(0);
     });
-    this.active = 0;
-    this.activeFlag.fill(0);
+    this.activeSet.clear();
     for (let i = 0; i < this.size; i++) {
       const value = this.value(i);
       this.regionNames.forEach((name, r) => {

@@ -18,6 +18,7 @@ import {
 import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/index.ts';
 import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
+import { dueList } from './due-list.ts';
 import type { InputBuffer } from './input-buffer.ts';
 import type { EngineIntervention, Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
@@ -61,12 +62,6 @@ export interface EngineHooks {
   interventionsAt?: (tick: number) => readonly Intervention[];
   /** Write a snapshot every this many ticks (0 = only at the end). */
   snapshotEvery?: number;
-}
-
-function dueList(inbox: Int32Array, active: Uint8Array): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < active.length; i++) if (active[i] === 1 || inbox[i] > 0) out.push(i);
-  return out;
 }
 
 function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -152,7 +147,7 @@ export class Engine {
       hasInbox: (i) => inbox[i] > 0,
       isDue: (i) => inbox[i] > 0 || active[i] === 1,
       rng: rng.stepRng('turns'),
-      due: () => dueList(inbox, active),
+      due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients()),
       withInbox: () => Array.from(this.bus.recipients()),
     };
     const sub = level === 'full' ? this.bus.events$.subscribe((e) => this.logBusEvent(e)) : undefined;

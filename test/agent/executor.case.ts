@@ -205,6 +205,10 @@ export function expectPopulationMatchesModel(ex: AgentExecutor, model: Reference
     if (model.isActive(i)) active++;
   }
   expect(ex.activeCount()).toBe(active);
+  const listed = Array.from(ex.activeAgents()).sort((x, y) => x - y);
+  const flagged: number[] = [];
+  for (let i = 0; i < model.size; i++) if (model.isActive(i)) flagged.push(i);
+  expect(listed, 'activeAgents() lists exactly the active agents').toEqual(flagged);
 }
 
 /** Asserts that two executors agree on agent `i` and on the whole population's aggregates. */

@@ -1,0 +1,196 @@
+/**
+ * Whole-process scale benchmark (issue 16): every figure times a complete process, start-up,
+ * network generation and log writing included, from outside.
+ *
+ *   npx tsx bench/scale.ts [--only mt,1m,10m] [--runs 5] [--runs-10m 1] [--seed 1]
+ *
+ * - mt: Maki-Thompson (`contact=delayed`) on Watts-Strogatz(10^5, k=10, beta=0.1):
+ *   `grapevine run` against the typed-array baseline (bench/scale-baseline.ts), run in turn
+ *   (A B A B ...); ratio = engine wall / baseline wall taken pair by pair, median reported.
+ *   Both must end with the same ticks and deliveries (else the run is reported as a mismatch).
+ *   Mesa only when `python3 -c "import mesa"` works (otherwise skipped with a message).
+ * - 1m: the same world at 10^6 agents (goal <= 5 s wall, <= 1 GB peak RSS).
+ * - 10m: 10^7 agents (goal: completes, <= 6 GB peak RSS); `--runs-10m` runs (default 1).
+ * Peak RSS and CPU (user + system) are GNU time's figures for the child (n/a without
+ * /usr/bin/time; CPU seconds move less than wall with the machine's load);
+ * deliveries/s = the run's deliveries / whole-process wall. The load average is printed beside
+ * each section: the machine is shared, so quote medians with it. Needs a built dist/
+ * (`npm run build`). Figures go to bench/out/scale.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const OUT = join(HERE, 'out');
+const GNU_TIME = '/usr/bin/time';
+
+interface Run {
+  wall: number;
+  /** User + system CPU seconds of the child (GNU time), null without it. */
+  cpu: number | null;
+  peakRss: number | null;
+  ticks: number;
+  deliveries: number;
+}
+
+/** Runs `cmd` to completion; wall in seconds, peak RSS in bytes (GNU time), stdout kept. */
+function timed(cmd: string[]): { wall: number; cpu: number | null; peakRss: number | null; stdout: string } {
+  const rssFile = join(OUT, `scale-rss-${process.pid}.txt`);
+  const useTime = existsSync(GNU_TIME);
+  const argv = useTime ? [GNU_TIME, '-f', '%M %U %S', '-o', rssFile, ...cmd] : cmd;
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  if (!useTime) return { wall, cpu: null, peakRss: null, stdout: r.stdout };
+  const [kb, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  return { wall, cpu: user + sys, peakRss: kb * 1024, stdout: r.stdout };
+}
+
+/** One `grapevine run rumor` of the Maki-Thompson world; ticks and deliveries from its `end` line. */
+function engineRun(n: number, seed: number): Run {
+  const log = join(OUT, `scale-${n}-s${seed}.ndjson`);
+  rmSync(log, { force: true });
+  const r = timed([
+    process.execPath,
+    'bin/grapevine.mjs',
+    'run',
+    'rumor',
+    ...['--set', `n=${n}`, '--set', 'model=maki-thompson', '--set', 'contact=delayed'],
+    ...['--seed', String(seed), '--ticks', '100000', '--out', log, '--quiet'],
+  ]);
+  const end = JSON.parse(lastLine(log)) as { type: string; ticks: number; deliveries: number };
+  if (end.type !== 'end') throw new Error(`${log} has no end line`);
+  rmSync(log, { force: true });
+  return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: end.ticks, deliveries: end.deliveries };
+}
+
+function lastLine(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  return text.slice(text.lastIndexOf('\n', text.length - 2) + 1).trim();
+}
+
+function baselineRun(n: number, seed: number): Run {
+  const r = timed([
+    process.execPath,
+    '--import',
+    'tsx',
+    'bench/scale-baseline.ts',
+    String(n),
+    String(seed),
+    'maki-thompson',
+  ]);
+  const out = JSON.parse(r.stdout) as { ticks: number; deliveries: number };
+  return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: out.ticks, deliveries: out.deliveries };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const mb = (b: number | null): string => (b === null ? 'n/a' : `${(b / 2 ** 20).toFixed(0)} MB`);
+
+function summarise(label: string, n: number, runs: Run[]): Record<string, unknown> {
+  const wall = median(runs.map((r) => r.wall));
+  const rss = runs.every((r) => r.peakRss !== null) ? median(runs.map((r) => r.peakRss!)) : null;
+  const dps = median(runs.map((r) => r.deliveries / r.wall));
+  const cpu = runs.every((r) => r.cpu !== null) ? median(runs.map((r) => r.cpu!)) : null;
+  console.log(
+    `| ${label} | ${n.toLocaleString('en')} | ${runs.length} | ${wall.toFixed(2)} s (${Math.min(...runs.map((r) => r.wall)).toFixed(2)}–${Math.max(...runs.map((r) => r.wall)).toFixed(2)}) | ${cpu === null ? 'n/a' : `${cpu.toFixed(2)} s`} | ${mb(rss)} | ${rss === null ? 'n/a' : (rss / n).toFixed(0)} | ${Math.round(dps).toLocaleString('en')} | ${runs[0].ticks} | ${runs[0].deliveries.toLocaleString('en')} |`,
+  );
+  return {
+    label,
+    n,
+    runs,
+    medianWall: wall,
+    medianPeakRss: rss,
+    bytesPerAgent: rss && rss / n,
+    deliveriesPerSecond: dps,
+  };
+}
+
+const HEAD =
+  '| what | agents | runs | wall median (min–max) | cpu (user+sys) median | peak RSS | bytes/agent | deliveries/s | ticks | deliveries |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
+
+function mtSection(runs: number, seed: number): Record<string, unknown> {
+  const n = 100_000;
+  console.log(
+    `\n## Maki-Thompson, WS(10^5, k=10, beta=0.1), seed ${seed} (load before: ${load()})\n\n${HEAD}`,
+  );
+  const engine: Run[] = [];
+  const base: Run[] = [];
+  for (let r = 0; r < runs; r++) {
+    engine.push(engineRun(n, seed));
+    base.push(baselineRun(n, seed));
+  }
+  const e = summarise('grapevine run', n, engine);
+  const b = summarise('typed-array baseline', n, base);
+  const same = engine.every((r, i) => r.ticks === base[i].ticks && r.deliveries === base[i].deliveries);
+  const ratios = engine.map((r, i) => r.wall / base[i].wall);
+  const cpuRatios = engine.every((r, i) => r.cpu && base[i].cpu)
+    ? engine.map((r, i) => r.cpu! / base[i].cpu!)
+    : null;
+  console.log(
+    `\nratio grapevine / baseline, pair by pair: median ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}; goal <= 1.5x); CPU-time ratio median ${cpuRatios ? `${median(cpuRatios).toFixed(2)}x` : 'n/a'}; same ticks and deliveries: ${same ? 'yes' : 'NO (semantics differ)'}; load after: ${load()}`,
+  );
+  const mesa = spawnSync('python3', ['-c', 'import mesa; print(mesa.__version__)'], { encoding: 'utf8' });
+  console.log(
+    mesa.status === 0
+      ? `Mesa ${mesa.stdout.trim()} is importable, but this script has no Mesa model of the world yet: skipped`
+      : 'Mesa: skipped (no python3 with mesa importable here)',
+  );
+  return { engine: e, baseline: b, ratios, medianRatio: median(ratios), cpuRatios, sameRun: same };
+}
+
+function bigSection(n: number, runs: number, seed: number, goal: string): Record<string, unknown> {
+  console.log(`\n## ${n.toLocaleString('en')} agents, ${goal} (load before: ${load()})\n\n${HEAD}`);
+  const all: Run[] = [];
+  for (let r = 0; r < runs; r++) all.push(engineRun(n, seed));
+  const s = summarise('grapevine run', n, all);
+  console.log(`\nload after: ${load()}`);
+  return s;
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string', default: 'mt,1m,10m' },
+      runs: { type: 'string', default: '5' },
+      'runs-10m': { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' },
+    },
+  });
+  const runs = Number(values.runs);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`--runs must be an integer >= 1, got ${values.runs}`);
+  if (!Number.isSafeInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run npm run build');
+  mkdirSync(OUT, { recursive: true });
+  const only = new Set(values.only.split(','));
+  const result: Record<string, unknown> = { seed, runs };
+  if (only.has('mt')) result.mt = mtSection(runs, seed);
+  if (only.has('1m'))
+    result.oneMillion = bigSection(1_000_000, runs, seed, 'goal <= 5 s wall, <= 1 GB peak RSS');
+  if (only.has('10m'))
+    result.tenMillion = bigSection(
+      10_000_000,
+      Math.max(1, Number(values['runs-10m']) || 1),
+      seed,
+      'goal: completes, <= 6 GB peak RSS',
+    );
+  writeFileSync(join(OUT, 'scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+main();

@@ -1,0 +1,38 @@
+/**
+ * The agents due at a tick (with mail, or in an active state), ascending. When they are a
+ * small part of the population it merges the sorted active agents with the bus's recipients
+ * (already ascending), so the cost follows the agents due, not the population; when they are
+ * many, one pass over the population's flags is cheaper and gives the same list.
+ * @param inbox messages waiting per agent
+ * @param active 1 per agent in an active state
+ * @param activeAgents the active agents in any order
+ * @param withInbox the agents with messages, ascending
+ */
+export function dueList(
+  inbox: Int32Array,
+  active: Uint8Array,
+  activeAgents: Int32Array,
+  withInbox: Int32Array,
+): number[] {
+  const size = active.length;
+  const out: number[] = [];
+  if ((activeAgents.length + withInbox.length) * 8 >= size) {
+    for (let i = 0; i < size; i++) if (active[i] === 1 || inbox[i] > 0) out.push(i);
+    return out;
+  }
+  const a = activeAgents.length === 0 ? activeAgents : activeAgents.slice().sort();
+  let p = 0;
+  let q = 0;
+  while (p < a.length || q < withInbox.length) {
+    const x = p < a.length ? a[p] : size;
+    const y = q < withInbox.length ? withInbox[q] : size;
+    if (y < x && inbox[y] === 0) {
+      q++; // already stepped this tick: its inbox was taken
+      continue;
+    }
+    out.push(Math.min(x, y));
+    if (x <= y) p++;
+    if (y <= x) q++;
+  }
+  return out;
+}
