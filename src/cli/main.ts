@@ -81,6 +81,24 @@ export function program(
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   cli
+    .command('sweep')
+    .description(
+      'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
+    )
+    .argument('<world>', 'world id, world file, or sweep file (.yaml/.yml/.json)')
+    .option('--grid <key=v1,v2>', 'values of a swept parameter, repeatable', collect)
+    .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
+    .option('--replicates <n>', 'runs per parameter point (default 1)')
+    .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option('--ticks <n>', 'maximum ticks of each run')
+    .option('--out <dir>', 'sweep folder (logs, tables, report); a rerun resumes it')
+    .option('--workers <n>', 'worker threads (default: the number of cores)')
+    .option('--json', 'print a one-object JSON summary')
+    .option('--quiet', 'no progress bar, no summary')
+    .action(async (w, o) =>
+      setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
+    );
+  cli
     .command('diff')
     .description('where two runs first differ, their metrics side by side, agents that end differently')
     .argument('<a>', 'a log, or a fork --replicates directory')
