@@ -91,7 +91,7 @@ export function program(
     .option('--replicates <n>', 'runs per parameter point (default 1)')
     .option('--seed <n>', 'base seed S of the run seeds (default 1)')
     .option('--ticks <n>', 'maximum ticks of each run')
-    .option('--out <dir>', 'sweep folder (logs, tables, report); a rerun resumes it')
+    .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')
     .option('--json', 'print a one-object JSON summary')
     .option('--quiet', 'no progress bar, no summary')

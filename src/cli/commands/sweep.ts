@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Json, UsageError } from '../../core/index.ts';
 import {
@@ -97,6 +97,16 @@ function sweepSpec(target: string, opts: SweepCommandOptions): SweepSpec {
   return spec;
 }
 
+/** Checks early that the sweep folder can be created: it and its nearest existing ancestor are folders. */
+function checkOutDir(out: string): void {
+  let dir = resolve(out);
+  while (!existsSync(dir)) dir = dirname(dir);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--out ${out} cannot be a folder: ${dir} is a file`, {
+      hint: 'choose another --out',
+    });
+}
+
 /** `grapevine sweep`: a grid (or sample) of parameters × replicates, run on worker threads. */
 export async function sweepCommand(
   target: string,
@@ -105,6 +115,7 @@ export async function sweepCommand(
   io: CommandOutput = PROCESS_OUTPUT,
 ): Promise<number> {
   if (!opts.out) throw new UsageError('sweep needs --out DIR', { hint: 'e.g. --out sweeps/rumor-p' });
+  checkOutDir(opts.out);
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
   const { def, source } = await loadWorld(spec.world);
