@@ -93,10 +93,22 @@ export function program(
     .option('--ticks <n>', 'maximum ticks of each run')
     .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')
+    .option('--queue <url>', 'run on the workers of a NATS JetStream queue (nats://HOST:PORT)')
     .option('--json', 'print a one-object JSON summary')
     .option('--quiet', 'no progress bar, no summary')
     .action(async (w, o) =>
       setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
+    );
+  cli
+    .command('worker')
+    .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
+    .option('--queue <url>', 'nats://HOST:PORT')
+    .option('--concurrency <n>', 'runs at once (default 1)')
+    .option('--logs <folder>', 'where the run logs go (default ./sweep-logs)')
+    .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
+    .option('--quiet', 'no output')
+    .action(async (o) =>
+      setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),
     );
   cli
     .command('diff')

@@ -1,13 +1,15 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Json } from '../core/index.ts';
+import { type Json, sha256Hex } from '../core/index.ts';
 import { writeTable } from '../report/index.ts';
 import { loggedOutcome } from './logged-outcome.ts';
+import type { NatsQueue } from './nats-queue.ts';
 import { pointSummaries, summaryTable } from './point-summary.ts';
+import { runOnQueue } from './queue-sweep.ts';
 import type { SweepRow } from './results-table.ts';
 import { resultsTable } from './results-table.ts';
 import { isRunFailure, RunPool } from './run-pool.ts';
-import type { RunFailure, RunTask, WorldLocator } from './run-task.ts';
+import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
 import { claimSweepDir } from './sweep-manifest.ts';
 import { type PlannedRun, planSweep } from './sweep-plan.ts';
 import { sweepReportHtml } from './sweep-report.ts';
@@ -32,6 +34,8 @@ export interface SweepOptions {
   /** Worker threads (default: the number of cores). */
   workers?: number;
   onProgress?: (p: SweepProgress) => void;
+  /** Run on the workers of this NATS JetStream queue instead of local threads (docs/DISTRIBUTED.md). */
+  queue?: NatsQueue;
 }
 
 /** What a sweep did. */
@@ -43,6 +47,8 @@ export interface SweepResult {
   /** Files written, relative to the folder. */
   files: string[];
 }
+
+const ticksOf = (spec: SweepSpec) => (spec.ticks === undefined ? {} : { ticks: spec.ticks });
 
 /** The runs whose logs already verify (reused as they are); the others' logs are removed. */
 async function reusable(dir: string, runs: readonly PlannedRun[]): Promise<Map<number, SweepRow['outcome']>> {
@@ -76,7 +82,27 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   opts.onProgress?.(progress);
   const failures: SweepResult['failures'] = [];
   const todo = plan.runs.filter((r) => !done.has(r.index));
-  if (todo.length) {
+  const settle = (run: PlannedRun, r: RunOutcome | RunFailure) => {
+    if (isRunFailure(r)) {
+      failures.push({ run, error: r.error });
+      progress.failed++;
+    } else done.set(run.index, r);
+    progress.done++;
+    opts.onProgress?.(progress);
+  };
+  if (todo.length && opts.queue) {
+    const sweep = sha256Hex(readFileSync(join(dir, 'sweep.json'))).slice(0, 16);
+    const queued = todo.map((run) => ({
+      sweep,
+      index: run.index,
+      id: run.id,
+      world: opts.world.ref,
+      params: run.params,
+      seed: run.seed,
+      ...ticksOf(opts.spec),
+    }));
+    await runOnQueue(opts.queue, queued, (r) => settle(plan.runs[r.index], r));
+  } else if (todo.length) {
     const pool = new RunPool({
       workers: Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1,
     });
@@ -89,15 +115,9 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
             params: run.params,
             seed: run.seed,
             log: join(dir, run.log),
-            ...(opts.spec.ticks === undefined ? {} : { ticks: opts.spec.ticks }),
+            ...ticksOf(opts.spec),
           };
-          const r = await pool.run(task);
-          if (isRunFailure(r)) {
-            failures.push({ run, error: r.error });
-            progress.failed++;
-          } else done.set(run.index, r);
-          progress.done++;
-          opts.onProgress?.(progress);
+          settle(run, await pool.run(task));
         }),
       );
     } finally {

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Json, UsageError } from '../../core/index.ts';
 import {
   checkSweepSpec,
+  openNatsQueue,
   planSweep,
   runSweep,
   SWEEP_FILE_SCHEMA,
@@ -27,6 +28,7 @@ export interface SweepCommandOptions {
   ticks?: string;
   out?: string;
   workers?: string;
+  queue?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -126,6 +128,7 @@ export async function sweepCommand(
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) resolveParams(def, run.params);
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
+  const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });
   const started = Date.now();
   const result = await runSweep({
@@ -142,7 +145,11 @@ export async function sweepCommand(
     worldInfo: { id: def.id, version: def.version, source },
     ...(workers === undefined ? {} : { workers }),
     onProgress: (p) => progress.tick(p.done, p.total),
-  }).finally(() => progress.stop());
+    ...(queue ? { queue } : {}),
+  }).finally(async () => {
+    progress.stop();
+    await queue?.nc.close();
+  });
   const wallMs = Date.now() - started;
   for (const f of result.failures)
     io.err(`grapevine: run ${f.run.id} (seed ${f.run.seed}) failed: ${f.error.message}\n`);
