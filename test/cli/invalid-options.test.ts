@@ -103,6 +103,7 @@ describe('every option with an invalid value', () => {
         'export',
         'validate',
         'sweep',
+        'worker',
       ]),
     );
   });
