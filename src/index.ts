@@ -179,6 +179,18 @@ export {
   wilson,
 } from './stats/index.ts';
 // Validation of models against their published results (grapevine validate).
+// Sweeps: parameter grids × replicates on a pool of worker threads (docs/SWEEPS.md).
+export type {
+  RunFailure,
+  RunOutcome,
+  RunPoolOptions,
+  RunTask,
+  SweepOptions,
+  SweepResult,
+  SweepSpec,
+  WorldLocator,
+} from './sweep/index.ts';
+export { latinHypercube, planSweep, RunPool, runSeed, runSweep } from './sweep/index.ts';
 export type { BatteryOptions, ValidationCase, ValidationOutcome, ValidationRow } from './validate/index.ts';
 export { formatBattery, judgeFrequency, judgeMean, replicateStats, runBattery } from './validate/index.ts';
 // Worlds: define one, check one, run one, intervene.

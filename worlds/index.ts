@@ -8,6 +8,7 @@ import { sotopiaContribution } from './sotopia/cli.ts';
  */
 export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
   {
+    from: { url: import.meta.url, name: 'BUILTIN_CONTRIBUTIONS' },
     worlds: {
       rumor: async () => (await import('./rumor/index.ts')).world as unknown as WorldDefinition,
       'town-square': async () => (await import('./town-square/index.ts')).world as unknown as WorldDefinition,

@@ -25,6 +25,12 @@ export interface CliContribution {
    * after the engine's own commands; import heavy modules inside it or inside the actions.
    */
   register?(program: Command, io: CliIo): void | Promise<void>;
+  /**
+   * Where worker threads (`grapevine sweep`) import this contribution from: a module URL and
+   * the name of its export (this contribution, or an array holding it). Without it, its
+   * worlds cannot be swept by id.
+   */
+  from?: { url: string; name: string };
   /** Validation cases of its models, run by `grapevine validate` (loaded only by that command). */
   validationCases?(): Promise<readonly ValidationCase[]>;
 }

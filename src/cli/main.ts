@@ -81,6 +81,36 @@ export function program(
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   cli
+    .command('sweep')
+    .description(
+      'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
+    )
+    .argument('<world>', 'world id, world file, or sweep file (.yaml/.yml/.json)')
+    .option('--grid <key=v1,v2>', 'values of a swept parameter, repeatable', collect)
+    .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
+    .option('--replicates <n>', 'runs per parameter point (default 1)')
+    .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option('--ticks <n>', 'maximum ticks of each run')
+    .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
+    .option('--workers <n>', 'worker threads (default: the number of cores)')
+    .option('--queue <url>', 'run on the workers of a NATS JetStream queue (nats://HOST:PORT)')
+    .option('--json', 'print a one-object JSON summary')
+    .option('--quiet', 'no progress bar, no summary')
+    .action(async (w, o) =>
+      setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
+    );
+  cli
+    .command('worker')
+    .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
+    .option('--queue <url>', 'nats://HOST:PORT')
+    .option('--concurrency <n>', 'runs at once (default 1)')
+    .option('--logs <folder>', 'where the run logs go (default ./sweep-logs)')
+    .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
+    .option('--quiet', 'no output')
+    .action(async (o) =>
+      setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),
+    );
+  cli
     .command('diff')
     .description('where two runs first differ, their metrics side by side, agents that end differently')
     .argument('<a>', 'a log, or a fork --replicates directory')

@@ -26,7 +26,9 @@ function invalidValue(o: Option): string | undefined {
   if (o.argChoices) return 'bogus';
   const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
   if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
-  if (arg === 'key=value') return 'novalue';
+  if (arg === 'key=value' || arg === 'key=v1,v2') return 'novalue';
+  if (arg === 'folder') return join(base, 'under-a-file');
+  if (arg === 'url') return 'http://not-nats';
   if (['table', 'fmt', 'case'].includes(arg)) return 'bogus';
   if (arg === 'path') return join(base, 'under-a-file.ndjson');
   if (['file', 'dir'].includes(arg)) return notAFile;
@@ -46,6 +48,8 @@ function validArgs(path: string): string[] {
     inspect: [base],
     audit: [base],
     report: [base, '--out', join(dir, 'report-out.html')],
+    sweep: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'sweep-out')],
+    worker: ['--queue', 'nats://127.0.0.1:9', '--logs', join(dir, 'worker-logs')],
     export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(dir, 'export-out.csv')],
     // a case that does not exist: every flag is checked before the (long) battery would run
     validate: ['--only', 'sir-well-mixed-r0-0.5'],
@@ -88,7 +92,19 @@ describe('every option with an invalid value', () => {
   const all = cases();
   it('covers the options of every command', () => {
     expect(new Set(all.map((c) => c[0]))).toEqual(
-      new Set(['run', 'fork', 'resume', 'replay', 'inspect', 'audit', 'report', 'export', 'validate']),
+      new Set([
+        'run',
+        'fork',
+        'resume',
+        'replay',
+        'inspect',
+        'audit',
+        'report',
+        'export',
+        'validate',
+        'sweep',
+        'worker',
+      ]),
     );
   });
 

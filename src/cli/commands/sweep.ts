@@ -1,0 +1,172 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, type Json, UsageError } from '../../core/index.ts';
+import {
+  checkSweepSpec,
+  openNatsQueue,
+  planSweep,
+  runSweep,
+  SWEEP_FILE_SCHEMA,
+  type SweepFile,
+  type SweepSpec,
+} from '../../sweep/index.ts';
+import { parseAssignments, parseSetValue, resolveParams } from '../../world/index.ts';
+import type { CliContribution } from '../cli-contribution.ts';
+import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
+import { intFlag, positiveIntFlag } from '../flags.ts';
+import { loadWorld } from '../load-world.ts';
+import { Progress } from '../progress.ts';
+import { contributionSources } from '../sweep-world-loader.ts';
+
+/** Options of `grapevine sweep`. */
+export interface SweepCommandOptions {
+  grid?: string[];
+  set?: string[];
+  replicates?: string;
+  seed?: string;
+  ticks?: string;
+  out?: string;
+  workers?: string;
+  queue?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const SWEEP_FILE = /\.(ya?ml|json)$/i;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Reads and checks a sweep file (YAML or JSON). @throws ConfigError naming the first problem. */
+function readSweepFile(path: string): SweepFile {
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new ConfigError(`sweep file not found: ${path}`, { hint: 'check the path' });
+  if (statSync(path).size > MAX_FILE_BYTES) throw new ConfigError(`sweep file ${path} is larger than 4 MiB`);
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    const first = String((cause as Error).message).split('\n')[0];
+    throw new ConfigError(`sweep file ${path} is not valid YAML/JSON: ${first}`, { cause });
+  }
+  const parsed = SWEEP_FILE_SCHEMA.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? issue.path.join('.') : '(top level)';
+    throw new ConfigError(`sweep file ${path}: ${where}: ${issue.message}`, {
+      hint: 'fields: world, seed, replicates, ticks, set, grid, ranges, lhs (docs/SWEEPS.md)',
+    });
+  }
+  return parsed.data;
+}
+
+/** `--grid key=v1,v2,...`: each value parsed as `--set` parses one (JSON, else text). */
+function parseGrid(pairs: readonly string[]): Record<string, Json[]> {
+  const grid: Record<string, Json[]> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1)
+      throw new UsageError(`--grid expects key=v1,v2,..., got "${pair}"`, {
+        hint: 'e.g. --grid p=0.1,0.2,0.4',
+      });
+    parseAssignments([`${pair.slice(0, eq)}=0`]); // the name's checks
+    grid[pair.slice(0, eq)] = pair
+      .slice(eq + 1)
+      .split(',')
+      .map((v) => parseSetValue(v) as Json);
+  }
+  return grid;
+}
+
+/** The sweep the command line (and the file, when one is given) describes. */
+function sweepSpec(target: string, opts: SweepCommandOptions): SweepSpec {
+  const file: SweepFile = SWEEP_FILE.test(target) ? readSweepFile(target) : { world: target };
+  if (!file.world)
+    throw new ConfigError(`sweep file ${target} names no world`, {
+      hint: 'add world: rumor (or a world file path)',
+    });
+  const spec: SweepSpec = {
+    world: file.world,
+    seed: intFlag('seed', opts.seed) ?? file.seed ?? 1,
+    replicates: positiveIntFlag('replicates', opts.replicates) ?? file.replicates ?? 1,
+    set: { ...(file.set ?? {}), ...(parseAssignments(opts.set ?? []) as Record<string, Json>) },
+    grid: { ...(file.grid ?? {}), ...parseGrid(opts.grid ?? []) },
+    ranges: file.ranges ?? {},
+    ...(file.lhs ? { lhs: file.lhs } : {}),
+  };
+  const ticks = intFlag('ticks', opts.ticks) ?? file.ticks;
+  if (ticks !== undefined) spec.ticks = ticks;
+  checkSweepSpec(spec);
+  return spec;
+}
+
+/** Checks early that the sweep folder can be created: it and its nearest existing ancestor are folders. */
+function checkOutDir(out: string): void {
+  let dir = resolve(out);
+  while (!existsSync(dir)) dir = dirname(dir);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--out ${out} cannot be a folder: ${dir} is a file`, {
+      hint: 'choose another --out',
+    });
+}
+
+/** `grapevine sweep`: a grid (or sample) of parameters × replicates, run on worker threads. */
+export async function sweepCommand(
+  target: string,
+  opts: SweepCommandOptions,
+  contributions: readonly CliContribution[],
+  io: CommandOutput = PROCESS_OUTPUT,
+): Promise<number> {
+  if (!opts.out) throw new UsageError('sweep needs --out DIR', { hint: 'e.g. --out sweeps/rumor-p' });
+  checkOutDir(opts.out);
+  const spec = sweepSpec(target, opts);
+  const workers = positiveIntFlag('workers', opts.workers);
+  const { def, source } = await loadWorld(spec.world);
+  if (def.needsLlm)
+    throw new UsageError(`world "${def.id}" needs an LLM, which sweep does not give its runs yet`, {
+      hint: 'sweep a rule world (grapevine worlds lists them)',
+    });
+  const plan = planSweep(spec);
+  for (const run of plan.runs.filter((r) => r.replicate === 0)) resolveParams(def, run.params);
+  const ref = source.kind === 'file' ? String(source.path) : spec.world;
+  const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
+  const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });
+  const started = Date.now();
+  const result = await runSweep({
+    spec: { ...spec, world: ref },
+    dir: opts.out,
+    world: {
+      loaderUrl: new URL(
+        `../sweep-world-loader${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+        import.meta.url,
+      ).href,
+      ref,
+      data: contributionSources(contributions) as unknown as Json,
+    },
+    worldInfo: { id: def.id, version: def.version, source },
+    ...(workers === undefined ? {} : { workers }),
+    onProgress: (p) => progress.tick(p.done, p.total),
+    ...(queue ? { queue } : {}),
+  }).finally(async () => {
+    progress.stop();
+    await queue?.nc.close();
+  });
+  const wallMs = Date.now() - started;
+  for (const f of result.failures)
+    io.err(`grapevine: run ${f.run.id} (seed ${f.run.seed}) failed: ${f.error.message}\n`);
+  const summary = {
+    runs: plan.runs.length,
+    ran: plan.runs.length - result.skipped - result.failures.length,
+    reused: result.skipped,
+    failed: result.failures.length,
+    out: resolve(opts.out),
+    files: result.files,
+    wallMs,
+  };
+  if (opts.json) io.out(`${JSON.stringify(summary)}\n`);
+  else if (!opts.quiet)
+    io.out(
+      `sweep ${def.id}: ${summary.runs} runs (${plan.points.length} points × ${spec.replicates} replicates): ${summary.ran} run, ${summary.reused} reused, ${summary.failed} failed in ${(wallMs / 1000).toFixed(2)} s\n` +
+        `tables ${summary.out}/results.csv, results.parquet, summary.csv; report ${summary.out}/report.html\n`,
+    );
+  return result.failures.length ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+// Loaded by URL in the worker threads of a sweep (src/sweep/run-worker.ts): there the
+// CLI's `main` never ran, so the worlds runnable by id are installed from the modules
+// their contributions name (CliContribution.from) before the world is loaded.
+import type { Json } from '../core/index.ts';
+import type { CliContribution } from './cli-contribution.ts';
+import { type LoadedWorld, loadWorld } from './load-world.ts';
+import { installWorlds } from './world-catalog.ts';
+
+/** Where a worker imports contributions from: module URLs and export names. */
+export interface ContributionSources {
+  contributions: { url: string; name: string }[];
+}
+
+/** The `from` of each contribution that has one (what a worker thread can import). */
+export function contributionSources(contributions: readonly CliContribution[]): ContributionSources {
+  const seen = new Set<string>();
+  const out: ContributionSources['contributions'] = [];
+  for (const c of contributions) {
+    if (!c.from || seen.has(`${c.from.url}#${c.from.name}`)) continue;
+    seen.add(`${c.from.url}#${c.from.name}`);
+    out.push({ url: c.from.url, name: c.from.name });
+  }
+  return { contributions: out };
+}
+
+/** Installs the contributions named in `data`, then loads `ref` as `grapevine run` would. */
+export async function loadRunWorld(ref: string, data: Json | undefined): Promise<LoadedWorld> {
+  const sources = (data as unknown as ContributionSources | undefined)?.contributions ?? [];
+  for (const { url, name } of sources) {
+    const exported = (await import(url))[name] as CliContribution | readonly CliContribution[];
+    installWorlds(Array.isArray(exported) ? exported : [exported as CliContribution]);
+  }
+  return loadWorld(ref);
+}

@@ -1,0 +1,88 @@
+import {
+  AckPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { UsageError } from '../core/index.ts';
+
+/** The work-queue stream of run specs (subjects `grapevine.runs.<sweep>`). */
+export const RUNS_STREAM = 'GRAPEVINE_RUNS';
+/** The stream of results (subjects `grapevine.results.<sweep>`). */
+export const RESULTS_STREAM = 'GRAPEVINE_RESULTS';
+/** The subject malformed specs are sent to, with the reason. */
+export const DEAD_LETTER_SUBJECT = 'grapevine.dead';
+/** The durable pull consumer every worker shares. */
+export const WORKERS_CONSUMER = 'grapevine-workers';
+
+/** An open queue: the connection and its JetStream handles. */
+export interface NatsQueue {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+}
+
+/**
+ * Connects to a nats-server with JetStream and makes sure the streams and the workers'
+ * consumer exist. The connection reconnects for ever once made (a restarted server
+ * loses nothing: the streams are on its disk).
+ *
+ * @throws UsageError (exit 2) when the server cannot be reached or has no JetStream.
+ */
+export async function openNatsQueue(url: string, ackWaitMs = 30_000): Promise<NatsQueue> {
+  if (!/^nats:\/\/[^/\s]+$/.test(url))
+    throw new UsageError(`--queue must be nats://HOST:PORT, got "${url}"`, {
+      hint: 'e.g. --queue nats://127.0.0.1:4222',
+    });
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  } catch (cause) {
+    throw new UsageError(`cannot reach the queue at ${url}: ${(cause as Error).message}`, {
+      cause,
+      hint: 'start it with: nats-server -js (docs/DISTRIBUTED.md)',
+    });
+  }
+  try {
+    const jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, {
+      name: RUNS_STREAM,
+      subjects: ['grapevine.runs.>'],
+      retention: RetentionPolicy.Workqueue,
+    });
+    await ensureStream(jsm, {
+      name: RESULTS_STREAM,
+      subjects: ['grapevine.results.>'],
+      retention: RetentionPolicy.Limits,
+    });
+    const consumer = {
+      durable_name: WORKERS_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: ackWaitMs * 1e6,
+    };
+    await jsm.consumers
+      .add(RUNS_STREAM, consumer)
+      .catch(() => jsm.consumers.update(RUNS_STREAM, WORKERS_CONSUMER, consumer));
+    return { nc, js: jetstream(nc), jsm };
+  } catch (cause) {
+    await nc.close();
+    throw new UsageError(`the queue at ${url} has no usable JetStream: ${(cause as Error).message}`, {
+      cause,
+      hint: 'start nats-server with -js (docs/DISTRIBUTED.md)',
+    });
+  }
+}
+
+async function ensureStream(
+  jsm: JetStreamManager,
+  cfg: { name: string; subjects: string[]; retention: RetentionPolicy },
+): Promise<void> {
+  try {
+    await jsm.streams.info(cfg.name);
+  } catch {
+    await jsm.streams.add(cfg);
+  }
+}

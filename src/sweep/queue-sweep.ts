@@ -1,0 +1,57 @@
+import type { Json } from '../core/index.ts';
+import { type NatsQueue, RESULTS_STREAM } from './nats-queue.ts';
+import type { RunFailure, RunOutcome } from './run-task.ts';
+
+/** A run as it travels on the queue: the world by reference, the log by relative path. */
+export interface QueuedRun {
+  /** The sweep's id (a hash of its manifest): subjects and message ids carry it. */
+  sweep: string;
+  index: number;
+  id: string;
+  /** A built-in world id, or a world file path that must exist on the worker's machine. */
+  world: string;
+  params: Record<string, Json>;
+  seed: number;
+  ticks?: number;
+}
+
+/** A result on the queue: the run's outcome or failure, and which sweep and run it is. */
+export type QueuedResult = (RunOutcome | RunFailure) & { sweep: string; id: string };
+
+/** Subject of a sweep's run specs. */
+export const runsSubject = (sweep: string) => `grapevine.runs.${sweep}`;
+/** Subject of a sweep's results. */
+export const resultsSubject = (sweep: string) => `grapevine.results.${sweep}`;
+
+/**
+ * Runs a sweep's runs on the queue's workers: reads the results already on the results
+ * stream for this sweep (a rerun after a crash), publishes the specs of the runs still
+ * missing (message id `<sweep>.<run>`, so the server drops a re-published spec within its
+ * duplicate window), and resolves once every run has a result. A result that arrives twice
+ * (a redelivered spec run again) is counted once.
+ */
+export async function runOnQueue(
+  q: NatsQueue,
+  runs: readonly QueuedRun[],
+  onResult: (r: QueuedResult) => void,
+): Promise<void> {
+  if (runs.length === 0) return;
+  const sweep = runs[0].sweep;
+  const wanted = new Set(runs.map((r) => r.index));
+  const consumer = await q.js.consumers.get(RESULTS_STREAM, { filter_subjects: resultsSubject(sweep) });
+  let before = (await consumer.info()).num_pending;
+  const publishMissing = async () => {
+    for (const run of runs)
+      if (wanted.has(run.index))
+        await q.js.publish(runsSubject(sweep), JSON.stringify(run), { msgID: `${sweep}.${run.id}` });
+  };
+  if (before === 0) await publishMissing();
+  const messages = await consumer.consume();
+  for await (const m of messages) {
+    const r = m.json<QueuedResult>();
+    if (wanted.delete(r.index)) onResult(r);
+    if (before > 0 && --before === 0) await publishMissing();
+    if (wanted.size === 0) break;
+  }
+  await messages.close();
+}

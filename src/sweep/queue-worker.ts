@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import type { JsMsg } from '@nats-io/jetstream';
+import { z } from 'zod';
+import type { Json } from '../core/index.ts';
+import { DEAD_LETTER_SUBJECT, type NatsQueue, RUNS_STREAM, WORKERS_CONSUMER } from './nats-queue.ts';
+import { type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
+import { RunPool } from './run-pool.ts';
+import type { WorldLocator } from './run-task.ts';
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const QUEUED_RUN = z.strictObject({
+  sweep: z.string().regex(SAFE_ID),
+  index: z.number().int().min(0),
+  id: z.string().regex(SAFE_ID),
+  world: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  ticks: z.number().int().min(0).optional(),
+});
+
+/** What a queue worker needs. */
+export interface QueueWorkerOptions {
+  queue: NatsQueue;
+  /** Runs at once (worker threads). */
+  concurrency: number;
+  /** Folder of the logs: `<logs>/<sweep>/<run>.ndjson`. */
+  logs: string;
+  /** How this machine loads a world reference. */
+  locate: (ref: string) => WorldLocator;
+  /** Stops taking runs (the runs under way finish and are acked). */
+  signal?: AbortSignal;
+  /** Called after each run's result is published. */
+  onResult?: (r: QueuedResult) => void;
+}
+
+/** Parses a spec; a reason when it is malformed. */
+function parseSpec(m: JsMsg): QueuedRun | string {
+  let raw: unknown;
+  try {
+    raw = m.json();
+  } catch {
+    return 'the spec is not JSON';
+  }
+  const parsed = QUEUED_RUN.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `the spec is malformed: ${issue.path.join('.') || '(top level)'}: ${issue.message}`;
+  }
+  return parsed.data as QueuedRun;
+}
+
+async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool): Promise<void> {
+  const spec = parseSpec(m);
+  if (typeof spec === 'string') {
+    const dead = { reason: spec, subject: m.subject, seq: m.seq, data: m.string() };
+    opts.queue.nc.publish(DEAD_LETTER_SUBJECT, JSON.stringify(dead));
+    m.term(spec);
+    return;
+  }
+  const r = await pool.run({
+    index: spec.index,
+    world: opts.locate(spec.world),
+    params: spec.params as Record<string, Json>,
+    seed: spec.seed,
+    ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
+    log: join(opts.logs, spec.sweep, `${spec.id}.ndjson`),
+  });
+  const result: QueuedResult = { ...r, sweep: spec.sweep, id: spec.id };
+  // the result first, the ack after: a worker killed in between leaves the spec to be redelivered
+  await opts.queue.js.publish(resultsSubject(spec.sweep), JSON.stringify(result), {
+    msgID: `${spec.sweep}.${spec.id}.result`,
+  });
+  m.ack();
+  opts.onResult?.(result);
+}
+
+/**
+ * Pulls run specs from the shared work-queue consumer and runs up to `concurrency` of them
+ * at once on worker threads; each result is published (message id `<sweep>.<run>.result`)
+ * before its spec is acked. A malformed spec is sent to `grapevine.dead` with the reason
+ * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts.
+ */
+export async function runQueueWorker(opts: QueueWorkerOptions): Promise<void> {
+  const pool = new RunPool({ workers: opts.concurrency });
+  const consumer = await opts.queue.js.consumers.get(RUNS_STREAM, WORKERS_CONSUMER);
+  const messages = await consumer.consume({ max_messages: opts.concurrency });
+  opts.signal?.addEventListener('abort', () => void messages.close(), { once: true });
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for await (const m of messages) {
+      // a failed publish or ack (server gone) leaves the spec unacked: it is redelivered after the ack wait
+      const job: Promise<void> = handle(m, opts, pool)
+        .catch((err) => {
+          process.stderr.write(`grapevine worker: ${(err as Error).message}\n`);
+        })
+        .finally(() => inFlight.delete(job));
+      inFlight.add(job);
+      if (inFlight.size >= opts.concurrency) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await pool.close();
+  }
+}

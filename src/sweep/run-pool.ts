@@ -1,0 +1,52 @@
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Tinypool from 'tinypool';
+import type { RunFailure, RunOutcome, RunTask } from './run-task.ts';
+
+/** The worker module beside this one (.ts from the sources, .js from dist/). */
+const WORKER = new URL(`./run-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+/** Options of a {@link RunPool}. */
+export interface RunPoolOptions {
+  /** Worker threads (default: the number of cores, `os.availableParallelism()`). */
+  workers?: number;
+}
+
+/** True when a worker reported a failure rather than an outcome. */
+export function isRunFailure(r: RunOutcome | RunFailure): r is RunFailure {
+  return 'error' in r;
+}
+
+/**
+ * A pool of worker threads (tinypool) that run {@link RunTask}s: each run's world is
+ * loaded once per thread, the run writes its own log, and the outcome comes back as data.
+ * Runs are independent and deterministic, so which thread runs which task changes
+ * nothing in the logs or the outcomes. Reusable by any batch of runs (sweeps, replicates).
+ */
+export class RunPool {
+  private readonly pool: Tinypool;
+  /** The number of worker threads. */
+  readonly workers: number;
+
+  constructor(opts: RunPoolOptions = {}) {
+    this.workers = opts.workers ?? availableParallelism();
+    this.pool = new Tinypool({
+      filename: WORKER.href,
+      minThreads: 1,
+      maxThreads: this.workers,
+      // a thread keeps its loaded worlds between runs
+      isolateWorkers: false,
+    });
+  }
+
+  /** Runs one task on a free thread. Resolves to its outcome, or to the failure it reported. */
+  run(task: RunTask): Promise<RunOutcome | RunFailure> {
+    return this.pool.run(task, { name: 'runTask' }) as Promise<RunOutcome | RunFailure>;
+  }
+
+  /** Stops every thread (pending tasks are rejected). */
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,147 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Json, sha256Hex } from '../core/index.ts';
+import { writeTable } from '../report/index.ts';
+import { loggedOutcome } from './logged-outcome.ts';
+import type { NatsQueue } from './nats-queue.ts';
+import { pointSummaries, summaryTable } from './point-summary.ts';
+import { runOnQueue } from './queue-sweep.ts';
+import type { SweepRow } from './results-table.ts';
+import { resultsTable } from './results-table.ts';
+import { isRunFailure, RunPool } from './run-pool.ts';
+import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
+import { claimSweepDir } from './sweep-manifest.ts';
+import { type PlannedRun, planSweep } from './sweep-plan.ts';
+import { sweepReportHtml } from './sweep-report.ts';
+import type { SweepSpec } from './sweep-spec.ts';
+
+/** Progress of a sweep: runs finished (skipped ones included), failed, and in all. */
+export interface SweepProgress {
+  done: number;
+  failed: number;
+  total: number;
+}
+
+/** What {@link runSweep} needs. */
+export interface SweepOptions {
+  spec: SweepSpec;
+  /** The sweep folder (created; a rerun resumes it). */
+  dir: string;
+  /** How worker threads load the world. */
+  world: WorldLocator;
+  /** The world's identity, recorded in sweep.json (a different world is a different sweep). */
+  worldInfo: { id: string; version: string; source: Json };
+  /** Worker threads (default: the number of cores). */
+  workers?: number;
+  onProgress?: (p: SweepProgress) => void;
+  /** Run on the workers of this NATS JetStream queue instead of local threads (docs/DISTRIBUTED.md). */
+  queue?: NatsQueue;
+}
+
+/** What a sweep did. */
+export interface SweepResult {
+  rows: SweepRow[];
+  failures: { run: PlannedRun; error: RunFailure['error'] }[];
+  /** Runs whose verified log was reused. */
+  skipped: number;
+  /** Files written, relative to the folder. */
+  files: string[];
+}
+
+const ticksOf = (spec: SweepSpec) => (spec.ticks === undefined ? {} : { ticks: spec.ticks });
+
+/** The runs whose logs already verify (reused as they are); the others' logs are removed. */
+async function reusable(dir: string, runs: readonly PlannedRun[]): Promise<Map<number, SweepRow['outcome']>> {
+  const found = new Map<number, SweepRow['outcome']>();
+  for (const run of runs) {
+    const path = join(dir, run.log);
+    const outcome = await loggedOutcome(path, run.index, run.seed);
+    if (outcome) found.set(run.index, outcome);
+    else rmSync(path, { force: true });
+  }
+  return found;
+}
+
+/**
+ * Runs a sweep into `dir`: every (point, replicate) run on a pool of worker threads, each
+ * writing `runs/<id>.ndjson`; then results.csv, results.parquet, summary.csv and
+ * report.html. A rerun of the same sweep reuses every run whose log verifies (hash chain,
+ * finished, same seed) and redoes the others; another sweep in the folder is refused.
+ */
+export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
+  const dir = resolve(opts.dir);
+  const plan = planSweep(opts.spec);
+  claimSweepDir(dir, {
+    format: 'grapevine-sweep/1',
+    spec: opts.spec,
+    world: opts.worldInfo,
+    runs: plan.runs.length,
+  });
+  const done = await reusable(dir, plan.runs);
+  const progress: SweepProgress = { done: done.size, failed: 0, total: plan.runs.length };
+  opts.onProgress?.(progress);
+  const failures: SweepResult['failures'] = [];
+  const todo = plan.runs.filter((r) => !done.has(r.index));
+  const settle = (run: PlannedRun, r: RunOutcome | RunFailure) => {
+    if (isRunFailure(r)) {
+      failures.push({ run, error: r.error });
+      progress.failed++;
+    } else done.set(run.index, r);
+    progress.done++;
+    opts.onProgress?.(progress);
+  };
+  if (todo.length && opts.queue) {
+    const sweep = sha256Hex(readFileSync(join(dir, 'sweep.json'))).slice(0, 16);
+    const queued = todo.map((run) => ({
+      sweep,
+      index: run.index,
+      id: run.id,
+      world: opts.world.ref,
+      params: run.params,
+      seed: run.seed,
+      ...ticksOf(opts.spec),
+    }));
+    await runOnQueue(opts.queue, queued, (r) => settle(plan.runs[r.index], r));
+  } else if (todo.length) {
+    const pool = new RunPool({
+      workers: Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1,
+    });
+    try {
+      await Promise.all(
+        todo.map(async (run) => {
+          const task: RunTask = {
+            index: run.index,
+            world: opts.world,
+            params: run.params,
+            seed: run.seed,
+            log: join(dir, run.log),
+            ...ticksOf(opts.spec),
+          };
+          settle(run, await pool.run(task));
+        }),
+      );
+    } finally {
+      await pool.close();
+    }
+  }
+  const rows = plan.runs.flatMap((run) => {
+    const outcome = done.get(run.index);
+    return outcome ? [{ run, point: plan.points[run.point], outcome }] : [];
+  });
+  const files = await writeOutputs(dir, rows, plan.points, opts.worldInfo.id);
+  failures.sort((a, b) => a.run.index - b.run.index);
+  return { rows, failures, skipped: plan.runs.length - todo.length, files };
+}
+
+async function writeOutputs(
+  dir: string,
+  rows: SweepRow[],
+  points: ReturnType<typeof planSweep>['points'],
+  world: string,
+): Promise<string[]> {
+  await writeTable(resultsTable(rows), 'csv', join(dir, 'results.csv'));
+  await writeTable(resultsTable(rows), 'parquet', join(dir, 'results.parquet'));
+  await writeTable(summaryTable(pointSummaries(rows, points)), 'csv', join(dir, 'summary.csv'));
+  writeFileSync(join(dir, 'report.html'), sweepReportHtml(`grapevine sweep: ${world}`, rows));
+  return ['results.csv', 'results.parquet', 'summary.csv', 'report.html'];
+}

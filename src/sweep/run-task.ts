@@ -1,0 +1,43 @@
+import type { Json } from '../core/index.ts';
+
+/**
+ * How a worker thread finds the world of a run: it imports `loaderUrl` and calls its
+ * export `loadRunWorld(ref, data)`, which resolves to `{ def, source }`. The CLI's loader
+ * knows built-in ids and world files; a library user may pass a module of their own.
+ */
+export interface WorldLocator {
+  /** URL of an ES module exporting `loadRunWorld`. */
+  loaderUrl: string;
+  /** The world: a built-in id or a world file's path (absolute). */
+  ref: string;
+  /** Anything else the loader needs (structured-cloneable). */
+  data?: Json;
+}
+
+/** One run for a worker: a world, its parameters and seed, and where to write its log. */
+export interface RunTask {
+  /** Position of the run in its batch (results are keyed by it). */
+  index: number;
+  world: WorldLocator;
+  params: Record<string, Json>;
+  seed: number;
+  ticks?: number;
+  /** Absolute path of the replay log to (over)write. */
+  log: string;
+}
+
+/** What a finished run reports back (plain data, sent between threads). */
+export interface RunOutcome {
+  index: number;
+  digest: string;
+  ticks: number;
+  reason: string;
+  metrics: Record<string, number>;
+  summary: Record<string, Json>;
+}
+
+/** A run that failed: the error's message, code and hint (errors do not cross threads intact). */
+export interface RunFailure {
+  index: number;
+  error: { message: string; code?: string; hint?: string };
+}

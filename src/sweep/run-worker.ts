@@ -1,0 +1,54 @@
+// The code a pool's worker thread runs (see run-pool.ts): loads the world once per thread,
+// runs one task, writes its log, and reports the outcome or the failure as plain data.
+import { type Json, RunError } from '../core/index.ts';
+import { GuardedLog, LogWriter } from '../replay/index.ts';
+import { runWorld, type WorldDefinition } from '../world/index.ts';
+import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
+
+interface LoadedRunWorld {
+  def: WorldDefinition;
+  source: Record<string, Json>;
+}
+
+type Loader = (ref: string, data: Json | undefined) => Promise<LoadedRunWorld>;
+
+const worlds = new Map<string, Promise<LoadedRunWorld>>();
+
+function loadOnce(w: WorldLocator): Promise<LoadedRunWorld> {
+  const key = JSON.stringify(w);
+  let loaded = worlds.get(key);
+  if (!loaded) {
+    loaded = import(w.loaderUrl).then((m: { loadRunWorld?: Loader }) => {
+      if (typeof m.loadRunWorld !== 'function')
+        throw new RunError(`the world loader ${w.loaderUrl} exports no loadRunWorld`);
+      return m.loadRunWorld(w.ref, w.data);
+    });
+    worlds.set(key, loaded);
+  }
+  return loaded;
+}
+
+/** Runs one task in this thread; never throws (a failure is returned as data). */
+export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
+  try {
+    const { def, source } = await loadOnce(task.world);
+    const r = await runWorld(def, {
+      params: task.params,
+      seed: task.seed,
+      ticks: task.ticks,
+      source,
+      openLog: (header) => new GuardedLog(LogWriter.create(task.log, header)),
+    });
+    return {
+      index: task.index,
+      digest: r.digest,
+      ticks: r.ticks,
+      reason: r.reason,
+      metrics: r.metrics,
+      summary: r.summary,
+    };
+  } catch (err) {
+    const e = err as { message?: string; code?: string; hint?: string };
+    return { index: task.index, error: { message: String(e?.message ?? err), code: e?.code, hint: e?.hint } };
+  }
+}

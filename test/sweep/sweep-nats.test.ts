@@ -1,0 +1,122 @@
+// Distributed sweeps against a real nats-server (JetStream on), started here on a free
+// loopback port with a temporary store (.ci/run installs nats-server when it is missing).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+
+const dir = tempDir('grapevine-nats-');
+const SWEEP = [
+  'rumor',
+  '--grid',
+  'p=0.1,0.3',
+  '--set',
+  'n=200',
+  '--set',
+  'model=independent-cascade',
+  '--replicates',
+  '3',
+  '--seed',
+  '5',
+  '--ticks',
+  '20',
+  '--json',
+];
+let server: ChildProcess;
+let url = '';
+const workers: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ok = await new Promise<boolean>((done) => {
+      const c = new Socket().once('connect', () => done(true)).once('error', () => done(false));
+      c.connect(port, '127.0.0.1');
+    }).finally(() => undefined);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('nats-server did not start');
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  url = `nats://127.0.0.1:${port}`;
+  server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, 'store')], {
+    stdio: 'ignore',
+  });
+  await listening(port);
+  for (const k of [1, 2])
+    void cli(['worker', '--queue', url, '--logs', join(dir, `logs-${k}`), '--quiet'], {
+      timeoutMs: 300_000,
+      onSpawn: (child) => workers.push(child),
+    });
+});
+
+afterAll(() => {
+  for (const w of workers) w.kill('SIGKILL');
+  server?.kill('SIGKILL');
+});
+
+describe('sweep over NATS JetStream', () => {
+  it('with 2 workers gives the table of the local pool, digests included', async () => {
+    const [local, queued] = await Promise.all([
+      cli(['sweep', ...SWEEP, '--out', join(dir, 'local'), '--workers', '1'], { timeoutMs: 120_000 }),
+      cli(['sweep', ...SWEEP, '--out', join(dir, 'queued'), '--queue', url], { timeoutMs: 120_000 }),
+    ]);
+    expect(local.code, local.stderr).toBe(0);
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(JSON.parse(queued.stdout)).toMatchObject({ runs: 6, ran: 6, failed: 0 });
+    const table = (d: string) => readFileSync(join(dir, d, 'results.csv'), 'utf8');
+    expect(table('queued')).toBe(table('local'));
+  });
+
+  it('sends a malformed spec to grapevine.dead with the reason, and the workers go on', async () => {
+    const nc = await connect({ servers: url });
+    const dead = nc.subscribe('grapevine.dead', { max: 1 });
+    await jetstream(nc).publish('grapevine.runs.bogus', '{"sweep":"bogus","index":"zero"}');
+    let letter: { reason: string; data: string } | undefined;
+    for await (const m of dead) letter = m.json();
+    await nc.close();
+    expect(letter?.reason).toMatch(/malformed: .*(index|id)/);
+    expect(letter?.data).toContain('"index":"zero"');
+    const again = await cli([
+      'sweep',
+      ...SWEEP,
+      '--replicates',
+      '1',
+      '--out',
+      join(dir, 'after'),
+      '--queue',
+      url,
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('an unreachable queue exits 2 with one line', async () => {
+    const port = await freePort();
+    const r = await cli([
+      'sweep',
+      ...SWEEP,
+      '--out',
+      join(dir, 'never'),
+      '--queue',
+      `nats://127.0.0.1:${port}`,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^grapevine: cannot reach the queue at nats:\/\/127\.0\.0\.1:\d+/);
+    expect(hasStack(r.stderr)).toBe(false);
+  });
+});
