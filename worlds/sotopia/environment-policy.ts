@@ -237,7 +237,8 @@ function judgeStep(run: SotopiaRun, ctx: StepContext<unknown>, end: EndPayload):
         run.params.rubric,
         format,
       ),
-      attempts: run.params.regenerate,
+      // parsing=sotopia: one judgement (with its repair); a study reruns the episode instead
+      attempts: sotopia ? 1 : run.params.regenerate,
     }),
     ...(zr &&
       format && { sotopia: { templates: zr.templates, repairModel: run.params.repairModel, format } }),

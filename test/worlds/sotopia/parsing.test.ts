@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmPort, LlmReply, LlmRequest } from '../../../src/index.ts';
@@ -201,5 +201,57 @@ describe('parsing option', () => {
     expect((reask.params as Record<string, unknown>).json).toBeDefined();
     const verify = await cli(['replay', join(dir, 'free.ndjson'), '--verify']);
     expect(verify.code, verify.stderr).toBe(0);
+  });
+});
+
+describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.py)', () => {
+  it('a study runs such an episode again with a derived seed, up to 3 attempts, reports the last, and resumes an attempt', async () => {
+    const dir = tempDir('grapevine-sotopia-rerun-');
+    // Templates that hide the reply schema from the local server (a fence opened before it),
+    // so every judgement, and its repair, comes back unreadable.
+    const templates = join(dir, 'templates');
+    mkdirSync(templates);
+    writeFileSync(join(templates, 'judge.txt'), '```json\nJudge the episode.\n{history}\n{format}\n');
+    writeFileSync(join(templates, 'repair-json.txt'), '```json\nFix this: {ill_formed}\n{format}\n');
+    const out = join(dir, 'study');
+    const args = [
+      'study',
+      'sotopia',
+      '--modes',
+      'agents',
+      '--scenarios',
+      'mutual_friend_00001',
+      '--pairs',
+      '1',
+      '--max-turns',
+      '2',
+      '--judge-model',
+      'judge-model',
+      '--templates',
+      templates,
+      '--out',
+      out,
+    ];
+    const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined };
+    const first = await cli(args, { env, timeoutMs: 300_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    const row = report.episodes[0];
+    expect(row.missing).toBe(true);
+    expect(row.attempts).toBe(3);
+    expect(row.log).toMatch(/\.attempt3\.ndjson$/);
+    const base = join(out, row.log.replace(/\.attempt3\.ndjson$/, ''));
+    const seeds = [`${base}.ndjson`, `${base}.attempt2.ndjson`, `${base}.attempt3.ndjson`].map(
+      (f) => JSON.parse(readFileSync(f, 'utf8').split('\n')[0]).seed as number,
+    );
+    expect(new Set(seeds).size).toBe(3);
+    const third = readFileSync(`${base}.attempt3.ndjson`, 'utf8');
+    rmSync(`${base}.attempt3.ndjson`);
+    const again = await cli(args, { env, timeoutMs: 300_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(`${base}.attempt3.ndjson`)).toBe(true);
+    const rerun = readFileSync(`${base}.attempt3.ndjson`, 'utf8');
+    const digestOf = (log: string) => log.trimEnd().split('\n').at(-1);
+    expect(JSON.parse(digestOf(rerun)!).h).toBe(JSON.parse(digestOf(third)!).h);
   });
 });

@@ -6,7 +6,7 @@ import type { SotopiaEnvironment } from '../records.ts';
 import { ACTION_TYPES } from '../transcript.ts';
 import type { Mode } from '../views.ts';
 import { DEAL_RULE, MENTION_RULE } from './detectors.ts';
-import type { StudyConfig } from './plan.ts';
+import { episodeAttempts, type StudyConfig } from './plan.ts';
 
 /** Who writes the turns in a mode and what the writer knows. */
 export const MODE_CARDS: Record<Mode, { simulation: string; writer: string; informationAsymmetry: string }> =
@@ -142,6 +142,7 @@ export function buildCard(
         writerTemperature: zhou ? defaults.writerTemperature : defaults.temperature,
         judgeTemperature: 0,
         regenerate: zhou ? defaults.regenerate : 1,
+        episodeAttempts: episodeAttempts(config),
         parsing: zhou ? (config.parsing ?? 'reask') : 'grapevine-v0 JSON re-asks',
         repairModel:
           zhou && config.parsing === 'sotopia'

@@ -198,6 +198,30 @@ export function episodeSeed(studySeed: number, envId: string, pair: number): num
   return Number.parseInt(sha256Hex(`grapevine|study|sotopia|${studySeed}|${envId}|${pair}`).slice(0, 12), 16);
 }
 
+/** Episode attempts at most (the first run and its regenerations; the world's `regenerate` default). */
+export const EPISODE_ATTEMPTS = 3;
+
+/**
+ * How many times a study runs an episode whose judgement failed: zhou2024 with `parsing:
+ * sotopia` reruns the whole episode, as Sotopia's examples/fix_missing_episodes.py does for
+ * episodes without valid rewards (up to {@link EPISODE_ATTEMPTS}); otherwise once (the world
+ * re-asks the judge on the same transcript).
+ */
+export function episodeAttempts(config: Pick<StudyConfig, 'protocol' | 'parsing'>): number {
+  return config.protocol === 'zhou2024' && config.parsing === 'sotopia' ? EPISODE_ATTEMPTS : 1;
+}
+
+/** The log of attempt `k` of an episode: the planned log for k = 1, else `<log>.attemptK.ndjson`. */
+export function attemptLog(log: string, k: number): string {
+  return k === 1 ? log : log.replace(/\.ndjson$/, `.attempt${k}.ndjson`);
+}
+
+/** The seed of attempt `k`: the episode's seed for k = 1, else one derived from it and k. */
+export function attemptSeed(seed: number, k: number): number {
+  if (k === 1) return seed;
+  return Number.parseInt(sha256Hex(`grapevine|study|sotopia|attempt|${seed}|${k}`).slice(0, 12), 16);
+}
+
 /** `episodes/<codename>-<envid8>-p<pair>-<mode>.ndjson`; envid8 is the last 8 characters of the env_id (its first are a shared ULID timestamp). */
 export function episodeLog(
   env: Pick<SotopiaEnvironment, 'codename' | 'env_id'>,

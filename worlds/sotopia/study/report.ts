@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogFormatError, readLog } from '../../../src/index.ts';
 import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
@@ -16,7 +17,7 @@ import {
   priceTargets,
   sharedFriends,
 } from './detectors.ts';
-import type { PlannedEpisode, StudyConfig, StudyPlan } from './plan.ts';
+import { attemptLog, type PlannedEpisode, type StudyConfig, type StudyPlan } from './plan.ts';
 import { buildStatistics, type ReportStatistics, statisticsMarkdown } from './report-statistics.ts';
 import { type MeanSe, meanSe, type PairedTTest, pairedTTest } from './stats.ts';
 
@@ -43,6 +44,10 @@ export interface EpisodeResult {
   digest: string;
   /** The run's stop reason (`episode-end` unless stopped otherwise). */
   reason: string;
+  /** The log read: the episode's last attempt (`<log>.attemptK.ndjson` after regenerations). */
+  log?: string;
+  /** Attempts the episode took (1 unless its judgement failed and the study reran it). */
+  attempts?: number;
 }
 
 /** Per-dimension scores of a row: the episode mean of the two characters, and each character's. */
@@ -57,6 +62,8 @@ export interface EpisodeRow {
   mode: string;
   seed: number;
   log: string;
+  /** Attempts the episode took, when more than one (the log is then the last attempt's). */
+  attempts?: number;
   digest: string;
   endReason: string;
   turns: number;
@@ -176,7 +183,10 @@ export interface StudyReport {
 export async function readEpisodeResults(dir: string, plan: StudyPlan): Promise<EpisodeResult[]> {
   const out: EpisodeResult[] = [];
   for (const episode of plan.episodes) {
-    const path = join(dir, episode.log);
+    let attempts = 1;
+    while (existsSync(join(dir, attemptLog(episode.log, attempts + 1)))) attempts++;
+    const log = attemptLog(episode.log, attempts);
+    const path = join(dir, log);
     const lines = readLog(path);
     let end: Record<string, unknown> | undefined;
     let digest: string | null = null;
@@ -199,6 +209,7 @@ export async function readEpisodeResults(dir: string, plan: StudyPlan): Promise<
       summary: end.summary as unknown as SotopiaSummary,
       digest,
       reason: String(end.reason),
+      ...(attempts > 1 && { log, attempts }),
     });
   }
   return out;
@@ -225,7 +236,8 @@ export function episodeRow(r: EpisodeResult, env: SotopiaEnvironment | undefined
     pair: ep.pair,
     mode: ep.mode,
     seed: ep.seed,
-    log: ep.log,
+    log: r.log ?? ep.log,
+    ...(r.attempts !== undefined && { attempts: r.attempts }),
     digest: r.digest,
     endReason: s.endReason,
     turns: s.turns,

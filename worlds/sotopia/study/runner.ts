@@ -9,13 +9,23 @@ import {
   type Json,
   LogWriter,
   RunError,
+  readLog,
   readRecordedRun,
   runWorld,
   UsageError,
   type WorldDefinition,
 } from '../../../src/index.ts';
 import { world as sotopiaWorld } from '../index.ts';
-import { episodeParams, type PlannedEpisode, type StudyConfig, type StudyPlan } from './plan.ts';
+import type { SotopiaSummary } from '../summary.ts';
+import {
+  attemptLog,
+  attemptSeed,
+  episodeAttempts,
+  episodeParams,
+  type PlannedEpisode,
+  type StudyConfig,
+  type StudyPlan,
+} from './plan.ts';
 
 /** File of a study directory that holds its config (the check that a restart is the same study). */
 export const STUDY_FILE = 'study.json';
@@ -113,12 +123,13 @@ function expectHeader(
   ep: PlannedEpisode,
   header: Record<string, unknown>,
   path: string,
+  seed: number,
 ) {
   const params = (header.params ?? {}) as Record<string, unknown>;
   const wanted = episodeParams(config, ep);
   const bad =
     (header.world as { id?: string } | undefined)?.id !== world.id ||
-    header.seed !== ep.seed ||
+    header.seed !== seed ||
     (header.llm as { model?: string } | undefined)?.model !== config.model ||
     Object.entries(wanted).some(([k, v]) => canonicalJson(params[k] ?? null) !== canonicalJson(v as Json));
   if (bad)
@@ -131,16 +142,17 @@ function expectHeader(
 }
 
 /**
- * The state of an episode's log: missing; complete (its last line is the `end` event and
- * its header is this episode's); or partial (cut short, unreadable). A complete log of
- * another episode or study is a {@link ConfigError}.
+ * The state of an episode's log (attempt `k`, default 1): missing; complete (its last line
+ * is the `end` event and its header is this episode's); or partial (cut short, unreadable).
+ * A complete log of another episode or study is a {@link ConfigError}.
  */
 export async function episodeState(
   dir: string,
   config: StudyConfig,
   ep: PlannedEpisode,
+  k = 1,
 ): Promise<EpisodeState> {
-  const path = join(dir, ep.log);
+  const path = join(dir, attemptLog(ep.log, k));
   if (!existsSync(path)) return 'missing';
   let run: Awaited<ReturnType<typeof readRecordedRun>>;
   try {
@@ -150,10 +162,46 @@ export async function episodeState(
     throw err;
   }
   if (!run.complete) return 'partial';
-  expectHeader(config, ep, run.header, path);
+  expectHeader(config, ep, run.header, path, attemptSeed(ep.seed, k));
   // an LLM call that failed for good (endpoint down...) is an outage, not the model's behaviour: rerun
   if (run.llmRecords.some((r) => r.reply === null)) return 'partial';
   return 'complete';
+}
+
+/** The `end` summary of a complete log. */
+async function endSummary(path: string): Promise<SotopiaSummary | undefined> {
+  const lines = readLog(path);
+  let summary: SotopiaSummary | undefined;
+  for (;;) {
+    const step = await lines.next();
+    if (step.done) return summary;
+    if (step.value.type === 'end') summary = step.value.event.summary as unknown as SotopiaSummary;
+  }
+}
+
+/**
+ * Whether attempt `k` of an episode leaves it to be run again: its judgement failed (the
+ * episode is missing although it was played) and the study reruns such episodes.
+ */
+async function needsAnotherAttempt(dir: string, config: StudyConfig, ep: PlannedEpisode, k: number) {
+  if (k >= episodeAttempts(config)) return false;
+  const s = await endSummary(join(dir, attemptLog(ep.log, k)));
+  return s?.missing === true && s.endReason !== 'no-script';
+}
+
+/**
+ * The attempt of an episode the study has reached: the first attempt whose log is not
+ * complete, or the last complete one (`done`) when no further attempt is due.
+ */
+async function reachedAttempt(
+  dir: string,
+  config: StudyConfig,
+  ep: PlannedEpisode,
+): Promise<{ k: number; state: EpisodeState }> {
+  for (let k = 1; ; k++) {
+    const state = await episodeState(dir, config, ep, k);
+    if (state !== 'complete' || !(await needsAnotherAttempt(dir, config, ep, k))) return { k, state };
+  }
 }
 
 /** Wall-clock figures of one episode run (never written into the report). */
@@ -204,16 +252,19 @@ async function runEpisode(
   config: StudyConfig,
   ep: PlannedEpisode,
   llm: SharedLlm,
+  k: number,
 ): Promise<{ timing: EpisodeTiming; fallbacks: number }> {
-  const path = join(dir, ep.log);
+  const log = attemptLog(ep.log, k);
+  const path = join(dir, log);
+  const seed = attemptSeed(ep.seed, k);
   const inputs = new InputBuffer();
-  const session = llm.forRun(ep.seed, inputs);
+  const session = llm.forRun(seed, inputs);
   let writer: LogWriter | undefined;
   const started = performance.now(); // wall-clock-ok: study timing, not simulation state
   try {
     await runWorld(world, {
       params: episodeParams(config, ep),
-      seed: ep.seed,
+      seed,
       level: 'full',
       source: { kind: 'builtin' },
       llm: session.port,
@@ -240,12 +291,12 @@ async function runEpisode(
   if (failure !== undefined) {
     renameSync(path, `${path}.failed`);
     throw new RunError(
-      `${session.counters.failures} LLM call(s) failed after all retries (${failure}); its log is kept as ${ep.log}.failed`,
+      `${session.counters.failures} LLM call(s) failed after all retries (${failure}); its log is kept as ${log}.failed`,
     );
   }
   return {
     timing: {
-      log: ep.log,
+      log,
       mode: ep.mode,
       wallMs: performance.now() - started, // wall-clock-ok: study timing
       llmMs: session.llmMs(),
@@ -270,18 +321,18 @@ export async function runStudy(opts: StudyRunOptions): Promise<StudyRunResult> {
   checkStudyDir(dir, config);
   initStudyDir(dir, config);
   const total = plan.episodes.length;
-  const todo: PlannedEpisode[] = [];
+  const todo: { ep: PlannedEpisode; k: number }[] = [];
   let skipped = 0;
   let discarded = 0;
   for (const ep of plan.episodes) {
-    const state = await episodeState(dir, config, ep);
+    const { k, state } = await reachedAttempt(dir, config, ep);
     if (state === 'complete') skipped++;
     else {
       if (state === 'partial') {
-        rmSync(join(dir, ep.log), { force: true });
+        rmSync(join(dir, attemptLog(ep.log, k)), { force: true });
         discarded++;
       }
-      todo.push(ep);
+      todo.push({ ep, k });
     }
   }
   // a study with episodes to run has no valid report until they are done
@@ -296,11 +347,14 @@ export async function runStudy(opts: StudyRunOptions): Promise<StudyRunResult> {
   let fallbacks = 0;
   const worker = async () => {
     while (next < limit && failed.length === 0) {
-      const ep = todo[next++];
+      const { ep, k: first } = todo[next++];
       try {
-        const r = await runEpisode(dir, config, ep, llm);
-        timings.push(r.timing);
-        fallbacks += r.fallbacks;
+        for (let k = first; ; k++) {
+          const r = await runEpisode(dir, config, ep, llm, k);
+          timings.push(r.timing);
+          fallbacks += r.fallbacks;
+          if (!(await needsAnotherAttempt(dir, config, ep, k))) break;
+        }
         ran++;
         done++;
         opts.onProgress?.(done, total);
