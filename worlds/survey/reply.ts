@@ -42,8 +42,8 @@ export function replySchema(
 
 /**
  * The answer a validated reply gives: for a distribution, the probabilities normalised to
- * sum 1 (missing options are 0) and, as the answer, the most probable option (the first in
- * canonical order on a tie).
+ * sum 1 (missing options are 0) and, as the answer, the most probable option (on a tie, the
+ * smallest id in string order, so the answer does not depend on the order options were shown in).
  */
 export function answerOf(
   spec: ReplySpec,
@@ -55,7 +55,8 @@ export function answerOf(
   let best = spec.options[0];
   for (const id of spec.options) {
     distribution[id] = (value.distribution[id] ?? 0) / total;
-    if (distribution[id] > distribution[best]) best = id;
+    const p = distribution[id];
+    if (p > distribution[best] || (p === distribution[best] && id < best)) best = id;
   }
   return { answer: best, distribution };
 }
