@@ -53,11 +53,13 @@ function yamlRows(path: string, text: string): TableRow[] {
   const root = doc.contents;
   if (!isSeq(root))
     throw bad(path, 1, 'the file must hold a list of rows', 'write a JSON array or YAML list');
-  return root.items.map((node) => {
+  // The whole document to JS at once, so that anchors and aliases (&a / *a) resolve.
+  const values = doc.toJS() as Record<string, unknown>[];
+  return root.items.map((node, k) => {
     const at = (node as { range?: [number, number, number] }).range?.[0] ?? 0;
     const line = lines.linePos(at).line;
     if (!isMap(node)) throw bad(path, line, 'a row must be an object', 'write each row as key: value pairs');
-    return { line, value: node.toJSON() as Record<string, unknown> };
+    return { line, value: values[k] };
   });
 }
 
