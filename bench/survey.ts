@@ -84,11 +84,10 @@ async function main(): Promise<void> {
     llmInfo: llm.info,
     inputs,
     fallbacks: llm.counters,
-  }).finally(() => llm.close());
+  }).finally(() => Promise.all([llm.close(), server.stop()]));
   const wallMs = performance.now() - t0;
   const liveCpu = cpuMs() - c0;
   const calls = llm.counters.calls;
-  await server.stop();
   const recorded = await readRecordedRun(log);
   const r0 = cpuMs();
   const rt0 = performance.now();
