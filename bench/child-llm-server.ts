@@ -14,11 +14,14 @@ export interface ChildLlmServer {
   stop(): Promise<void>;
 }
 
-/** Starts `grapevine serve-llm --port 0 --latency-ms N` and waits until it listens. */
-export async function startChildLlmServer(latencyMs: number): Promise<ChildLlmServer> {
+/** Starts `grapevine serve-llm --port 0 --latency-ms N [...extra]` and waits until it listens. */
+export async function startChildLlmServer(
+  latencyMs: number,
+  extra: readonly string[] = [],
+): Promise<ChildLlmServer> {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve-llm', '--port', '0', '--latency-ms', String(latencyMs)],
+    [BIN, 'serve-llm', '--port', '0', '--latency-ms', String(latencyMs), ...extra],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -14,7 +14,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
 /** Data files that the built code reads at run time, relative to the package root. */
-const ASSETS = ['worlds/sotopia/data', 'worlds/sotopia/templates', 'agents/personas.json'];
+const ASSETS = [
+  'worlds/sotopia/data',
+  'worlds/sotopia/templates',
+  'worlds/survey/data',
+  'agents/personas.json',
+];
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -14,6 +14,7 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
       'town-square': async () => (await import('./town-square/index.ts')).world as unknown as WorldDefinition,
       opinion: async () => (await import('./opinion/index.ts')).world as unknown as WorldDefinition,
       epidemic: async () => (await import('./epidemic/index.ts')).world as unknown as WorldDefinition,
+      survey: async () => (await import('./survey/index.ts')).world as unknown as WorldDefinition,
     },
     validationCases: async () => (await import('./validation.ts')).builtinValidationCases(),
   },

@@ -7,6 +7,7 @@ import type { LocalServerStats } from './local-server-stats.ts';
 import { type ResponderReply, respond } from './responder.ts';
 import type { ResolvedLocalServerOptions } from './serve-llm-options.ts';
 import type { ServerTimers } from './server-timers.ts';
+import type { SyntheticRespondents } from './synthetic-respondents.ts';
 import { completionBody, completionChunks } from './wire-format.ts';
 
 /** What the handler shares with the server that owns it. */
@@ -15,6 +16,8 @@ export interface ChatHandlerDeps {
   injector: FaultInjector;
   timers: ServerTimers;
   stats: LocalServerStats;
+  /** The synthetic-respondents mode, when the server was started with a ground-truth file. */
+  synthetic?: SyntheticRespondents;
 }
 
 const INJECTED_500 = errorBody(
@@ -51,7 +54,7 @@ export async function handleChatCompletion(
   else if (fault === '429') sendRateLimited(res, deps.options);
   else if (fault === '500') sendError(res, 500, INJECTED_500);
   else {
-    const reply = respond(request);
+    const reply = deps.synthetic?.respond(request) ?? respond(request);
     if (fault === 'malformed') sendMalformed(res, request, reply);
     else sendReply(res, request, reply, deps.stats);
   }

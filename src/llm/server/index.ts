@@ -8,4 +8,7 @@ export * from './request-dice.ts';
 export * from './responder.ts';
 export * from './schema-filler.ts';
 export * from './serve-llm-options.ts';
+export * from './survey-question.ts';
+export * from './synthetic-respondents.ts';
+export * from './synthetic-truth.ts';
 export * from './tokenizer.ts';

@@ -11,6 +11,8 @@ import {
   type ResolvedLocalServerOptions,
 } from './serve-llm-options.ts';
 import { ServerTimers } from './server-timers.ts';
+import { SyntheticRespondents } from './synthetic-respondents.ts';
+import { loadSyntheticTruth } from './synthetic-truth.ts';
 import { LOCAL_CREATED } from './wire-format.ts';
 
 /** A running local OpenAI-compatible server. */
@@ -43,7 +45,16 @@ export async function startLocalLlmServer(opts: LocalServerOptions = {}): Promis
   const options = resolveOptions(opts);
   const stats = emptyStats();
   const timers = new ServerTimers();
-  const deps = { options, stats, timers, injector: new FaultInjector(options) };
+  const synthetic = options.synthetic
+    ? new SyntheticRespondents(loadSyntheticTruth(options.synthetic))
+    : undefined;
+  const deps = {
+    options,
+    stats,
+    timers,
+    injector: new FaultInjector(options),
+    ...(synthetic && { synthetic }),
+  };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     stats.requests++;

@@ -31,6 +31,8 @@ export interface LocalServerOptions {
   faultTimeoutMs?: number;
   /** Seed of the fault and latency stream (default 0). */
   seed?: number | string;
+  /** Ground-truth file of the synthetic-respondents mode (survey questions answered from it; docs/SURVEY.md); empty or unset: off. */
+  synthetic?: string;
 }
 
 /** A number flag that also accepts its command-line string form (`"8787"`). */
@@ -77,6 +79,10 @@ export const localServerOptionsSchema = z.object({
       'How long a timeout fault holds the request before dropping it, in ms; 0 = until the client gives up',
     ),
   seed: z.union([z.number(), z.string()]).default(0).describe('Seed of the fault and latency random stream'),
+  synthetic: z
+    .string()
+    .default('')
+    .describe('Ground-truth file (YAML/JSON): answer survey questions as synthetic respondents (empty: off)'),
 });
 
 /** {@link LocalServerOptions} with every default filled in (the output of the schema). */

@@ -21,6 +21,7 @@ describe('localServerOptionsSchema', () => {
       retryAfterSeconds: 1,
       faultTimeoutMs: 0,
       seed: 0,
+      synthetic: '',
     });
   });
 
