@@ -1,0 +1,58 @@
+import type { Topology } from '../network/index.ts';
+
+/** The agents a viewer draws and the edges among them. */
+export interface NetworkSample {
+  /** Agent ids, ascending. */
+  nodes: number[];
+  /** Edges as pairs of positions in `nodes` (each undirected edge once). */
+  edges: [number, number][];
+  /** True when `nodes` is not the whole population. */
+  sampled: boolean;
+}
+
+/**
+ * Picks at most `max` agents to draw: everyone in small runs; otherwise the `keep` agents
+ * (e.g. the cascades' origins) plus an even stride through the population, so the sample is
+ * the same on every call. Edges are those of the induced subgraph; a `complete` network
+ * (never materialised) gets no edges drawn.
+ */
+export function sampleNetwork(
+  size: number,
+  network: Topology | undefined,
+  max: number,
+  keep: readonly number[] = [],
+): NetworkSample {
+  const chosen = new Set<number>();
+  if (size <= max) for (let i = 0; i < size; i++) chosen.add(i);
+  else {
+    for (const k of keep) if (chosen.size < max / 2 && k >= 0 && k < size) chosen.add(k);
+    const stride = size / (max - chosen.size);
+    for (let x = 0; chosen.size < max && x < size; x += stride) chosen.add(Math.floor(x));
+  }
+  const nodes = [...chosen].sort((a, b) => a - b);
+  const position = new Map(nodes.map((a, k) => [a, k]));
+  const edges: [number, number][] = [];
+  if (network && network.kind !== 'complete')
+    nodes.forEach((a, k) => {
+      network.forEachNeighbour(a, (b) => {
+        const j = position.get(b);
+        if (j !== undefined && j > k) edges.push([k, j]);
+      });
+    });
+  return { nodes, edges, sampled: nodes.length < size };
+}
+
+/**
+ * Positions on a circle in agent order (in [0, 1]^2): ring lattices and small worlds then
+ * show their ring, and a drawing never depends on a random layout.
+ */
+export function circleLayout(count: number): { x: number[]; y: number[] } {
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const a = (2 * Math.PI * k) / Math.max(1, count) - Math.PI / 2;
+    x.push(0.5 + 0.45 * Math.cos(a));
+    y.push(0.5 + 0.45 * Math.sin(a));
+  }
+  return { x, y };
+}
