@@ -1,15 +1,19 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isGrapevineError } from '../core/index.ts';
 import {
   analyzeLog,
   auditFigure,
   communityFigures,
+  type Figure,
   type PromptAuditSummary,
+  type RunAnalysis,
   renderReportHtml,
   reportCommunities,
   reportFigures,
   reportJson,
 } from '../report/index.ts';
+import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
 import { worldOfLog } from './log-layout.ts';
@@ -35,6 +39,7 @@ export function defaultReportPath(log: string): string {
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
   if (opts.out !== undefined) checkOutPath(opts.out);
+  if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
@@ -42,7 +47,17 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));
   if (analysis.header.llm) figures.push(auditFigure(await promptAudit(path, opts.world)));
-  const out = opts.out ?? defaultReportPath(path);
+  figures.push(...(await forkOverlayFigures(analysis)));
+  return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
+}
+
+/** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */
+async function batchReport(dir: string, opts: ReportCommandOptions): Promise<number> {
+  const { first, figures } = await batchFigures(dir);
+  return write({ ...first, log: dir }, figures, opts.out ?? join(dir, 'report.html'), opts);
+}
+
+function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: ReportCommandOptions): number {
   writeFileSync(out, renderReportHtml(analysis, figures));
   if (opts.json) process.stdout.write(`${JSON.stringify(reportJson(analysis, figures))}\n`);
   else if (!opts.quiet) process.stdout.write(`report ${out} (${figures.length} figures)\n`);
