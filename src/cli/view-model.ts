@@ -1,10 +1,10 @@
-import type { Json } from '../core/index.ts';
+import { type Json, RunError } from '../core/index.ts';
 import { readLog, readRecordedRun } from '../replay/index.ts';
 import { type Asymmetry, analyzeLog, type FinalState, itemsWithProvenance } from '../report/index.ts';
 import { loadWorldFromHeader } from './load-world.ts';
 import { layoutOfLog } from './log-layout.ts';
 import { type ObservedStep, traceRun } from './view-rerun.ts';
-import { circleLayout, sampleNetwork } from './view-sample.ts';
+import { circleLayout, type NetworkSample, sampleNetwork } from './view-sample.ts';
 
 /** What the viewer page loads once (`/api/model`): the run, its curves and the drawn network. */
 export interface ViewModel {
@@ -93,10 +93,13 @@ export async function buildViewData(
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];
   const origins = finalState ? originsOf(finalState, items) : [];
-  // the network is known only once the world is built: a first pass picks by stride alone
-  let sample = sampleNetwork(size, undefined, opts.maxNodes, origins);
-  const trace = await traceRun(def, recorded, sample.nodes);
-  sample = sampleNetwork(size, trace.network, opts.maxNodes, origins);
+  // the network is known once the rerun has built the world: the sample is drawn then
+  let sample: NetworkSample | undefined;
+  const trace = await traceRun(def, recorded, (network) => {
+    sample = sampleNetwork(size, network, opts.maxNodes, origins);
+    return sample.nodes;
+  });
+  if (!sample) throw new RunError('the rerun of the log never started its world');
   const { x, y } = circleLayout(sample.nodes.length);
   const level = String(h.level ?? 'minimal');
   const llm = llmByAgent(recorded.llmRecords);
@@ -200,7 +203,10 @@ function notes(level: string, sampled: boolean, shown: number, size: number, sna
     out.push(
       'This log was written with --log minimal: encounters (who told whom, message by message) are not shown; rerun with --log full for them.',
     );
-  if (sampled) out.push(`The network shows ${shown} of ${size} agents (every origin, then an even stride).`);
+  if (sampled)
+    out.push(
+      `The network shows ${shown} of ${size} agents (the origins and their neighbourhoods, breadth first, then an even stride); counts are the drawn agents'.`,
+    );
   if (!snapshot)
     out.push('The log has no snapshot the viewer can decode: no provenance paths or asymmetry view.');
   return out;

@@ -13,6 +13,8 @@ export interface ObservedStep {
 
 /** What a rerun of a log recorded about the shown agents, tick by tick. */
 export interface RerunTrace {
+  /** The shown agents, as `choose` picked them. */
+  agents: number[];
   /** Statechart regions after the lifecycle one, with their state names. */
   regions: { name: string; states: readonly string[] }[];
   /** Per region, per tick (aligned with the log's ticks): each shown agent's state index, one char each. */
@@ -37,22 +39,25 @@ function encodeRow(view: WorldView, region: number, agents: readonly number[]): 
  * for the given agents only, their states at the end of every tick, their memory when it
  * changes and every observation, as `grapevine inspect` does for one agent. The log holds
  * no per-tick agent states, so this is the one part of the viewer that reruns the world.
+ * `choose` picks the agents once the world (and its network) is built.
  */
 export async function traceRun(
   def: WorldDefinition,
   recorded: RecordedRun,
-  agents: readonly number[],
+  choose: (network: Topology | undefined) => number[],
 ): Promise<RerunTrace> {
   const h = recorded.header;
   const ticks = recorded.chain.ticks;
   const trace: RerunTrace = {
+    agents: [],
     regions: [],
     states: [],
-    memory: agents.map(() => []),
-    observed: agents.map(() => []),
+    memory: [],
+    observed: [],
     network: undefined,
   };
-  const lastMem: string[] = agents.map(() => '');
+  let agents: number[] = [];
+  let lastMem: string[] = [];
   const take = (view: WorldView) => {
     trace.regions.forEach((_, r) => {
       trace.states[r].push(encodeRow(view, r + 1, agents));
@@ -74,6 +79,11 @@ export async function traceRun(
     interventionsAt: (t) => recorded.interventions.get(t) ?? [],
     onStart: (view) => {
       trace.network = view.network;
+      agents = choose(view.network);
+      trace.agents = agents;
+      trace.memory = agents.map(() => []);
+      trace.observed = agents.map(() => []);
+      lastMem = agents.map(() => '');
       trace.regions = view.executor.regionNames
         .slice(1)
         .map((name, r) => ({ name, states: view.executor.stateNames(r + 1) }));
