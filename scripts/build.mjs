@@ -24,6 +24,18 @@ const ASSETS = [
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+// The viewer page (`grapevine view`): type-checked with the DOM types, then bundled by vite
+// into dist/viewer/ (one static page, no network access needed when served).
+execFileSync(process.execPath, [tsc, '-p', join(root, 'web/viewer/tsconfig.json'), '--noEmit'], {
+  stdio: 'inherit',
+});
+const { build } = await import('vite');
+await build({
+  root: join(root, 'web/viewer'),
+  base: './',
+  logLevel: 'warn',
+  build: { outDir: join(dist, 'viewer'), emptyOutDir: true },
+});
 for (const file of ASSETS) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
   cpSync(join(root, file), join(dist, file), { recursive: true });

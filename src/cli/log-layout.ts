@@ -1,4 +1,5 @@
 import { isGrapevineError, RngStreams } from '../core/index.ts';
+import type { Topology } from '../network/index.ts';
 import { readHeader } from '../replay/index.ts';
 import type { StateLayout } from '../report/index.ts';
 import { migrateParams } from '../world/index.ts';
@@ -11,6 +12,17 @@ import { loadWorldFromHeader } from './load-world.ts';
  * then leaves out what needs the snapshot (cascades, asymmetry).
  */
 export async function layoutOfLog(path: string, worldFile?: string): Promise<StateLayout | undefined> {
+  return (await worldOfLog(path, worldFile))?.layout;
+}
+
+/**
+ * What {@link layoutOfLog} builds, with the world's network too (for the report's
+ * communities); undefined, with the same warning, when the world cannot be built.
+ */
+export async function worldOfLog(
+  path: string,
+  worldFile?: string,
+): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
   const header = await readHeader(path);
   try {
     const { def } = await loadWorldFromHeader(header, { worldFile });
@@ -22,7 +34,7 @@ export async function layoutOfLog(path: string, worldFile?: string): Promise<Sta
       rng: new RngStreams(seed),
       model: (header.llm as { model?: string } | undefined)?.model,
     });
-    return instance.agents.layout;
+    return { layout: instance.agents.layout, network: instance.network };
   } catch (err) {
     // a world file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
     if (!isGrapevineError(err) || worldFile !== undefined) throw err;

@@ -181,6 +181,14 @@ export function program(
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   cli
+    .command('view')
+    .description('replay a run in the browser: network, curves, agents, who knows what (served on 127.0.0.1)')
+    .argument('<log>', 'replay log')
+    .option('--port <n>', 'port (0 = any free port)', '8790')
+    .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
+    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
+  cli
     .command('validate')
     .description(
       'run the classic models against their published results (docs/VALIDATION.md); exit 1 if any case fails',

@@ -1,7 +1,22 @@
-import { writeFileSync } from 'node:fs';
-import { analyzeLog, renderReportHtml, reportFigures, reportJson } from '../report/index.ts';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isGrapevineError } from '../core/index.ts';
+import {
+  analyzeLog,
+  auditFigure,
+  communityFigures,
+  type Figure,
+  type PromptAuditSummary,
+  type RunAnalysis,
+  renderReportHtml,
+  reportCommunities,
+  reportFigures,
+  reportJson,
+} from '../report/index.ts';
+import { batchFigures, forkOverlayFigures } from './batch-report.ts';
+import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
-import { layoutOfLog } from './log-layout.ts';
+import { worldOfLog } from './log-layout.ts';
 
 /** Options of `grapevine report`. */
 export interface ReportCommandOptions {
@@ -24,12 +39,38 @@ export function defaultReportPath(log: string): string {
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
   if (opts.out !== undefined) checkOutPath(opts.out);
-  const layout = await layoutOfLog(path, opts.world);
-  const { analysis } = await analyzeLog(path, layout);
+  if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
+  const world = await worldOfLog(path, opts.world);
+  const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
-  const out = opts.out ?? defaultReportPath(path);
+  const params = (analysis.header.params ?? {}) as Record<string, unknown>;
+  const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
+  figures.push(...communityFigures(analysis, finalState, communities));
+  if (analysis.header.llm) figures.push(auditFigure(await promptAudit(path, opts.world)));
+  figures.push(...(await forkOverlayFigures(analysis)));
+  return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
+}
+
+/** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */
+async function batchReport(dir: string, opts: ReportCommandOptions): Promise<number> {
+  const { first, figures } = await batchFigures(dir);
+  return write({ ...first, log: dir }, figures, opts.out ?? join(dir, 'report.html'), opts);
+}
+
+function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: ReportCommandOptions): number {
   writeFileSync(out, renderReportHtml(analysis, figures));
   if (opts.json) process.stdout.write(`${JSON.stringify(reportJson(analysis, figures))}\n`);
   else if (!opts.quiet) process.stdout.write(`report ${out} (${figures.length} figures)\n`);
   return 0;
+}
+
+/** The prompt audit of an LLM log for its report; a log that cannot be audited says why. */
+async function promptAudit(path: string, world?: string): Promise<PromptAuditSummary> {
+  try {
+    const a = await auditLog(path, world);
+    return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
+  } catch (err) {
+    if (!isGrapevineError(err)) throw err;
+    return { prompts: 0, declared: 0, observed: 0, leaks: [], error: err.message };
+  }
 }
