@@ -117,22 +117,27 @@ async function* readParentPrefix(
   let header: LogLine | undefined;
   let last: LogLine | undefined;
   let summary: LogSummary;
-  for (;;) {
-    let step: IteratorResult<LogLine, LogSummary>;
-    try {
-      step = await lines.next();
-    } catch (err) {
-      throw parentError(childPath, parentPath, ref, err);
+  try {
+    for (;;) {
+      let step: IteratorResult<LogLine, LogSummary>;
+      try {
+        step = await lines.next();
+      } catch (err) {
+        throw parentError(childPath, parentPath, ref, err);
+      }
+      if (step.done) {
+        summary = step.value;
+        break;
+      }
+      last = step.value;
+      if (last.seq > ref.seq) continue;
+      if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
+      if (last.seq === ref.seq) atFork = last;
+      yield last.seq === 0 ? (header as LogLine) : last;
     }
-    if (step.done) {
-      summary = step.value;
-      break;
-    }
-    last = step.value;
-    if (last.seq > ref.seq) continue;
-    if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
-    if (last.seq === ref.seq) atFork = last;
-    yield last.seq === 0 ? (header as LogLine) : last;
+  } finally {
+    // a reader that stops early (readHeader) closes the parent's file too
+    await lines.return(undefined as unknown as LogSummary);
   }
   const sameAtFork =
     atFork && (verify ? atFork.chain === ref.chain : hashOf(atFork) === ref.chain.slice(0, 16));
