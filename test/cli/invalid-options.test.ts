@@ -40,6 +40,7 @@ function validArgs(path: string): string[] {
     worlds: [],
     run: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'run-out.ndjson')],
     fork: [base, '--at', '1', '--out', join(dir, 'fork-out.ndjson')],
+    flatten: [base, '--out', join(dir, 'flatten-out.ndjson')],
     resume: [base],
     diff: [base, base],
     replay: [base, '--verify'],
@@ -88,7 +89,18 @@ describe('every option with an invalid value', () => {
   const all = cases();
   it('covers the options of every command', () => {
     expect(new Set(all.map((c) => c[0]))).toEqual(
-      new Set(['run', 'fork', 'resume', 'replay', 'inspect', 'audit', 'report', 'export', 'validate']),
+      new Set([
+        'run',
+        'fork',
+        'flatten',
+        'resume',
+        'replay',
+        'inspect',
+        'audit',
+        'report',
+        'export',
+        'validate',
+      ]),
     );
   });
 
