@@ -58,13 +58,17 @@ export function program(
       .command('fork')
       .description('rewind a run to a tick, change something, and run on (a "what if")')
       .argument('<log>', 'parent log')
-      .option('--at <tick>', 'fork after this tick')
+      .option('--at <tick>', 'fork after this tick (T1,T2,... for a batch)')
       .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
       .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
       .option('--seed <n>', 'reseed the future (same past, another random future)')
       .option('--replicates <n>', 'write N treated and N control children with different future seeds')
       .option('--out <path>', 'child log (or directory with --replicates)')
       .option('--force', 'overwrite existing outputs')
+      .option(
+        '--standalone',
+        'copy the shared past into each child (default: a delta child naming the parent)',
+      )
       .option('--json', 'print JSON')
       .option('--quiet', 'no output on success')
       .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
@@ -110,6 +114,15 @@ export function program(
     .action(async (o) =>
       setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),
     );
+  cli
+    .command('flatten')
+    .description('turn a delta child (a fork naming its parent) into a self-contained log, same digest')
+    .argument('<child>', 'delta child log')
+    .option('--out <path>', 'write here instead of replacing the child')
+    .option('--force', 'overwrite an existing --out')
+    .option('--json', 'print JSON')
+    .option('--quiet', 'no output on success')
+    .action(async (log, o) => setExit(await (await import('./commands/flatten.ts')).flattenCommand(log, o)));
   cli
     .command('diff')
     .description('where two runs first differ, their metrics side by side, agents that end differently')

@@ -1,4 +1,6 @@
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { ConfigError, type Json } from '../core/index.ts';
 import {
   type EngineState,
@@ -8,7 +10,8 @@ import {
   runWorld,
   type WorldDefinition,
 } from '../world/index.ts';
-import { copyPrefix } from './copy-prefix.ts';
+import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
@@ -34,6 +37,12 @@ export interface ContinueOptions {
   /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
   onTick?: RunOptions['onTick'];
+  /**
+   * How a new `out` (not the recording itself) holds the shared past: `delta` writes only
+   * a header naming `path` and the continuation (a delta child, see docs/LOG-FORMAT.md);
+   * `standalone` (the default) copies the past. Resuming in place keeps the log's layout.
+   */
+  layout?: 'delta' | 'standalone';
 }
 
 const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
@@ -93,6 +102,48 @@ export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<s
 }
 
 /**
+ * Writes the past of the continued log to `target` (a copy, a delta header, or the delta
+ * child's own lines when it is resumed in place); returns the state of the snapshot at
+ * `snapSeq` (a copy of the one kept by readRecordedRun when there is one).
+ */
+async function writePrefix(
+  o: ContinueOptions,
+  target: string,
+  until: number,
+  snapSeq: number | undefined,
+): Promise<Json | undefined> {
+  const inPlace = resolve(o.out) === resolve(o.path);
+  const delta = o.recorded.delta;
+  const kept = snapSeq === undefined ? undefined : o.recorded.snapshotStates.get(snapSeq);
+  const state = async () =>
+    snapSeq === undefined ? undefined : kept ? structuredClone(kept) : readSnapshotAt(o.path, snapSeq);
+  if (inPlace && delta && until >= delta.seq) {
+    await copyOwnLines(o.path, target, until);
+    return state();
+  }
+  if (!inPlace && o.layout === 'delta') {
+    const line = deltaHeaderLine(
+      o.out,
+      o.path,
+      {
+        digest: o.recorded.digest,
+        atTick: o.atTick,
+        seq: until,
+        chain: o.recorded.boundaryChains.get(until)!,
+      },
+      o.wall,
+    );
+    writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
+    return state();
+  }
+  if (kept) {
+    await copyPrefix(o.path, target, until, o.wall);
+    return structuredClone(kept);
+  }
+  return copyPrefix(o.path, target, until, o.wall, snapSeq);
+}
+
+/**
  * Continues a recorded run after `atTick`: writes the recording's lines up to the end of
  * that tick to `out` unchanged, restores the nearest snapshot at or before it, reruns the
  * recorded ticks in between (checked line by line against the recording, LLM replies
@@ -104,11 +155,18 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const fromHeader = o.atTick < 0;
   const until = fromHeader ? 0 : endOfTick(o.recorded, o.atTick);
   const snap = fromHeader ? undefined : restorePoint(o.recorded, o.atTick);
+  if (o.atTick >= 0 && o.layout === 'delta' && !o.recorded.complete && resolve(o.out) !== resolve(o.path))
+    throw new ConfigError(
+      `${o.path} is not a finished run: a delta child needs a parent that no longer changes`,
+      {
+        hint: 'resume the parent first, or fork with --standalone',
+      },
+    );
   // Written beside the target and renamed at the end: a failure leaves the target as it was.
   // What a killed continuation of the same target left behind is removed first.
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
-  const captured = await copyPrefix(o.path, target, until, o.wall, snap?.seq);
+  const captured = await writePrefix(o, target, until, snap?.seq);
   const restore = snap ? (captured as unknown as EngineState) : undefined;
   const writer = new GuardedLog(
     LogWriter.appendTo(target, {

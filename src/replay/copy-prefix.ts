@@ -2,6 +2,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Json } from '../core/index.ts';
 import { LineEncoder } from './line-encoder.ts';
+import { readRawLines } from './line-source.ts';
 import { isGzipPath } from './log-format.ts';
 import { readLog } from './log-reader.ts';
 
@@ -44,4 +45,30 @@ export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
     if (line.seq > seq) break;
   }
   throw new Error(`no snapshot at seq ${seq} in ${path}`);
+}
+
+/**
+ * Writes a delta child's own file up to seq `lastSeq` to `dst`: its delta header and its
+ * own lines (those after the parent's past), byte for byte; for resuming it in place.
+ */
+export async function copyOwnLines(src: string, dst: string, lastSeq: number): Promise<void> {
+  const lines: string[] = [];
+  const source = readRawLines(src);
+  try {
+    for (let done = false; !done; ) {
+      const step = await source.next();
+      if (step.done) break;
+      for (const raw of step.value) {
+        done = lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq;
+        if (done) break;
+        lines.push(raw);
+      }
+    }
+  } finally {
+    await source.return(false);
+  }
+  const text = `${lines.join('\n')}\n`;
+  const tmp = `${dst}.tmp-${process.pid}`;
+  writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
+  renameSync(tmp, dst);
 }

@@ -64,6 +64,19 @@ export class LineVerifier {
     };
   }
 
+  /**
+   * Takes the place of the lines a delta child leaves to its parent: the lines read so far
+   * (the child's own header) stand for `header` and the parent's lines up to `seq`, whose
+   * chain value is `chain` (null without verify); the next line must be `seq + 1`.
+   */
+  continueAfter(header: LogHeader, seq: number, tick: number, chain: string | null): void {
+    this.header = header;
+    this.lastSeq = seq;
+    this.lastTick = tick;
+    this.lastType = '';
+    if (this.verify) this.chain = chain;
+  }
+
   /** Re-raises an error of the line source with this verifier's position (expected seq, tick). */
   locate(err: unknown): unknown {
     if (!(err instanceof LogFormatError) || err.position.line === undefined || this.lines === 0) return err;

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
+import { childHeaderLine, type DeltaRef, deltaRef, isDeltaHeader, resolveParent } from './delta-log.ts';
 import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
@@ -30,6 +31,8 @@ export interface LogSummary {
   truncated: boolean;
   /** True when the last complete line is an event of type `"end"`: the run finished. */
   complete: boolean;
+  /** For a delta child: the parent it reads its past from (the lines above include that past). */
+  delta?: DeltaRef;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function* readLog(
   const verifier = new LineVerifier(path, opts.verify ?? true);
   const source = readRawLines(path);
   let truncated: boolean;
+  let delta: DeltaRef | undefined;
   try {
     for (;;) {
       let step: IteratorResult<string[], boolean>;
@@ -62,7 +66,13 @@ export async function* readLog(
         truncated = step.value;
         break;
       }
-      for (const raw of step.value) yield verifier.accept(raw);
+      for (const raw of step.value) {
+        const line = verifier.accept(raw);
+        if (line.seq === 0 && isDeltaHeader(line.event)) {
+          delta = deltaRef(line.event, path);
+          yield* readParentPrefix(path, line, delta, verifier, opts.verify ?? true);
+        } else yield line;
+      }
     }
   } finally {
     await source.return(false);
@@ -82,7 +92,81 @@ export async function* readLog(
     digest: verifier.chain,
     truncated,
     complete: verifier.lastType === 'end',
+    ...(delta ? { delta } : {}),
   };
+}
+
+/**
+ * Yields the past of a delta child from its parent (the parent's header with the child's
+ * `wall`, then the parent's lines up to `ref.seq`), checks that the parent is the one the
+ * child was forked from (its chain at `ref.seq` and its digest), and sets `verifier` to
+ * take the child's own lines after it.
+ *
+ * @throws LogFormatError naming the parent when it is missing, does not read, or differs.
+ */
+async function* readParentPrefix(
+  childPath: string,
+  deltaLine: LogLine,
+  ref: DeltaRef,
+  verifier: LineVerifier,
+  verify: boolean,
+): AsyncGenerator<LogLine, void, undefined> {
+  const parentPath = resolveParent(childPath, ref);
+  const lines = readLog(parentPath, { verify });
+  let atFork: LogLine | undefined;
+  let header: LogLine | undefined;
+  let last: LogLine | undefined;
+  let summary: LogSummary;
+  try {
+    for (;;) {
+      let step: IteratorResult<LogLine, LogSummary>;
+      try {
+        step = await lines.next();
+      } catch (err) {
+        throw parentError(childPath, parentPath, ref, err);
+      }
+      if (step.done) {
+        summary = step.value;
+        break;
+      }
+      last = step.value;
+      if (last.seq > ref.seq) continue;
+      if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
+      if (last.seq === ref.seq) atFork = last;
+      yield last.seq === 0 ? (header as LogLine) : last;
+    }
+  } finally {
+    // a reader that stops early (readHeader) closes the parent's file too
+    await lines.return(undefined as unknown as LogSummary);
+  }
+  const sameAtFork =
+    atFork && (verify ? atFork.chain === ref.chain : hashOf(atFork) === ref.chain.slice(0, 16));
+  const sameDigest = verify
+    ? summary.digest === ref.digest
+    : last && hashOf(last) === ref.digest.slice(0, 16);
+  if (!sameAtFork || !sameDigest || !header)
+    throw new LogFormatError(
+      `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ` +
+        (sameAtFork
+          ? `its digest is ${summary.digest ?? `...${last ? hashOf(last) : ''}`}, the child names ${ref.digest}`
+          : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`),
+      {},
+      { hint: `restore the parent with digest ${ref.digest} at ${ref.absolute}, or rerun the fork` },
+    );
+  verifier.continueAfter(header.event as LogHeader, ref.seq, atFork!.t, ref.chain);
+}
+
+function hashOf(line: LogLine): string {
+  return line.raw.slice(-18, -2);
+}
+
+function parentError(childPath: string, parentPath: string, ref: DeltaRef, err: unknown): unknown {
+  if (!(err instanceof LogFormatError)) return err;
+  return new LogFormatError(
+    `the parent log ${parentPath} of ${childPath} does not read: ${err.message}`,
+    err.position,
+    { cause: err, hint: err.hint ?? `restore the parent with digest ${ref.digest}, or rerun the fork` },
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LogFormatError } from '../core/index.ts';
+import { type Json, LogFormatError } from '../core/index.ts';
 import {
   type Intervention,
   type RunOptions,
@@ -6,6 +6,7 @@ import {
   runWorld,
   type WorldDefinition,
 } from '../world/index.ts';
+import type { DeltaRef } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import type { LogHeader } from './log-format.ts';
 import { readLog } from './log-reader.ts';
@@ -28,13 +29,26 @@ export interface RecordedRun {
   snapshots: { seq: number; tick: number }[];
   /** Full chain value of every tick, snapshot and intervene line, by seq (to continue a log from there). */
   boundaryChains: Map<number, string>;
+  /** When the log is a delta child: the parent it reads its past from. */
+  delta?: DeltaRef;
+  /** Snapshot states kept while reading (see {@link ReadRecordedOptions.restoreTicks}), by seq. */
+  snapshotStates: Map<number, Json>;
+}
+
+/** Options of {@link readRecordedRun}. */
+export interface ReadRecordedOptions {
+  /**
+   * Keep the states of the snapshots a continuation after each of these ticks restores
+   * (the last two snapshots at or before each), so that it need not read the log again.
+   */
+  restoreTicks?: readonly number[];
 }
 
 /** Stop reasons that come from outside the world (a replay must stop at the same tick). */
 export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
 /** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
-export async function readRecordedRun(path: string): Promise<RecordedRun> {
+export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
   const chain: RecordedChain = { hashes: [], ticks: [], types: [] };
   const llmRecords: Record<string, unknown>[] = [];
   const interventions = new Map<number, Intervention[]>();
@@ -42,6 +56,7 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
   const boundaryChains = new Map<number, string>();
   let end: RecordedRun['end'];
   let header: LogHeader | undefined;
+  const keep = new SnapshotKeeper(opts.restoreTicks ?? []);
   const lines = readLog(path);
   for (;;) {
     const step = await lines.next();
@@ -59,6 +74,8 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
         interventions,
         snapshots,
         boundaryChains,
+        snapshotStates: keep.states(),
+        ...(step.value.delta ? { delta: step.value.delta } : {}),
       };
     }
     const line = step.value;
@@ -70,7 +87,10 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
     const boundary =
       line.seq === 0 || line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene';
     if (boundary && line.chain) boundaryChains.set(line.seq, line.chain);
-    if (line.type === 'snapshot') snapshots.push({ seq: line.seq, tick: line.t });
+    if (line.type === 'snapshot') {
+      snapshots.push({ seq: line.seq, tick: line.t });
+      keep.offer(line.seq, line.t, line.event.state as Json);
+    }
     if (line.type === 'intervene') {
       const list = interventions.get(line.t) ?? [];
       list.push(line.event.intervention as Intervention);
@@ -80,6 +100,27 @@ export async function readRecordedRun(path: string): Promise<RecordedRun> {
     chain.hashes.push(line.raw.slice(-18, -2));
     chain.ticks.push(line.t);
     chain.types.push(line.type);
+  }
+}
+
+/** Keeps, for each tick asked for, the last two snapshots at or before it. */
+class SnapshotKeeper {
+  private readonly kept: { seq: number; state: Json }[][];
+
+  constructor(private readonly ticks: readonly number[]) {
+    this.kept = ticks.map(() => []);
+  }
+
+  offer(seq: number, tick: number, state: Json): void {
+    this.ticks.forEach((t, k) => {
+      if (tick > t) return;
+      this.kept[k].push({ seq, state });
+      if (this.kept[k].length > 2) this.kept[k].shift();
+    });
+  }
+
+  states(): Map<number, Json> {
+    return new Map(this.kept.flat().map((s) => [s.seq, s.state]));
   }
 }
 

@@ -42,6 +42,7 @@ function validArgs(path: string): string[] {
     worlds: [],
     run: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'run-out.ndjson')],
     fork: [base, '--at', '1', '--out', join(dir, 'fork-out.ndjson')],
+    flatten: [base, '--out', join(dir, 'flatten-out.ndjson')],
     resume: [base],
     diff: [base, base],
     replay: [base, '--verify'],
@@ -95,6 +96,7 @@ describe('every option with an invalid value', () => {
       new Set([
         'run',
         'fork',
+        'flatten',
         'resume',
         'replay',
         'inspect',

@@ -2,12 +2,29 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
-import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
-import { lines, reChain } from '../support/logs.ts';
+import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { lines as fileLines, reChain } from '../support/logs.ts';
+
+/**
+ * The lines of a log as every reader sees them: a delta child's past is taken from its
+ * parent (recursively), written here independently of src/replay from the format's
+ * description (the parent's lines up to `delta.seq`, its header with the child's `wall`
+ * merged in, then the child's own lines).
+ */
+export function lines(path: string): string[] {
+  const own = fileLines(path);
+  const head = JSON.parse(own[0]) as { delta?: { seq: number; parent: { path: string } }; wall?: object };
+  if (!head.delta) return own;
+  const past = lines(join(dirname(path), head.delta.parent.path)).slice(0, head.delta.seq + 1);
+  const { h: _h, ...header } = JSON.parse(past[0]) as Record<string, unknown>;
+  const wall = { ...(header.wall as object), ...head.wall };
+  past[0] = new LineEncoder().encode({ ...header, wall }, null).text;
+  return [...past, ...own.slice(1)];
+}
 
 export const bin = resolve('bin/grapevine.mjs');
 
@@ -210,4 +227,4 @@ export function forgeTick(path: string, t: number, out: string): { path: string;
   return { path: out, seq };
 }
 
-export { lines, reChain };
+export { reChain };

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, endOfTick, type RecordedRun, readRecordedRun } from '../../replay/index.ts';
@@ -26,6 +26,8 @@ export interface ForkCommandOptions extends LlmFlags {
   json?: boolean;
   quiet?: boolean;
   force?: boolean;
+  /** Copy the parent's past into each child instead of naming the parent (delta child). */
+  standalone?: boolean;
   /** The world file that wrote the log (never taken from the log itself). */
   world?: string;
 }
@@ -35,6 +37,7 @@ interface ForkPlan {
   recorded: RecordedRun;
   path: string;
   atTick: number;
+  layout: 'delta' | 'standalone';
 }
 
 /** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
@@ -44,22 +47,18 @@ async function forkOne(
   interventions: readonly Intervention[],
   flags: LlmFlags,
 ): Promise<RunResult> {
-  const { def, recorded, path, atTick } = plan;
+  const { def, recorded, path, atTick, layout } = plan;
   const wall = {
     fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
   };
-  if (!def.needsLlm) return continueRun({ def, recorded, path, atTick, out, interventions, wall });
+  const base = { def, recorded, path, atTick, out, interventions, layout };
+  if (!def.needsLlm) return continueRun({ ...base, wall });
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
   });
   try {
     return await continueRun({
-      def,
-      recorded,
-      path,
-      atTick,
-      out,
-      interventions,
+      ...base,
       wall: { ...wall, llmEndpoint: llm.endpoint } as Record<string, Json>,
       services: { ...llm.services, shouldStop: undefined },
     });
@@ -73,59 +72,106 @@ function checkOut(out: string, force: boolean | undefined): void {
     throw new UsageError(`${out} already exists`, { hint: 'choose another --out, or add --force' });
 }
 
+/** `--at 450` or `--at 100,200,300`: distinct ticks, in the order given. */
+function parseTicks(spec: string | undefined): number[] {
+  if (spec === undefined)
+    throw new UsageError('fork needs --at TICK', { hint: 'or --at T1,T2,... for a batch' });
+  const ticks = spec.split(',').map((part) => intFlag('at', part.trim()) as number);
+  if (new Set(ticks).size !== ticks.length)
+    throw new UsageError(`--at ${spec} names a tick twice`, { hint: 'list each fork tick once' });
+  return ticks;
+}
+
+/** The children of a batch: path, interventions and labels of each, in run order. */
+function batchChildren(
+  out: string,
+  ticks: readonly number[],
+  replicates: number | undefined,
+  interventions: readonly Intervention[],
+  base: number,
+  seed: number | undefined,
+): { atTick: number; out: string; ivs: readonly Intervention[]; label: Record<string, Json> }[] {
+  const children = [];
+  for (const atTick of ticks) {
+    const dir = ticks.length > 1 && replicates !== undefined ? join(out, `at-${atTick}`) : out;
+    if (replicates === undefined) {
+      const ivs =
+        seed === undefined
+          ? [...interventions]
+          : [...interventions, { type: 'reseed', seed } as Intervention];
+      children.push({ atTick, out: join(dir, `at-${atTick}.ndjson`), ivs, label: { atTick } });
+      continue;
+    }
+    for (let k = 1; k <= replicates; k++) {
+      const reseed = { type: 'reseed', seed: base * 1000 + k } as Intervention;
+      for (const [arm, ivs] of [
+        ['treated', [...interventions, reseed]],
+        ['control', [reseed]],
+      ] as const)
+        children.push({
+          atTick,
+          out: join(dir, `${arm}-${k}.ndjson`),
+          ivs,
+          label: { atTick, arm, replicate: k },
+        });
+    }
+  }
+  return children;
+}
+
 /**
  * `grapevine fork <log> --at TICK [--intervene file ...] [--set k=v ...] [--seed N] --out child`:
  * rewinds a run to TICK, changes something, and runs on; with `--replicates R`, writes R
- * treated and R control children with different future seeds to the --out directory.
+ * treated and R control children with different future seeds to the --out directory;
+ * with `--at T1,T2,...`, does so after each tick. Children are delta children (they name
+ * the parent and hold only their future) unless `--standalone`, or the parent is unfinished.
  */
 export async function forkCommand(path: string, opts: ForkCommandOptions): Promise<number> {
-  const at = intFlag('at', opts.at);
-  if (at === undefined) throw new UsageError('fork needs --at TICK');
+  const ticks = parseTicks(opts.at);
   if (!opts.out)
-    throw new UsageError('fork needs --out', { hint: 'a log path, or a directory with --replicates' });
+    throw new UsageError('fork needs --out', {
+      hint: 'a log path, or a directory with --replicates or several --at',
+    });
   const interventions = (opts.intervene ?? []).flatMap((f) => readInterventions(f));
   const set = parseAssignments(opts.set ?? []);
   if (Object.keys(set).length) interventions.push({ type: 'params', set: set as Record<string, Json> });
   const seed = intFlag('seed', opts.seed);
-  const recorded = await readRecordedRun(path);
-  endOfTick(recorded, at);
-  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
-  const parentParams = recorded.header.params as Record<string, unknown>;
-  checkForkParams(def, parentParams, set, recorded.header.seed as number);
-  const plan = { def, recorded, path, atTick: at };
   const replicates = intFlag('replicates', opts.replicates);
-  if (replicates === undefined) {
+  if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
+  const recorded = await readRecordedRun(path, { restoreTicks: ticks });
+  for (const t of ticks) endOfTick(recorded, t);
+  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  checkForkParams(
+    def,
+    recorded.header.params as Record<string, unknown>,
+    set,
+    recorded.header.seed as number,
+  );
+  const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
+  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout });
+  if (replicates === undefined && ticks.length === 1) {
     checkOutPath(opts.out);
     checkOut(opts.out, opts.force);
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
-    const r = await forkOne(plan, opts.out, ivs, opts);
-    report({ ...r, log: opts.out, parent: path, atTick: at }, opts);
+    const r = await forkOne(plan(ticks[0]), opts.out, ivs, opts);
+    report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }
-  if (replicates < 1) throw new UsageError('--replicates must be at least 1');
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
-    throw new UsageError(`--out ${opts.out} is a file; --replicates writes a directory of children`, {
+    throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
-  for (let k = 1; k <= replicates; k++)
-    for (const arm of ['treated', 'control']) checkOut(join(opts.out, `${arm}-${k}.ndjson`), opts.force);
-  mkdirSync(opts.out, { recursive: true });
   const base = seed ?? (recorded.header.seed as number);
+  const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
+  for (const c of todo) checkOut(c.out, opts.force);
   const children: Record<string, Json>[] = [];
-  for (let k = 1; k <= replicates; k++) {
-    const reseed = { type: 'reseed', seed: base * 1000 + k } as Intervention;
-    for (const [arm, ivs] of [
-      ['treated', [...interventions, reseed]],
-      ['control', [reseed]],
-    ] as const) {
-      const out = join(opts.out, `${arm}-${k}.ndjson`);
-      checkOut(out, opts.force);
-      const r = await forkOne(plan, out, ivs, opts);
-      children.push({ arm, replicate: k, log: out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
-    }
+  for (const c of todo) {
+    mkdirSync(dirname(c.out), { recursive: true });
+    const r = await forkOne(plan(c.atTick), c.out, c.ivs, opts);
+    children.push({ ...c.label, log: c.out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
   }
-  report({ parent: path, atTick: at, replicates, children }, opts);
+  report({ parent: path, at: ticks, replicates, layout, children }, opts);
   return 0;
 }
 

@@ -1,0 +1,127 @@
+/**
+ * Benchmark for counterfactual batches (issue 17): a rumour-world parent of `--n` agents
+ * (default 10^6) run for `--ticks` ticks with a snapshot at `--at` (default 80% of the
+ * run), then `grapevine fork --at AT --replicates R` through the CLI (R treated and R
+ * control children, delta by default; `--standalone` to compare). Reports the total wall
+ * time, the bytes written, and the cost per child against one rerun of the parent from
+ * tick 0.
+ *
+ *   npx tsx --expose-gc bench/fork-batch.ts [--n 1000000] [--ticks 50] [--at 40]
+ *     [--replicates 100] [--standalone] [--seed 1]
+ *
+ * Uses the long-lasting rumour setting of bench/fork-100k.ts (independent cascade on an
+ * almost regular ring). Every child must verify its shape (a delta header unless
+ * --standalone); one child is verified by `grapevine replay --verify`. Logs go to
+ * bench/out/fork-batch/, figures to bench/out/fork-batch.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { LogWriter } from '../src/replay/index.ts';
+import { runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { world } from '../worlds/rumor/index.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUT = join(HERE, 'out', 'fork-batch');
+const BIN = join(HERE, '..', 'bin', 'grapevine.mjs');
+const def = world as unknown as WorldDefinition;
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '1000000' },
+    ticks: { type: 'string', default: '50' },
+    at: { type: 'string' },
+    replicates: { type: 'string', default: '100' },
+    seed: { type: 'string', default: '1' },
+    standalone: { type: 'boolean', default: false },
+  },
+});
+const n = Number(values.n);
+const ticks = Number(values.ticks);
+const at = values.at === undefined ? Math.round(ticks * 0.8) : Number(values.at);
+const replicates = Number(values.replicates);
+const seed = Number(values.seed);
+const params = { n, model: 'independent-cascade', p: 0.5, network: 'watts-strogatz', k: 10, beta: 0.0002 };
+
+async function rerun(path: string): Promise<{ ms: number; digest: string; reason: string; ticks: number }> {
+  rmSync(path, { force: true });
+  const t0 = performance.now();
+  const r = await runWorld(def, {
+    params,
+    seed,
+    ticks,
+    snapshotEvery: at,
+    openLog: (header) => LogWriter.create(path, { ...header, wall: { startedAt: new Date().toISOString() } }),
+  });
+  return { ms: performance.now() - t0, digest: r.digest, reason: r.reason, ticks: r.ticks };
+}
+
+function cli(args: string[]): { ms: number; stdout: string } {
+  const t0 = performance.now();
+  const c = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (c.status !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${c.status}: ${c.stderr}`);
+  return { ms: performance.now() - t0, stdout: c.stdout };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const parent = join(OUT, 'parent.ndjson');
+  const load0 = loadavg();
+  const p = await rerun(parent);
+  if (p.ticks < at) throw new Error(`the parent ended at tick ${p.ticks} (${p.reason}), before --at ${at}`);
+  const again = await rerun(join(OUT, 'rerun.ndjson'));
+  if (again.digest !== p.digest) throw new Error('the rerun does not reproduce the parent');
+  rmSync(join(OUT, 'rerun.ndjson'), { force: true });
+  const dir = join(OUT, values.standalone ? 'children-standalone' : 'children');
+  rmSync(dir, { recursive: true, force: true });
+  const args = ['fork', parent, '--at', String(at), '--replicates', String(replicates), '--seed', '7'];
+  const batch = cli([...args, '--out', dir, '--json', ...(values.standalone ? ['--standalone'] : [])]);
+  const files = readdirSync(dir).map((f) => join(dir, f));
+  const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
+  const delta = files.every((f) => readFileSync(f, 'utf8').startsWith('{"delta":'));
+  const verify = cli(['replay', files[0], '--verify', '--json']);
+  const perChild = batch.ms / files.length;
+  const figures = {
+    n,
+    ticks,
+    at,
+    replicates,
+    children: files.length,
+    layout: values.standalone ? 'standalone' : 'delta',
+    allDelta: delta,
+    parent: { ms: p.ms, bytes: statSync(parent).size, digest: p.digest, reason: p.reason, ticks: p.ticks },
+    rerunMs: again.ms,
+    batch: {
+      ms: batch.ms,
+      bytesWritten: bytes,
+      perChildMs: perChild,
+      perChildOverRerun: perChild / again.ms,
+    },
+    verifyOneChildMs: verify.ms,
+    machine: {
+      cpus: availableParallelism(),
+      model: cpus()[0]?.model,
+      node: process.version,
+      loadavgAtStart: load0,
+    },
+  };
+  writeFileSync(join(HERE, 'out', 'fork-batch.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+  process.stdout.write(
+    [
+      `| measure (rumour world, n=${n}, ${p.ticks} ticks, fork at ${at}, ${figures.layout}) | value |`,
+      '|---|--:|',
+      `| parent run (log ${mb(figures.parent.bytes)} MiB) | ${(p.ms / 1000).toFixed(2)} s |`,
+      `| rerun from tick 0 | ${(again.ms / 1000).toFixed(2)} s |`,
+      `| fork --replicates ${replicates} (${files.length} children), CLI, total wall | ${(batch.ms / 1000).toFixed(2)} s |`,
+      `| bytes written by the batch | ${mb(bytes)} MiB |`,
+      `| per child | ${(perChild / 1000).toFixed(3)} s = ${(perChild / again.ms).toFixed(3)} x a rerun |`,
+      `| replay --verify of one child | ${(verify.ms / 1000).toFixed(2)} s |`,
+    ].join('\n') + '\n',
+  );
+}
+
+await main();
