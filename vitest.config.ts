@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export const config = defineConfig({
@@ -8,6 +9,11 @@ export const config = defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default in run mode is one worker per core minus one: ONE worker on a 2-core
+    // machine, so the whole suite ran file after file. Most slow files wait on a CLI child
+    // process (test/cli/run-cli.ts) while their worker idles: one worker per core, plus one,
+    // keeps the cores busy.
+    maxWorkers: availableParallelism() + 1,
   },
 });
 

@@ -1,3 +1,4 @@
+import { CsvError, type Options, parse } from 'csv-parse/sync';
 import { ConfigError } from '../core/index.ts';
 import { EdgeList } from './edge-list.ts';
 import type { LoadedNetwork } from './loaded-network.ts';
@@ -14,17 +15,32 @@ export interface EdgeListCsvOptions {
 }
 
 const HEADERS = new Set(['source target', 'src dst', 'from to', 'node1 node2']);
-const SEPARATOR = /[\s,]+/;
+
+/** csv-parse's settings for an edge list: comma, tab or space separated, `#` comments, ragged rows. */
+const CSV_OPTIONS: Options = {
+  delimiter: [',', '\t', ' '],
+  comment: '#',
+  relax_column_count: true,
+  skip_empty_lines: true,
+  info: true,
+};
+
+/** One parsed row: its non-empty fields and its 1-based line number. */
+interface Row {
+  fields: string[];
+  lineNo: number;
+}
 
 /**
  * Loads an undirected edge list: one `source,target` pair per line, separated by a comma,
- * tabs or spaces. Blank lines and lines starting with `#` are skipped, an optional header
- * line is recognised (see {@link EdgeListCsvOptions.header}), extra columns (e.g. weights)
- * are ignored, and fields may be wrapped in double quotes (but cannot contain separators).
- * Labels are arbitrary strings, numbered densely in order of first appearance; a line
- * `a,a` declares agent `a` without giving it an edge. Duplicate edges are merged.
- * @throws ConfigError for a missing file, a line with fewer than two fields (naming the
- * file and line number), or a file with no edges.
+ * tabs or spaces (runs of separators count as one), parsed by the `csv-parse` library.
+ * Blank lines are skipped and `#` starts a comment (a label holding `#` must be quoted); an
+ * optional header line is recognised (see {@link EdgeListCsvOptions.header}); extra columns
+ * (e.g. weights) are ignored; fields may be wrapped in double quotes (which may then hold
+ * separators). Labels are arbitrary strings, numbered densely in order of first appearance;
+ * a line `a,a` declares agent `a` without giving it an edge. Duplicate edges are merged.
+ * @throws ConfigError for a missing file, malformed CSV or a line with fewer than two fields
+ * (naming the file and line number), or a file with no edges.
  */
 export function loadEdgeListCsv(path: string, options: EdgeListCsvOptions = {}): LoadedNetwork {
   const text = readNetworkFile(path, 'edge list');
@@ -42,12 +58,18 @@ export function loadEdgeListCsv(path: string, options: EdgeListCsvOptions = {}):
   };
   const edges = new EdgeList(text.length / 10);
   let first = true;
-  forEachDataLine(text, (line, lineNo) => {
-    const fields = parseFields(path, line, lineNo);
+  for (const { fields, lineNo } of dataRows(path, text)) {
+    if (fields.length < 2)
+      throw new ConfigError(
+        `${path}:${lineNo}: expected two node labels, got ${JSON.stringify(lineAt(text, lineNo))}`,
+        {
+          hint: 'each line must be "source,target" (comma, tab or space separated); start comments with #',
+        },
+      );
     const isHeader = first && (header === true || (header === 'auto' && looksLikeHeader(fields)));
     first = false;
     if (!isHeader) edges.push(id(fields[0]), id(fields[1]));
-  });
+  }
   if (edges.length === 0)
     throw new ConfigError(`${path}: the edge list has no edges`, {
       hint: 'add lines of the form "source,target"',
@@ -55,30 +77,29 @@ export function loadEdgeListCsv(path: string, options: EdgeListCsvOptions = {}):
   return { topology: edges.toTopology('csv', labels.length), labels };
 }
 
-/** Calls `fn` with each trimmed line that is neither blank nor a comment, and its 1-based number. */
-function forEachDataLine(text: string, fn: (line: string, lineNo: number) => void): void {
-  let lineNo = 0;
-  for (let pos = 0; pos < text.length; ) {
-    let end = text.indexOf('\n', pos);
-    if (end < 0) end = text.length;
-    const line = text.slice(pos, end).trim();
-    pos = end + 1;
-    lineNo++;
-    if (line !== '' && !line.startsWith('#')) fn(line, lineNo);
-  }
-}
-
-function parseFields(path: string, line: string, lineNo: number): string[] {
-  const fields = line.split(SEPARATOR).map(unquote);
-  if (fields.length < 2 || fields[0] === '' || fields[1] === '')
-    throw new ConfigError(`${path}:${lineNo}: expected two node labels, got ${JSON.stringify(line)}`, {
-      hint: 'each line must be "source,target" (comma, tab or space separated); start comments with #',
+/** The rows of `text` that hold a field (comment-only lines are dropped); CSV errors name file:line. */
+function dataRows(path: string, text: string): Row[] {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, CSV_OPTIONS) as unknown as typeof records;
+  } catch (cause) {
+    const lineNo = cause instanceof CsvError ? (cause as CsvError & { lines?: number }).lines : undefined;
+    throw new ConfigError(`${path}${lineNo ? `:${lineNo}` : ''}: ${(cause as Error).message}`, {
+      hint: 'close every double quote; each line must be "source,target"',
+      cause,
     });
-  return fields;
+  }
+  const rows: Row[] = [];
+  for (const { record, info } of records) {
+    const fields = record.filter((f) => f !== '');
+    if (fields.length > 0) rows.push({ fields, lineNo: info.lines });
+  }
+  return rows;
 }
 
-function unquote(field: string): string {
-  return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1) : field;
+/** Line `lineNo` (1-based) of `text`, trimmed. */
+function lineAt(text: string, lineNo: number): string {
+  return (text.split('\n', lineNo)[lineNo - 1] ?? '').trim();
 }
 
 function looksLikeHeader(fields: string[]): boolean {

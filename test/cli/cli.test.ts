@@ -1,31 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
+import { cli as runCli } from './run-cli.ts';
 
-const run = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-cli-'));
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 const log = join(dir, 'base.ndjson');
@@ -216,30 +199,26 @@ export const world = defineWorld({
 
 describe('a killed run', () => {
   it('leaves a readable, chain-verified log up to its last flushed tick; verify reports it incomplete', async () => {
-    const { spawn } = await import('node:child_process');
     const { scanLog } = await import('../../src/replay/index.ts');
     const out = join(dir, 'killed.ndjson');
-    const child = spawn(process.execPath, [
-      bin,
-      'run',
-      'rumor',
-      '--set',
-      'n=200000',
-      '--log',
-      'full',
-      '--out',
-      out,
-      '--quiet',
-    ]);
-    // wait until a few ticks are on disk, then kill without warning
-    for (let k = 0; k < 200; k++) {
-      await new Promise((r) => setTimeout(r, 50));
+    const ticksOnDisk = () => {
       try {
-        if (lines(out).filter((l) => l.includes('"type":"tick"')).length >= 3) break;
-      } catch {}
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+        return lines(out).filter((l) => l.includes('"type":"tick"')).length;
+      } catch {
+        return 0;
+      }
+    };
+    // once a few ticks are on disk, kill without warning
+    await runCli(['run', 'rumor', '--set', 'n=200000', '--log', 'full', '--out', out, '--quiet'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (ticksOnDisk() < 3) return;
+          clearInterval(poll);
+          child.kill('SIGKILL');
+        }, 50);
+        child.on('close', () => clearInterval(poll));
+      },
+    });
     const summary = await scanLog(out);
     expect(summary.complete).toBe(false);
     expect(summary.lastSeq).toBeGreaterThan(3);

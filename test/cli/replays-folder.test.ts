@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reChain } from '../support/logs.ts';
-import { spawnCli } from '../support/spawn-cli.ts';
+import { cli } from './run-cli.ts';
 
 describe('default output and log formats', () => {
   it('a run without --out writes replays/<world>-s<seed>-<time>.ndjson', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-replays-'));
-    const r = await spawnCli(['run', 'rumor', '--set', 'n=200', '--seed', '7', '--json'], dir);
+    const r = await cli(['run', 'rumor', '--set', 'n=200', '--seed', '7', '--json'], { cwd: dir });
     expect(r.code).toBe(0);
     const [file] = readdirSync(join(dir, 'replays'));
     expect(file).toMatch(/^rumor-s7-\d{8}-\d{6}\.ndjson$/);
@@ -19,13 +19,15 @@ describe('default output and log formats', () => {
   it('a log of another format fails with both format numbers (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-format-'));
     const log = join(dir, 'now.ndjson');
-    expect((await spawnCli(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'], dir)).code).toBe(0);
+    expect((await cli(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'], { cwd: dir })).code).toBe(
+      0,
+    );
     const raw = readFileSync(log, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(raw[0]);
     raw[0] = JSON.stringify({ ...header, format: 'grapevine-log/2' });
     const future = join(dir, 'future.ndjson');
     writeFileSync(future, reChain(raw));
-    const r = await spawnCli(['replay', future, '--verify'], dir);
+    const r = await cli(['replay', future, '--verify'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       `grapevine: ${future} was written by format 2; this grapevine reads 1`,

@@ -1,6 +1,10 @@
-import { spawn } from 'node:child_process';
+// The one way tests start the grapevine CLI as a user would: the compiled CLI
+// (bin/grapevine.mjs -> dist/, rebuilt by the vitest global setup when stale) in a real child
+// process, with real exit codes, no inherited LLM settings, a kill timeout, and at most as
+// many children in flight per test worker as the machine has cores (each child is CPU bound).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** What a CLI subprocess did. */
@@ -14,39 +18,79 @@ export interface CliOutcome {
   hung: boolean;
 }
 
-const BIN = resolve('bin/grapevine.mjs');
+/** The compiled CLI's entry point of this checkout. */
+export const BIN = resolve('bin/grapevine.mjs');
 
 /** Options of {@link cli}. */
 export interface CliOptions {
-  /** Kill the process (and report `hung`) after this many ms (default 60 s). */
+  /**
+   * Kill the process (and report `hung`) after this many ms. The default, 10 minutes, is only
+   * a backstop (a loaded machine can make a healthy run slow); a test of a hang sets its own.
+   */
   timeoutMs?: number;
+  /** Working directory (default: the test process's). */
   cwd?: string;
+  /** Variables added to (or, when undefined, removed from) the child's environment. */
   env?: Record<string, string | undefined>;
+  /** The entry point to run instead of this checkout's (e.g. an installed package's bin). */
+  bin?: string;
   /** Called once the process has started (to send it signals). */
-  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
+const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
+
+/** The test process's environment without any LLM settings, without colour, plus `extra`. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!LLM_ENV.test(k)) env[k] = v;
+  Object.assign(env, { FORCE_COLOR: '0' }, extra);
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env;
+}
+
+/** Children in flight at most in this test worker (vitest runs several workers side by side). */
+const MAX_CHILDREN = Math.max(2, availableParallelism());
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot<T>(task: () => Promise<T>): Promise<T> {
+  while (running >= MAX_CHILDREN) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    return await task();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
 }
 
 /** Runs `node bin/grapevine.mjs ...args` as a subprocess; never waits past the timeout. */
 export function cli(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
+  return slot(() => spawnOnce(args, opts));
+}
+
+function spawnOnce(args: readonly string[], opts: CliOptions): Promise<CliOutcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
       cwd: opts.cwd,
-      env: { ...process.env, FORCE_COLOR: '0', ...opts.env },
+      env: cleanEnv(opts.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
     let hung = false;
-    child.stdout.on('data', (d) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
     const timer = setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');
-    }, opts.timeoutMs ?? 60_000);
+    }, opts.timeoutMs ?? 600_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       done({ code, signal, stdout, stderr, hung });

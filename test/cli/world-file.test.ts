@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../support/spawn-cli.ts';
+import { cli } from './run-cli.ts';
 
 const EXAMPLE = resolve('docs/examples/bounded-confidence.ts');
 let dir: string;
@@ -17,7 +17,7 @@ beforeAll(() => {
 
 describe('a world file outside the checkout', () => {
   it('is listed with its parameters', async () => {
-    const r = await spawnCli(['worlds', './bounded-confidence.ts', '--json'], dir);
+    const r = await cli(['worlds', './bounded-confidence.ts', '--json'], { cwd: dir });
     expect(r.stderr).toBe('');
     const [w] = JSON.parse(r.stdout);
     expect(w).toMatchObject({ id: 'bounded-confidence', version: '1.0.0' });
@@ -25,27 +25,25 @@ describe('a world file outside the checkout', () => {
   });
 
   it('passes grapevine check', async () => {
-    const r = await spawnCli(['check', './bounded-confidence.ts'], dir);
+    const r = await cli(['check', './bounded-confidence.ts'], { cwd: dir });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toContain('defines bounded-confidence@1.0.0');
   });
 
   it('runs, and its log verifies', async () => {
     const out = join(dir, 'bc.ndjson');
-    const run = await spawnCli(
-      ['run', './bounded-confidence.ts', '--seed', '3', '--out', out, '--json'],
-      dir,
-    );
+    const run = await cli(['run', './bounded-confidence.ts', '--seed', '3', '--out', out, '--json'], {
+      cwd: dir,
+    });
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({ world: 'bounded-confidence', ticks: 30, steps: 3000 });
     // Opinions only ever move towards each other: the spread cannot exceed the initial one.
     expect(summary.metrics.spread).toBeGreaterThan(0);
     expect(summary.metrics.spread).toBeLessThan(1);
-    const replay = await spawnCli(
-      ['replay', out, '--verify', '--json', '--world', './bounded-confidence.ts'],
-      dir,
-    );
+    const replay = await cli(['replay', out, '--verify', '--json', '--world', './bounded-confidence.ts'], {
+      cwd: dir,
+    });
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: summary.digest });
   });
@@ -65,7 +63,7 @@ export const world = defineWorld({
 describe('a broken world file', () => {
   it('grapevine check names each problem (exit 2)', async () => {
     writeFileSync(join(dir, 'broken.ts'), BROKEN);
-    const r = await spawnCli(['check', './broken.ts', '--json'], dir);
+    const r = await cli(['check', './broken.ts', '--json'], { cwd: dir });
     expect(r.code).toBe(2);
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(false);
@@ -79,7 +77,7 @@ describe('a broken world file', () => {
   it('run of a world without a policy fails with one line naming it (exit 2)', async () => {
     const fixed = BROKEN.replace("'no policy'", "'no-policy'").replace('z.number()', 'z.number().default(3)');
     writeFileSync(join(dir, 'no-policy.ts'), fixed);
-    const r = await spawnCli(['run', './no-policy.ts', '--quiet'], dir);
+    const r = await cli(['run', './no-policy.ts', '--quiet'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       'grapevine: world "no-policy": `policy` must be a function (ctx) => decision: each agent step calls it',

@@ -1,12 +1,12 @@
 // Shared helpers of the fork / resume / diff tests (not a test file itself).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { cli as runCli } from '../cli/run-cli.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
 
 /**
@@ -26,7 +26,7 @@ export function lines(path: string): string[] {
   return [...past, ...own.slice(1)];
 }
 
-export const bin = resolve('bin/grapevine.mjs');
+export { BIN as bin } from '../cli/run-cli.ts';
 
 /** What a CLI process did. */
 export interface Outcome {
@@ -35,39 +35,10 @@ export interface Outcome {
   stderr: string;
 }
 
-/** CLI processes in flight at most: each is CPU bound (start-up alone is ~2 s of CPU). */
-const MAX_CHILDREN = Math.max(2, availableParallelism());
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CHILDREN) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    return await task();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
-/** Runs the grapevine CLI in a child process, as a user would. */
-export function cli(...args: string[]): Promise<Outcome> {
-  return slot(() => spawnCli(args));
-}
-
-function spawnCli(args: string[]): Promise<Outcome> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: { ...process.env, FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-        done({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-      },
-    );
-  });
+/** Runs the grapevine CLI in a child process, as a user would (a signal or a hang counts as exit 1). */
+export async function cli(...args: string[]): Promise<Outcome> {
+  const r = await runCli(args);
+  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */

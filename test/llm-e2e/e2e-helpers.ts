@@ -1,11 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-
-const exec = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
+import { join } from 'node:path';
+import { cleanEnv, cli as runCli } from '../cli/run-cli.ts';
 
 /** Exit code and output of one CLI process. */
 export interface Outcome {
@@ -14,29 +10,12 @@ export interface Outcome {
   stderr: string;
 }
 
-/** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
-const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
+export { cleanEnv };
 
-/** The test process's environment without any LLM settings, plus `extra`. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!LLM_ENV.test(k)) env[k] = v;
-  return { ...env, FORCE_COLOR: '0', ...extra };
-}
-
-/** Runs `node bin/grapevine.mjs ...args` as a child process (real HTTP, real exit codes). */
+/** Runs `node bin/grapevine.mjs ...args` as a child process (real HTTP, real exit codes; a hang counts as exit 1). */
 export async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
-      env: cleanEnv(env),
-      timeout: 50_000,
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  const r = await runCli(args, { env, timeoutMs: 50_000 });
+  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** A fresh temporary directory. */

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliOutcome, cli } from '../cli/run-cli.ts';
 import { cleanEnv, llmLines, tempDir } from './e2e-helpers.ts';
 
 // Every invalid LLM flag or variable ends the process at once with exit 2 and one error line
@@ -14,31 +15,10 @@ const EXIT_WITHIN = 40_000;
 const dir = tempDir('grapevine-llm-cli-errors-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Exit {
-  code: number | null;
-  /** True when the process had to be killed: it hung. */
-  hung: boolean;
-  stdout: string;
-  stderr: string;
-}
+type Exit = CliOutcome;
 
 function grapevine(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: cleanEnv(env), timeout: EXIT_WITHIN, killSignal: 'SIGKILL' },
-      (err, stdout, stderr) => {
-        const e = err as (Error & { code?: number; killed?: boolean; signal?: string }) | null;
-        done({
-          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
-          hung: Boolean(e?.killed || e?.signal),
-          stdout,
-          stderr,
-        });
-      },
-    );
-  });
+  return cli(args, { env, timeoutMs: EXIT_WITHIN });
 }
 
 /** Exit 2, one `grapevine:` line (plus its hint) matching `message`, no stack trace, no hang. */

@@ -36,8 +36,12 @@ describe('parseJsonLenient', () => {
     expect(value(`{"text": "it's fine", 'n': 1}`)).toEqual({ text: "it's fine", n: 1 });
   });
 
-  it('does not turn object-prototype words into values', () => {
-    expect(parseJsonLenient("{'a': constructor}").ok).toBe(false);
+  it('turns a bare word into a string, never into an object-prototype value', () => {
+    expect(value("{'a': constructor}")).toEqual({ a: 'constructor' });
+  });
+
+  it('repairs unquoted keys, comments and a missing inner closing bracket (jsonrepair)', () => {
+    expect(value('{action: "say", // a comment\n "to": [1, 2}')).toEqual({ action: 'say', to: [1, 2] });
   });
 
   it('rejects what cannot be repaired, with a message that does not depend on the JS engine', () => {
@@ -46,6 +50,7 @@ describe('parseJsonLenient', () => {
       error: 'not valid JSON',
     });
     expect(isSalvageableJson('no json here')).toBe(false);
+    expect(isSalvageableJson('{"a": 1} and then {"b": 2}')).toBe(false);
     expect(isSalvageableJson('```\n{"a": 1,}\n```')).toBe(true);
   });
 });

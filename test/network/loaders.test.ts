@@ -82,6 +82,16 @@ describe('loadEdgeListCsv', () => {
     expect(err.hint).toMatch(/source,target/);
   });
 
+  it('reads quoted labels holding separators or #, and comments after the fields (csv-parse)', () => {
+    const path = file('"Smith, Ann","#2" # a comment\n"#2",bob\n');
+    expect(loadEdgeListCsv(path).labels).toEqual(['Smith, Ann', '#2', 'bob']);
+  });
+
+  it('names the file and line of an unclosed quote', () => {
+    const path = file('a,b\nb,c\nc,"d\n');
+    expect(thrown(() => loadEdgeListCsv(path)).message).toMatch(new RegExp(`^${path}:3: .*[Qq]uote`));
+  });
+
   it('rejects a missing file and a file without edges', () => {
     const missing = join(dir, 'nope.csv');
     expect(thrown(() => loadEdgeListCsv(missing)).message).toBe(

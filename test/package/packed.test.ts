@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../support/spawn-cli.ts';
+import { cli } from '../cli/run-cli.ts';
 
 const exec = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -81,11 +81,10 @@ describe('the packed package, installed in a fresh project', () => {
 
   it('runs a built-in world that reads shipped data (town-square personas)', async () => {
     const bin = join(project, 'node_modules', '.bin', 'grapevine');
-    const r = await spawnCli(
-      ['run', 'town-square', '--ticks', '2', '--out', 'ts.ndjson', '--json'],
-      project,
-      bin,
-    );
+    const r = await cli(['run', 'town-square', '--ticks', '2', '--out', 'ts.ndjson', '--json'], {
+      cwd: project,
+      bin: bin,
+    });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ world: 'town-square', ticks: 2 });
   });
@@ -93,13 +92,12 @@ describe('the packed package, installed in a fresh project', () => {
   it("checks and runs a user's world file that imports 'grapevine'", async () => {
     copyFileSync(resolve('docs/examples/bounded-confidence.ts'), join(project, 'bounded-confidence.ts'));
     const bin = join(project, 'node_modules', '.bin', 'grapevine');
-    const check = await spawnCli(['check', './bounded-confidence.ts'], project, bin);
+    const check = await cli(['check', './bounded-confidence.ts'], { cwd: project, bin: bin });
     expect(check).toMatchObject({ code: 0, stderr: '' });
-    const run = await spawnCli(
-      ['run', './bounded-confidence.ts', '--out', 'bc.ndjson', '--json'],
-      project,
-      bin,
-    );
+    const run = await cli(['run', './bounded-confidence.ts', '--out', 'bc.ndjson', '--json'], {
+      cwd: project,
+      bin: bin,
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ world: 'bounded-confidence', ticks: 30 });
   });

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../cli/run-cli.ts';
 
-const run = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const golden = resolve('replays/golden');
 
 // Logs recorded by earlier versions of grapevine (the version is in each file name). Every
@@ -22,13 +19,8 @@ describe('golden replays from earlier versions', () => {
   });
 
   it.each(logs)('%s verifies', async (file) => {
-    const { stdout } = await run(
-      process.execPath,
-      [bin, 'replay', join(golden, file), '--verify', '--json'],
-      {
-        env: { ...process.env, FORCE_COLOR: '0' },
-      },
-    );
-    expect(JSON.parse(stdout).verified).toBe(true);
+    const r = await cli(['replay', join(golden, file), '--verify', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).verified).toBe(true);
   });
 });

@@ -1,25 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli as runCli } from '../cli/run-cli.ts';
 import { lines } from '../support/logs.ts';
 
-const run = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-export-'));
 const log = join(dir, 'run.ndjson');
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 type Row = Record<string, unknown>;

@@ -1,24 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '../../src/report/index.ts';
+import { cli as runCli } from '../cli/run-cli.ts';
 import { lines } from '../support/logs.ts';
 
-const run = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-report-'));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 type Report = { figures: Figure[]; ticks: number; digest: string };

@@ -1,31 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli as runCli } from '../../cli/run-cli.ts';
 
-const run = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const worldFile = './worlds/opinion/index.ts';
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-opinion-cli-'));
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 async function runJson(out: string, ...sets: string[]): Promise<Record<string, unknown>> {

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
 import { startLocalLlmServer } from '../../../src/llm/index.ts';
@@ -10,30 +8,18 @@ import { LineEncoder } from '../../../src/replay/index.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../../worlds/sotopia/judge.ts';
 import type { SotopiaSummary } from '../../../worlds/sotopia/summary.ts';
+import { type CliOutcome, cli as runCli } from '../../cli/run-cli.ts';
 
-const exec = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const worldFile = resolve('worlds/sotopia/index.ts');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-runs-'));
 const FIRST = importSotopia().environments[0].env_id;
 const MAX_TURNS = 6;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Outcome = CliOutcome;
 
-async function cli(...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
-      env: { ...process.env, FORCE_COLOR: '0', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** The CLI with the OpenAI variables set but empty (they must count as unset). */
+function cli(...args: string[]) {
+  return runCli(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
 }
 
 interface Episode {

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
 import { startLocalLlmServer } from '../../../src/llm/index.ts';
@@ -12,21 +10,13 @@ import {
   loadTemplates,
   PLACEHOLDERS,
 } from '../../../worlds/sotopia/templates.ts';
+import { cli as runCli } from '../../cli/run-cli.ts';
 
-const exec = promisify(execFile);
-const bin = resolve('bin/grapevine.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
-      env: { ...process.env, FORCE_COLOR: '0', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** The CLI with the OpenAI variables set but empty (they must count as unset). */
+function cli(...args: string[]) {
+  return runCli(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
 }
 
 function templatesDir(name: string, files: Record<string, string>): string {

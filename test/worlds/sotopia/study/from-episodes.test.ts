@@ -12,6 +12,7 @@ import {
   reanalyseEpisodes,
 } from '../../../../worlds/sotopia/study/from-episodes.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
+import { cli as runCli } from '../../../cli/run-cli.ts';
 
 const exec = promisify(execFile);
 const grapevine = resolve('bin/grapevine.mjs');
@@ -206,14 +207,8 @@ describe('reanalysis of Sotopia EpisodeLog records', () => {
   });
 });
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, [grapevine, ...args], { timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
+function run(args: string[]) {
+  return runCli(args, { bin: grapevine });
 }
 
 describe('grapevine study sotopia --from-episodes', () => {

@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // every CLI call starts a Node process; on a loaded shared machine one call can take several seconds
@@ -13,8 +12,8 @@ import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm/in
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
+import { cli as runCli } from '../../../cli/run-cli.ts';
 
-const exec = promisify(execFile);
 const grapevine = resolve('bin/grapevine.mjs');
 /** The grapevine CLI, which runs the study command. */
 const studyBin = resolve('bin/grapevine.mjs');
@@ -31,14 +30,10 @@ interface Outcome {
   stderr: string;
 }
 
+/** The CLI at `bin`, with the OpenAI variables set but empty (they must count as unset); a study may take minutes. */
 async function node(bin: string, args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: ENV });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  const r = await runCli(args, { bin, env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, timeoutMs: 600_000 });
+  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 function studyArgs(out: string, url: string, ...extra: string[]): string[] {
