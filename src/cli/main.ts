@@ -163,6 +163,25 @@ export function program(
       const cases = (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();
       setExit(await (await import('./commands/validate.ts')).validateCommand(o, cases));
     });
+  cli
+    .command('compare')
+    .description('compare survey answers (a file, or a survey run) with human reference distributions')
+    .argument('<answers>', 'answers file (.csv/.ndjson) or a survey log')
+    .option('--human <file>', 'human reference distributions (.csv/.ndjson)')
+    .option('--out <path>', 'also write an HTML report')
+    .option('--json', 'print JSON')
+    .option('--seed <n>', 'seed of the bootstrap (default 1)')
+    .option('--replicates <n>', 'bootstrap resamples (default 1000)')
+    .addOption(
+      new Option('--phase <phase>', 'which answers to compare').choices([
+        'initial',
+        'discussion',
+        'pushback',
+      ]),
+    )
+    .action(async (input, o) =>
+      setExit(await (await import('./commands/compare.ts')).compareCommand(input, o, contributions)),
+    );
   return cli;
 }
 

@@ -5,3 +5,4 @@ export * from './distances.ts';
 export * from './noise-floor.ts';
 export * from './read-answers.ts';
 export * from './read-human.ts';
+export * from './render-compare-html.ts';
