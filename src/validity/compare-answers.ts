@@ -1,10 +1,10 @@
-import { SeededStream } from '../core/index.ts';
 import { bootstrapCi } from '../stats/index.ts';
 import { inGroup, optionOf, sharesOfCodes } from './answer-shares.ts';
 import type { SurveyAnswer } from './answers.ts';
 import { isNumericSupport, jensenShannon, type Shares, totalVariation, wasserstein1 } from './distances.ts';
 import { splitHalfFloor } from './noise-floor.ts';
 import type { HumanDistribution } from './read-human.ts';
+import { seededUniform as rngOf } from './seeded-rng.ts';
 
 /** Options of {@link compareAnswers}. */
 export interface CompareOptions {
@@ -71,11 +71,6 @@ function score(
   const floor = splitHalfFloor(human.shares, human.n, d, { splits: o.splits, rng: rngOf(`${o.seed}/split`) });
   const bounded = d !== wasserstein1;
   return { ...ci, floor, attainable: bounded ? (1 - ci.estimate) / (1 - floor) : Number.NaN };
-}
-
-function rngOf(seed: string): () => number {
-  const s = new SeededStream(seed);
-  return () => s.next();
 }
 
 function compareRow(
