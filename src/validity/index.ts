@@ -1,3 +1,5 @@
+export * from './alienness.ts';
+export * from './alienness-rules.ts';
 export * from './answer-shares.ts';
 export * from './answers.ts';
 export * from './bias.ts';
@@ -10,3 +12,4 @@ export * from './read-human.ts';
 export * from './render-compare-html.ts';
 export * from './seeded-rng.ts';
 export * from './sycophancy.ts';
+export * from './transcripts-from-log.ts';
