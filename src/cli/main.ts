@@ -182,6 +182,20 @@ export function program(
     .action(async (input, o) =>
       setExit(await (await import('./commands/compare.ts')).compareCommand(input, o, contributions)),
     );
+  cli
+    .command('sensitivity')
+    .description("share of an outcome's variance due to each factor, seeds as the noise floor")
+    .argument('<input>', 'world id or file, or a runs file (.csv/.ndjson) with --outcome')
+    .option('--factor <key=value>', 'a world parameter and its levels, key=v1,v2 (repeatable)', collect)
+    .option('--replicates <n>', 'seeds per combination (default 5)')
+    .option('--seed <n>', 'first seed (default 1)')
+    .option('--ticks <n>', 'maximum ticks per run')
+    .option('--metric <id>', 'outcome metric (repeatable; default all)', collect)
+    .option('--outcome <id>', 'outcome column of a runs file')
+    .option('--json', 'print JSON')
+    .action(async (input, o) =>
+      setExit(await (await import('./commands/sensitivity.ts')).sensitivityCommand(input, o)),
+    );
   return cli;
 }
 

@@ -13,5 +13,6 @@ export * from './read-human.ts';
 export * from './render-compare-html.ts';
 export * from './seeded-rng.ts';
 export * from './sycophancy.ts';
+export * from './table-file.ts';
 export * from './transcripts-from-log.ts';
 export * from './variance-decomposition.ts';

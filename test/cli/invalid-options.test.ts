@@ -50,6 +50,7 @@ function validArgs(path: string): string[] {
     // a case that does not exist: every flag is checked before the (long) battery would run
     validate: ['--only', 'sir-well-mixed-r0-0.5'],
     compare: [join(dir, 'answers.csv'), '--human', join(dir, 'human.csv')],
+    sensitivity: ['rumor', '--factor', 'n=20,30', '--replicates', '1', '--ticks', '2'],
   };
   const a = args[path];
   if (!a) throw new Error(`command ${path}: no valid arguments known; add them to this test`);
@@ -102,6 +103,7 @@ describe('every option with an invalid value', () => {
         'export',
         'validate',
         'compare',
+        'sensitivity',
       ]),
     );
   });
