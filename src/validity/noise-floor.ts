@@ -24,8 +24,9 @@ export function splitHalfFloor(
   const half = Math.floor(codes.length / 2);
   let total = 0;
   for (let s = 0; s < opts.splits; s++) {
-    for (let i = codes.length - 1; i > 0; i--) {
-      const j = Math.floor(opts.rng() * (i + 1));
+    // partial Fisher-Yates: the first half becomes a uniform random half of the sample
+    for (let i = 0; i < half; i++) {
+      const j = i + Math.floor(opts.rng() * (codes.length - i));
       [codes[i], codes[j]] = [codes[j], codes[i]];
     }
     total += distance(sharesOf(codes, 0, half, options), sharesOf(codes, half, 2 * half, options));
