@@ -24,7 +24,7 @@ export { defineAgentMachine } from './agent/index.ts';
 export type { Address, Inbox, Message, OutgoingMessage, Route, VisibilityRule } from './bus/index.ts';
 // The CLI's extension point: worlds and commands an application hands to `grapevine`, and
 // what a contributed command shares with the engine's own (output, progress, flags, counters).
-export type { CliContribution, CliIo } from './cli/cli-contribution.ts';
+export type { AnswerExtractor, CliContribution, CliIo } from './cli/cli-contribution.ts';
 export type { CommandOutput } from './cli/command-output.ts';
 export { PROCESS_OUTPUT } from './cli/command-output.ts';
 export { describeCounters } from './cli/describe-counters.ts';
@@ -193,6 +193,43 @@ export type {
 export { latinHypercube, planSweep, RunPool, runSeed, runSweep } from './sweep/index.ts';
 export type { BatteryOptions, ValidationCase, ValidationOutcome, ValidationRow } from './validate/index.ts';
 export { formatBattery, judgeFrequency, judgeMean, replicateStats, runBattery } from './validate/index.ts';
+export type {
+  AliennessReport,
+  CompareOptions,
+  CompareReport,
+  CompareRow,
+  DiversityRow,
+  FactorEffect,
+  GapError,
+  GeneralizationReport,
+  GroupError,
+  HumanDistribution,
+  MetricScore,
+  Observation,
+  SurveyAnswer,
+  SycophancyReport,
+  Turn,
+  VarianceDecomposition,
+  Variant,
+} from './validity/index.ts';
+export {
+  alienness,
+  bias,
+  compareAnswers,
+  distinctN,
+  diversity,
+  generalization,
+  jensenShannon,
+  readAnswersFile,
+  readHumanFile,
+  renderCompareHtml,
+  splitItems,
+  sycophancy,
+  totalVariation,
+  transcriptFromLog,
+  varianceDecomposition,
+  wasserstein1,
+} from './validity/index.ts';
 // Worlds: define one, check one, run one, intervene.
 export type {
   EngineIntervention,

@@ -17,6 +17,7 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
       survey: async () => (await import('./survey/index.ts')).world as unknown as WorldDefinition,
     },
     validationCases: async () => (await import('./validation.ts')).builtinValidationCases(),
+    answerSources: { survey: async () => (await import('./survey/answers.ts')).surveyAnswersFromLog },
   },
   sotopiaContribution,
 ];

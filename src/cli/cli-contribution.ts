@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ValidationCase } from '../validate/index.ts';
+import type { SurveyAnswer } from '../validity/index.ts';
 import type { WorldDefinition } from '../world/index.ts';
 
 /** What a contribution's commands get from the CLI. */
@@ -33,4 +34,12 @@ export interface CliContribution {
   from?: { url: string; name: string };
   /** Validation cases of its models, run by `grapevine validate` (loaded only by that command). */
   validationCases?(): Promise<readonly ValidationCase[]>;
+  /**
+   * Survey-answer extractors by world id: `grapevine compare <log>` loads the one of the
+   * log's world and reads the answers with it (loaded only by that command).
+   */
+  answerSources?: Readonly<Record<string, () => Promise<AnswerExtractor>>>;
 }
+
+/** Reads the survey answers recorded in a log (see `grapevine compare`). */
+export type AnswerExtractor = (logPath: string) => Promise<readonly SurveyAnswer[]>;

@@ -215,6 +215,39 @@ export function program(
       const cases = (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();
       setExit(await (await import('./commands/validate.ts')).validateCommand(o, cases));
     });
+  cli
+    .command('compare')
+    .description('compare survey answers (a file, or a survey run) with human reference distributions')
+    .argument('<answers>', 'answers file (.csv/.ndjson) or a survey log')
+    .option('--human <file>', 'human reference distributions (.csv/.ndjson)')
+    .option('--out <path>', 'also write an HTML report')
+    .option('--json', 'print JSON')
+    .option('--seed <n>', 'seed of the bootstrap (default 1)')
+    .option('--replicates <n>', 'bootstrap resamples (default 1000)')
+    .addOption(
+      new Option('--phase <phase>', 'which answers to compare').choices([
+        'initial',
+        'discussion',
+        'pushback',
+      ]),
+    )
+    .action(async (input, o) =>
+      setExit(await (await import('./commands/compare.ts')).compareCommand(input, o, contributions)),
+    );
+  cli
+    .command('sensitivity')
+    .description("share of an outcome's variance due to each factor, seeds as the noise floor")
+    .argument('<input>', 'world id or file, or a runs file (.csv/.ndjson) with --outcome')
+    .option('--factor <key=value>', 'a world parameter and its levels, key=v1,v2 (repeatable)', collect)
+    .option('--replicates <n>', 'seeds per combination (default 5)')
+    .option('--seed <n>', 'first seed (default 1)')
+    .option('--ticks <n>', 'maximum ticks per run')
+    .option('--metric <id>', 'outcome metric (repeatable; default all)', collect)
+    .option('--outcome <id>', 'outcome column of a runs file')
+    .option('--json', 'print JSON')
+    .action(async (input, o) =>
+      setExit(await (await import('./commands/sensitivity.ts')).sensitivityCommand(input, o)),
+    );
   return cli;
 }
 

@@ -25,6 +25,7 @@ const FLOORS: Record<string, number> = {
   validate: 5,
   metrics: 6,
   report: 6,
+  validity: 6,
   sweep: 7,
   cli: 8,
 };

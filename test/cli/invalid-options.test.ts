@@ -54,6 +54,8 @@ function validArgs(path: string): string[] {
     export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(dir, 'export-out.csv')],
     // a case that does not exist: every flag is checked before the (long) battery would run
     validate: ['--only', 'sir-well-mixed-r0-0.5'],
+    compare: [join(dir, 'answers.csv'), '--human', join(dir, 'human.csv')],
+    sensitivity: ['rumor', '--factor', 'n=20,30', '--replicates', '1', '--ticks', '2'],
   };
   const a = args[path];
   if (!a) throw new Error(`command ${path}: no valid arguments known; add them to this test`);
@@ -87,6 +89,8 @@ beforeAll(async () => {
   const r = await cli(['run', 'rumor', '--set', 'n=100', '--out', base, '--quiet']);
   expect(r.code, r.stderr).toBe(0);
   writeFileSync(join(dir, 'keep'), '');
+  writeFileSync(join(dir, 'answers.csv'), 'agent,item,kind,answer\na1,q,choice,yes\n');
+  writeFileSync(join(dir, 'human.csv'), 'item,group,option,count,source\nq,all,yes,3,x\nq,all,no,1,x\n');
 }, 120_000);
 
 describe('every option with an invalid value', () => {
@@ -106,6 +110,8 @@ describe('every option with an invalid value', () => {
         'validate',
         'sweep',
         'worker',
+        'compare',
+        'sensitivity',
       ]),
     );
   });

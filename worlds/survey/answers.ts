@@ -1,18 +1,9 @@
-import { LogFormatError, readLog } from '../../src/index.ts';
+import { LogFormatError, readLog, type SurveyAnswer } from '../../src/index.ts';
 import { promptLines, type SurveyPhase } from './prompt.ts';
 import { type ReplySpec, readReply } from './reply.ts';
 
-/** One recorded answer of one respondent to one item in one phase. */
-export interface SurveyAnswer {
-  agent: string;
-  item: string;
-  group: Record<string, string>; // persona attributes, e.g. { gender: 'female' }
-  kind: 'choice' | 'likert' | 'numeric';
-  answer: string | number; // option id (choice/likert) or number (numeric)
-  distribution?: Record<string, number>; // elicitation=distribution|logprobs
-  phase: 'initial' | 'discussion' | 'pushback';
-  optionOrder?: string[];
-}
+/** One recorded answer of one respondent to one item in one phase (the engine's type, read by `grapevine compare`). */
+export type { SurveyAnswer };
 
 interface LlmLine {
   caller: string;

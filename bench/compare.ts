@@ -1,0 +1,43 @@
+// `grapevine compare` core on 10,000 synthetic answers: 20 Likert items × 2 groups, 250
+// respondents per cell, 1000 bootstrap resamples and 200 split halves per metric and row.
+// Run: npx tsx bench/compare.ts
+import { SeededStream } from '../src/core/index.ts';
+import { compareAnswers, type HumanDistribution, type SurveyAnswer } from '../src/validity/index.ts';
+
+const rng = new SeededStream('bench-compare');
+const shares = { 1: 0.1, 2: 0.2, 3: 0.4, 4: 0.2, 5: 0.1 };
+const human: HumanDistribution[] = [];
+const answers: SurveyAnswer[] = [];
+for (let i = 0; i < 20; i++)
+  for (const g of ['f', 'm']) {
+    human.push({
+      item: `q${i}`,
+      group: { gender: g },
+      groupLabel: `gender=${g}`,
+      shares,
+      n: 500,
+      source: 'bench',
+    });
+    for (let k = 0; k < 250; k++) {
+      const u = rng.next();
+      const answer = u < 0.2 ? '1' : u < 0.4 ? '2' : u < 0.7 ? '3' : u < 0.9 ? '4' : '5';
+      answers.push({
+        agent: `a${k}`,
+        item: `q${i}`,
+        group: { gender: g },
+        kind: 'likert',
+        answer,
+        phase: 'initial',
+      });
+    }
+  }
+const t0 = performance.now();
+const report = compareAnswers(answers, human, {
+  seed: 1,
+  ...(process.env.SPLITS ? { splits: Number(process.env.SPLITS) } : {}),
+  ...(process.env.REPS ? { replicates: Number(process.env.REPS) } : {}),
+});
+const ms = performance.now() - t0;
+console.log(
+  `compare: ${answers.length} answers, ${report.rows.length} rows, ${report.replicates} resamples: ${ms.toFixed(0)} ms`,
+);
