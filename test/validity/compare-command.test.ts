@@ -109,3 +109,24 @@ describe('grapevine compare', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('grapevine compare on a survey log', () => {
+  it("reads the answers through the survey world's extractor and matches them to the reference", async () => {
+    const log = 'replays/golden/survey-synthetic-v0.1.ndjson.gz';
+    const human = file(
+      'trust.csv',
+      [
+        'item,group,option,count,source',
+        ...[5, 10, 20, 40, 25].map((c, k) => `trust,all,${k + 1},${c},planted`),
+      ].join('\n'),
+    );
+    const r = await cli(['compare', log, '--human', human, '--json', '--replicates', '50']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.rows).toHaveLength(1);
+    // the golden run has 8 respondents, each answering `trust` once in the initial phase
+    expect(report.rows[0]).toMatchObject({ item: 'trust', group: 'all', nSim: 8, nHuman: 100 });
+    const shares = Object.values(report.rows[0].simShares as Record<string, number>);
+    expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+});
