@@ -1,6 +1,7 @@
 import type { ChatMessage, LlmParams, LlmPort, LlmReply, LlmRequest } from '../../src/index.ts';
 import { LlmCallError } from '../../src/index.ts';
-import { fillTemplate, type Templates } from './templates.ts';
+import { fillTemplate } from './template-fill.ts';
+import type { Templates } from './templates.ts';
 
 /**
  * Sotopia's way of getting a usable reply (`parsing: sotopia`; sotopia/generation_utils/

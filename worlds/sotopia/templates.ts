@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, sha256Hex } from '../../src/index.ts';
 import { DIMENSION_NAMES } from './judge.ts';
+import { placeholdersOf } from './template-fill.ts';
+
+export { fillTemplate, placeholdersOf } from './template-fill.ts';
 
 /** The shipped zhou2024 templates. */
 export const DEFAULT_TEMPLATES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'templates');
@@ -49,13 +52,6 @@ export interface Templates {
   rubric: Rubric;
   /** `<file>: sha256` of each template file and of `rubric.json`. */
   hashes: Record<string, string>;
-}
-
-const PLACEHOLDER = /\{([A-Za-z_][\w]*)\}/g;
-
-/** The placeholders a template uses, in order of first appearance. */
-export function placeholdersOf(text: string): string[] {
-  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
 
 function read(dir: string, file: string, shipped: string): { text: string; path: string } {
@@ -123,9 +119,4 @@ export function loadTemplates(dir: string): Templates {
     });
   hashes['rubric.json'] = sha256Hex(rubricFile.text);
   return { text, rubric, hashes };
-}
-
-/** Fills a template's placeholders (each occurrence; values are inserted verbatim). */
-export function fillTemplate(text: string, values: Record<string, string>): string {
-  return text.replace(PLACEHOLDER, (whole, key: string) => (key in values ? values[key] : whole));
 }
