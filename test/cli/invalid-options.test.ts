@@ -49,6 +49,8 @@ function validArgs(path: string): string[] {
     inspect: [base],
     audit: [base],
     report: [base, '--out', join(dir, 'report-out.html')],
+    // every option is checked before the log is read or a port opened
+    view: [base, '--port', '0'],
     sweep: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'sweep-out')],
     worker: ['--queue', 'nats://127.0.0.1:9', '--logs', join(dir, 'worker-logs')],
     export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(dir, 'export-out.csv')],
@@ -106,6 +108,7 @@ describe('every option with an invalid value', () => {
         'inspect',
         'audit',
         'report',
+        'view',
         'export',
         'validate',
         'sweep',

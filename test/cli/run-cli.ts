@@ -36,6 +36,8 @@ export interface CliOptions {
   bin?: string;
   /** Called once the process has started (to send it signals). */
   onSpawn?: (child: ChildProcess) => void;
+  /** A child that runs until stopped (a queue worker): started outside the slot limit. */
+  longLived?: boolean;
 }
 
 /** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
@@ -66,9 +68,13 @@ async function slot<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs `node bin/grapevine.mjs ...args` as a subprocess; never waits past the timeout. */
+/**
+ * Runs `node bin/grapevine.mjs ...args` as a subprocess; never waits past the timeout.
+ * `longLived` children (servers, queue workers that run until stopped) do not take one of
+ * the worker's slots, or they would starve the commands that talk to them.
+ */
 export function cli(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
-  return slot(() => spawnOnce(args, opts));
+  return opts.longLived ? spawnOnce(args, opts) : slot(() => spawnOnce(args, opts));
 }
 
 function spawnOnce(args: readonly string[], opts: CliOptions): Promise<CliOutcome> {

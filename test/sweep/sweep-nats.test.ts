@@ -61,6 +61,7 @@ beforeAll(async () => {
   for (const k of [1, 2])
     void cli(['worker', '--queue', url, '--logs', join(dir, `logs-${k}`), '--quiet'], {
       timeoutMs: 300_000,
+      longLived: true,
       onSpawn: (child) => workers.push(child),
     });
 });

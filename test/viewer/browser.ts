@@ -53,6 +53,7 @@ export function startView(log: string, extra: readonly string[] = []): Promise<V
     let out = '';
     const done = cli(['view', log, '--port', '0', ...extra], {
       timeoutMs: 120_000,
+      longLived: true,
       onSpawn: (c) => {
         child = c;
         c.stdout?.on('data', (d) => {
