@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
+import type { Decision, Json, LlmRequest, OutgoingMessage, StepContext } from '../../src/index.ts';
 import { decideStructured } from '../../src/index.ts';
 import { judgeReplySchema, runJudge } from './judge.ts';
 import { playTurn, type TurnReading } from './play-turn.ts';
@@ -7,7 +7,7 @@ import { playwrightPrompt, scriptPrompt } from './prompts.ts';
 import { type EndPayload, endMessage, type SotopiaRun, transcriptOf } from './run-context.ts';
 import { parseScript, type ScriptLine } from './script-parser.ts';
 import { ENV_SEAT } from './seats.ts';
-import { askSotopia, type ParseResult } from './sotopia-ask.ts';
+import { askReply, type ParseResult } from './sotopia-ask.ts';
 import type { Templates } from './templates.ts';
 import {
   ACTION_TYPES,
@@ -118,32 +118,33 @@ export function zhouScriptSchema(names: readonly [string, string]) {
   });
 }
 
-type ScriptRequest = Parameters<typeof decideStructured>[1];
-
-/** `parsing: reask`: the script as JSON turns, re-asked twice; [] when none came. */
-async function jsonScript(run: SotopiaRun, request: ScriptRequest): Promise<ScriptLine[]> {
-  const result = await decideStructured(run.llm!, request, zhouScriptSchema(run.episode.names), {
-    fallback: { turns: [] },
-    counters: run.fallbacks,
-    name: 'sotopia_script',
-  });
-  return result.value.turns.map((t) => ({ name: t.speaker, action: t.action, argument: t.argument }));
-}
-
-/** `parsing: sotopia`: the script as free text (Sotopia's parser), repaired once; [] when it failed. */
-async function sotopiaScript(run: SotopiaRun, request: ScriptRequest): Promise<ScriptLine[]> {
+/**
+ * The zhou2024 script as lines, [] when no usable reply came: JSON turns re-asked twice
+ * (`parsing: reask`), or free text read by Sotopia's parser and repaired once (`sotopia`).
+ */
+async function writeScript(run: SotopiaRun, request: LlmRequest, sotopia: boolean): Promise<ScriptLine[]> {
   const names = run.episode.names;
-  const outcome = await askSotopia({
+  const lines = scriptLines(names);
+  const result = await askReply({
     llm: run.llm!,
     request,
-    parse: scriptLines(names),
-    repair: { template: 'repair-script', format: SCRIPT_TEXT_FORMAT, agents: names },
-    templates: run.zhou!.templates,
-    repairModel: run.params.repairModel,
+    schema: zhouScriptSchema(names),
+    name: 'sotopia_script',
+    fallback: { turns: [] },
+    counters: run.fallbacks,
+    sotopia: sotopia
+      ? {
+          parse: (text) => {
+            const r = lines(text);
+            return r.ok ? { ok: true, value: { turns: r.value.map((l) => ({ ...l, speaker: l.name })) } } : r;
+          },
+          repair: { template: 'repair-script', format: SCRIPT_TEXT_FORMAT, agents: names },
+          templates: run.zhou!.templates,
+          repairModel: run.params.repairModel,
+        }
+      : undefined,
   });
-  if (outcome.ok) return outcome.value;
-  run.fallbacks.fallbacks++;
-  return [];
+  return result.value.turns.map((t) => ({ name: t.speaker, action: t.action, argument: t.argument }));
 }
 
 /**
@@ -165,7 +166,7 @@ async function zhouScriptStep(run: SotopiaRun, ctx: StepContext<unknown>): Promi
     attempts++;
     const purpose = attempts === 1 ? 'write-script' : `write-script:attempt${attempts}`;
     const request = { caller: String(ENV_SEAT), tick: ctx.tick, purpose, messages, params: zr.writerParams };
-    const lines = sotopia ? await sotopiaScript(run, request) : await jsonScript(run, request);
+    const lines = await writeScript(run, request, sotopia);
     transcript = lines.map((t, k) => {
       const seat = names.indexOf(t.name);
       return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);

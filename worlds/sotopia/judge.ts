@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ChatMessage, Json, LlmParams, LlmPort } from '../../src/index.ts';
-import { decideStructured, type FallbackCounter, parseJsonLenient } from '../../src/index.ts';
+import { type FallbackCounter, parseJsonLenient } from '../../src/index.ts';
 import { parsePydanticJson } from './pydantic-json.ts';
 import { JUDGE_CALLER } from './seats.ts';
-import { askSotopia } from './sotopia-ask.ts';
+import { askReply } from './sotopia-ask.ts';
 import type { Templates } from './templates.ts';
 import { type TurnRecord, turnLine } from './transcript.ts';
 import { describeProfile, relationshipPhrase, type WriterView } from './views.ts';
@@ -163,33 +163,6 @@ export interface JudgeCall {
   sotopia?: { templates: Templates; repairModel: string; format: string };
 }
 
-type JudgeRequest = Parameters<typeof decideStructured>[1];
-
-async function askJudge(
-  j: JudgeCall,
-  request: JudgeRequest,
-): Promise<{ value: JudgeReply | null; errors: string[] }> {
-  if (!j.sotopia) {
-    const r = await decideStructured<JudgeReply | null>(j.llm, request, judgeReplySchema, {
-      fallback: null,
-      counters: j.counters,
-      name: 'sotopia_eval',
-    });
-    return { value: r.fallback ? null : r.value, errors: r.errors };
-  }
-  const r = await askSotopia({
-    llm: j.llm,
-    request,
-    parse: (text) => parsePydanticJson(text, judgeReplySchema),
-    repair: { template: 'repair-json', format: j.sotopia.format },
-    templates: j.sotopia.templates,
-    repairModel: j.sotopia.repairModel,
-  });
-  if (r.ok) return { value: r.value, errors: r.errors };
-  if (j.counters) j.counters.fallbacks++;
-  return { value: null, errors: r.errors };
-}
-
 /**
  * The judge's call (caller "judge", purpose `judge`, then `judge:attemptN`), validated by
  * {@link judgeReplySchema}: an invalid reply is re-asked twice; with `attempts` > 1 a
@@ -209,7 +182,20 @@ export async function runJudge(j: JudgeCall): Promise<JudgeOutcome> {
       messages,
       params: j.params,
     };
-    const result = await askJudge(j, request);
+    const result = await askReply<JudgeReply | null>({
+      llm: j.llm,
+      request,
+      schema: judgeReplySchema,
+      name: 'sotopia_eval',
+      fallback: null,
+      counters: j.counters,
+      sotopia: j.sotopia && {
+        parse: (text) => parsePydanticJson(text, judgeReplySchema),
+        repair: { template: 'repair-json', format: j.sotopia.format },
+        templates: j.sotopia.templates,
+        repairModel: j.sotopia.repairModel,
+      },
+    });
     errors.push(...result.errors);
     const done = result.value !== null;
     if (done || k >= attempts) {

@@ -1,7 +1,6 @@
 import type { ChatMessage, Decision, LlmParams } from '../../src/index.ts';
-import { decideStructured } from '../../src/index.ts';
 import { afterTurn, type SotopiaRun } from './run-context.ts';
-import { askSotopia, type ParseResult, type RepairSpec } from './sotopia-ask.ts';
+import { askReply, type ParseResult, type RepairSpec } from './sotopia-ask.ts';
 import { NO_ACTION, type TurnRecord, type TurnReply, turnRecord, turnReplySchema } from './transcript.ts';
 
 /** How a turn's reply is read under `parsing: sotopia`: its parser and its repair prompt. */
@@ -27,30 +26,6 @@ export interface TurnAsk {
   reading?: TurnReading;
 }
 
-async function askTurn(
-  run: SotopiaRun,
-  request: Parameters<typeof decideStructured>[1],
-  reading: TurnReading | undefined,
-): Promise<{ value: TurnReply; fallback: boolean }> {
-  if (!reading)
-    return decideStructured(run.llm!, request, turnReplySchema, {
-      fallback: NO_ACTION,
-      counters: run.fallbacks,
-      name: 'sotopia_action',
-    });
-  const outcome = await askSotopia({
-    llm: run.llm!,
-    request,
-    parse: reading.parse,
-    repair: reading.repair,
-    templates: run.zhou!.templates,
-    repairModel: run.params.repairModel,
-  });
-  if (outcome.ok) return { value: outcome.value, fallback: false };
-  run.fallbacks.fallbacks++;
-  return { value: NO_ACTION, fallback: true };
-}
-
 /**
  * Asks the model for one `{action, argument}` turn (re-asked twice, or under `parsing:
  * sotopia` repaired once, then a recorded `none`) and returns the decision that records it: the shared step of character turns and of the
@@ -64,7 +39,20 @@ export async function playTurn(run: SotopiaRun, ask: TurnAsk): Promise<Decision>
     messages: ask.messages,
     params: ask.params ?? run.llmParams,
   };
-  const result = await askTurn(run, request, ask.reading);
+  const reading = ask.reading && {
+    ...ask.reading,
+    templates: run.zhou!.templates,
+    repairModel: run.params.repairModel,
+  };
+  const result = await askReply({
+    llm: run.llm!,
+    request,
+    schema: turnReplySchema,
+    name: 'sotopia_action',
+    fallback: NO_ACTION,
+    counters: run.fallbacks,
+    sotopia: reading,
+  });
   const record = turnRecord(ask.turn, ask.seat, run.episode.names[ask.seat], result.value, result.fallback);
   return afterTurn(run, ask.caller, [...ask.transcript, record]);
 }

@@ -1,5 +1,13 @@
-import type { ChatMessage, LlmParams, LlmPort, LlmReply, LlmRequest } from '../../src/index.ts';
-import { LlmCallError } from '../../src/index.ts';
+import type { z } from 'zod';
+import type {
+  ChatMessage,
+  FallbackCounter,
+  LlmParams,
+  LlmPort,
+  LlmReply,
+  LlmRequest,
+} from '../../src/index.ts';
+import { decideStructured, LlmCallError } from '../../src/index.ts';
 import { fillTemplate } from './template-fill.ts';
 import type { Templates } from './templates.ts';
 
@@ -86,4 +94,39 @@ export async function askSotopia<T>(a: SotopiaAsk<T>): Promise<AskOutcome<T>> {
   if (reparsed.ok) return { ok: true, value: reparsed.value, errors };
   errors.push(`${repair.purpose}: ${reparsed.error}`);
   return { ok: false, errors };
+}
+
+/** How a reply is read under `parsing: sotopia`: everything {@link askSotopia} needs besides the call. */
+export type SotopiaReading<T> = Omit<SotopiaAsk<T>, 'llm' | 'request'>;
+
+/** One reply asked either way: `sotopia` set, Sotopia's call and repair; else grapevine's JSON re-asks. */
+export interface ReplyAsk<T> {
+  llm: LlmPort;
+  request: LlmRequest;
+  /** The reply's schema (`reask`: sent as structured output and validated). */
+  schema: z.ZodType<T>;
+  /** Schema name sent with the structured-output request. */
+  name: string;
+  /** The value when no usable reply came. */
+  fallback: T;
+  counters?: FallbackCounter;
+  sotopia?: SotopiaReading<T>;
+}
+
+/** The reply, or the fallback (counted once) when none was usable; the errors either way. */
+export async function askReply<T>(
+  a: ReplyAsk<T>,
+): Promise<{ value: T; fallback: boolean; errors: string[] }> {
+  if (!a.sotopia) {
+    const r = await decideStructured(a.llm, a.request, a.schema, {
+      fallback: a.fallback,
+      counters: a.counters,
+      name: a.name,
+    });
+    return { value: r.value, fallback: r.fallback, errors: r.errors };
+  }
+  const r = await askSotopia({ llm: a.llm, request: a.request, ...a.sotopia });
+  if (r.ok) return { value: r.value, fallback: false, errors: r.errors };
+  if (a.counters) a.counters.fallbacks++;
+  return { value: a.fallback, fallback: true, errors: r.errors };
 }
