@@ -110,6 +110,7 @@ export function program(
     .option('--concurrency <n>', 'runs at once (default 1)')
     .option('--logs <folder>', 'where the run logs go (default ./sweep-logs)')
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
+    .option('--ack-wait-ms <n>', 'the same in milliseconds')
     .option('--quiet', 'no output')
     .action(async (o) =>
       setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),

@@ -26,13 +26,15 @@ export interface NatsQueue {
 }
 
 /**
- * Connects to a nats-server with JetStream and makes sure the streams and the workers'
- * consumer exist. The connection reconnects for ever once made (a restarted server
- * loses nothing: the streams are on its disk).
+ * Connects to a nats-server with JetStream and makes sure the streams exist; a worker
+ * (`ackWaitMs` given) also makes sure the workers' consumer exists with that ack wait. The
+ * sweep side passes no ack wait, so it never changes the one the workers chose. The
+ * connection reconnects for ever once made (a restarted server loses nothing: the streams
+ * are on its disk).
  *
  * @throws UsageError (exit 2) when the server cannot be reached or has no JetStream.
  */
-export async function openNatsQueue(url: string, ackWaitMs = 30_000): Promise<NatsQueue> {
+export async function openNatsQueue(url: string, ackWaitMs?: number): Promise<NatsQueue> {
   if (!/^nats:\/\/[^/\s]+$/.test(url))
     throw new UsageError(`--queue must be nats://HOST:PORT, got "${url}"`, {
       hint: 'e.g. --queue nats://127.0.0.1:4222',
@@ -58,14 +60,7 @@ export async function openNatsQueue(url: string, ackWaitMs = 30_000): Promise<Na
       subjects: ['grapevine.results.>'],
       retention: RetentionPolicy.Limits,
     });
-    const consumer = {
-      durable_name: WORKERS_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: ackWaitMs * 1e6,
-    };
-    await jsm.consumers
-      .add(RUNS_STREAM, consumer)
-      .catch(() => jsm.consumers.update(RUNS_STREAM, WORKERS_CONSUMER, consumer));
+    if (ackWaitMs !== undefined) await ensureWorkersConsumer(jsm, ackWaitMs);
     return { nc, js: jetstream(nc), jsm };
   } catch (cause) {
     await nc.close();
@@ -74,6 +69,18 @@ export async function openNatsQueue(url: string, ackWaitMs = 30_000): Promise<Na
       hint: 'start nats-server with -js (docs/DISTRIBUTED.md)',
     });
   }
+}
+
+/** The workers' durable consumer, created or given this ack wait (the last worker to start sets it). */
+async function ensureWorkersConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
+  const consumer = {
+    durable_name: WORKERS_CONSUMER,
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitMs * 1e6,
+  };
+  await jsm.consumers
+    .add(RUNS_STREAM, consumer)
+    .catch(() => jsm.consumers.update(RUNS_STREAM, WORKERS_CONSUMER, { ack_wait: consumer.ack_wait }));
 }
 
 async function ensureStream(

@@ -43,10 +43,13 @@ export async function runOnQueue(
   const publishMissing = async () => {
     for (const run of runs)
       if (wanted.has(run.index))
-        await q.js.publish(runsSubject(sweep), JSON.stringify(run), { msgID: `${sweep}.${run.id}` });
+        await persist(() =>
+          q.js.publish(runsSubject(sweep), JSON.stringify(run), { msgID: `${sweep}.${run.id}` }),
+        );
   };
   if (before === 0) await publishMissing();
-  const messages = await consumer.consume();
+  // short pulls: after a server restart the consumer notices the lost pull within seconds
+  const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
   for await (const m of messages) {
     const r = m.json<QueuedResult>();
     if (wanted.delete(r.index)) onResult(r);
@@ -54,4 +57,22 @@ export async function runOnQueue(
     if (wanted.size === 0) break;
   }
   await messages.close();
+}
+
+/** How long one pull request of a consumer lasts (its heartbeats come twice as often). */
+export const PULL_EXPIRES_MS = 5000;
+
+/**
+ * Retries a request the server may miss while it restarts (the client reconnects on its
+ * own), for up to two minutes: a publish with a message id is safe to repeat.
+ */
+async function persist<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (err) {
+      if (attempt >= 240) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }

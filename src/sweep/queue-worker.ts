@@ -3,7 +3,7 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { z } from 'zod';
 import type { Json } from '../core/index.ts';
 import { DEAD_LETTER_SUBJECT, type NatsQueue, RUNS_STREAM, WORKERS_CONSUMER } from './nats-queue.ts';
-import { type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
+import { PULL_EXPIRES_MS, type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
 import { RunPool } from './run-pool.ts';
 import type { WorldLocator } from './run-task.ts';
 
@@ -29,6 +29,8 @@ export interface QueueWorkerOptions {
   locate: (ref: string) => WorldLocator;
   /** Stops taking runs (the runs under way finish and are acked). */
   signal?: AbortSignal;
+  /** Called when a run starts (its spec is valid and handed to a thread). */
+  onStart?: (run: QueuedRun) => void;
   /** Called after each run's result is published. */
   onResult?: (r: QueuedResult) => void;
 }
@@ -49,7 +51,17 @@ function parseSpec(m: JsMsg): QueuedRun | string {
   return parsed.data as QueuedRun;
 }
 
-async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool): Promise<void> {
+/**
+ * Tells the server every third of the ack wait that the run is still under way, so a run
+ * longer than the ack wait is not handed to another worker while this one is alive; a
+ * killed worker stops telling and its spec is redelivered one ack wait later.
+ */
+function keepAlive(m: JsMsg, ackWaitMs: number): () => void {
+  const timer = setInterval(() => m.working(), Math.max(50, Math.floor(ackWaitMs / 3)));
+  return () => clearInterval(timer);
+}
+
+async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWaitMs: number): Promise<void> {
   const spec = parseSpec(m);
   if (typeof spec === 'string') {
     const dead = { reason: spec, subject: m.subject, seq: m.seq, data: m.string() };
@@ -57,19 +69,26 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool): Promis
     m.term(spec);
     return;
   }
-  const r = await pool.run({
-    index: spec.index,
-    world: opts.locate(spec.world),
-    params: spec.params as Record<string, Json>,
-    seed: spec.seed,
-    ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
-    log: join(opts.logs, spec.sweep, `${spec.id}.ndjson`),
-  });
-  const result: QueuedResult = { ...r, sweep: spec.sweep, id: spec.id };
-  // the result first, the ack after: a worker killed in between leaves the spec to be redelivered
-  await opts.queue.js.publish(resultsSubject(spec.sweep), JSON.stringify(result), {
-    msgID: `${spec.sweep}.${spec.id}.result`,
-  });
+  opts.onStart?.(spec);
+  const stop = keepAlive(m, ackWaitMs);
+  let result: QueuedResult;
+  try {
+    const r = await pool.run({
+      index: spec.index,
+      world: opts.locate(spec.world),
+      params: spec.params as Record<string, Json>,
+      seed: spec.seed,
+      ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
+      log: join(opts.logs, spec.sweep, `${spec.id}.ndjson`),
+    });
+    result = { ...r, sweep: spec.sweep, id: spec.id };
+    // the result first, the ack after: a worker killed in between leaves the spec to be redelivered
+    await opts.queue.js.publish(resultsSubject(spec.sweep), JSON.stringify(result), {
+      msgID: `${spec.sweep}.${spec.id}.result`,
+    });
+  } finally {
+    stop();
+  }
   m.ack();
   opts.onResult?.(result);
 }
@@ -77,19 +96,21 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool): Promis
 /**
  * Pulls run specs from the shared work-queue consumer and runs up to `concurrency` of them
  * at once on worker threads; each result is published (message id `<sweep>.<run>.result`)
- * before its spec is acked. A malformed spec is sent to `grapevine.dead` with the reason
+ * before its spec is acked; while a run is under way the worker tells the server so every
+ * third of the ack wait. A malformed spec is sent to `grapevine.dead` with the reason
  * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts.
  */
 export async function runQueueWorker(opts: QueueWorkerOptions): Promise<void> {
   const pool = new RunPool({ workers: opts.concurrency });
   const consumer = await opts.queue.js.consumers.get(RUNS_STREAM, WORKERS_CONSUMER);
-  const messages = await consumer.consume({ max_messages: opts.concurrency });
+  const ackWaitMs = ((await consumer.info()).config.ack_wait ?? 30e9) / 1e6;
+  const messages = await consumer.consume({ max_messages: opts.concurrency, expires: PULL_EXPIRES_MS });
   opts.signal?.addEventListener('abort', () => void messages.close(), { once: true });
   const inFlight = new Set<Promise<void>>();
   try {
     for await (const m of messages) {
       // a failed publish or ack (server gone) leaves the spec unacked: it is redelivered after the ack wait
-      const job: Promise<void> = handle(m, opts, pool)
+      const job: Promise<void> = handle(m, opts, pool, ackWaitMs)
         .catch((err) => {
           process.stderr.write(`grapevine worker: ${(err as Error).message}\n`);
         })

@@ -12,6 +12,7 @@ export interface WorkerCommandOptions {
   concurrency?: string;
   logs?: string;
   ackWait?: string;
+  ackWaitMs?: string;
   quiet?: boolean;
 }
 
@@ -24,7 +25,11 @@ export async function workerCommand(
   if (!opts.queue)
     throw new UsageError('worker needs --queue nats://HOST:PORT', { hint: 'docs/DISTRIBUTED.md' });
   const concurrency = positiveIntFlag('concurrency', opts.concurrency) ?? 1;
-  const ackWaitMs = (positiveIntFlag('ack-wait', opts.ackWait) ?? 30) * 1000;
+  if (opts.ackWait !== undefined && opts.ackWaitMs !== undefined)
+    throw new UsageError('give --ack-wait or --ack-wait-ms, not both', { hint: '--ack-wait-ms 500' });
+  const ackWaitMs =
+    positiveIntFlag('ack-wait-ms', opts.ackWaitMs) ??
+    (positiveIntFlag('ack-wait', opts.ackWait) ?? 30) * 1000;
   const logs = resolve(opts.logs ?? 'sweep-logs');
   const queue = await openNatsQueue(opts.queue, ackWaitMs);
   const stop = new AbortController();
@@ -43,6 +48,9 @@ export async function workerCommand(
       logs,
       locate: (ref) => ({ loaderUrl, ref, data }),
       signal: stop.signal,
+      onStart: (run) => {
+        if (!opts.quiet) io.err(`grapevine worker: ${run.sweep} ${run.id} started\n`);
+      },
       onResult: (r) => {
         if (!opts.quiet)
           io.err(
