@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
+
 import { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../llm/llm-defaults.ts';
+
+/** Commander's accumulator of a repeatable option. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
 
 /** Which optional parts of the LLM option group a command takes. */
 export interface LlmOptionGroup {
@@ -22,7 +28,8 @@ export function addLlmOptions(cmd: Command, group: LlmOptionGroup = {}): Command
   cmd
     .option(
       '--llm-base-url <url>',
-      `OpenAI-compatible endpoint${group.purpose ? ` ${group.purpose}` : ''} (env OPENAI_BASE_URL; default: the shipped local server)`,
+      `OpenAI-compatible endpoint${group.purpose ? ` ${group.purpose}` : ''}; several (comma-separated or repeated) make a pool (env OPENAI_BASE_URL; default: the shipped local server)`,
+      collect,
     )
     .option(
       '--model <name>',

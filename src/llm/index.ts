@@ -4,6 +4,7 @@ export * from './chat-model-port.ts';
 export * from './chat-openai-port.ts';
 export * from './classify-llm-error.ts';
 export * from './concurrency-limit-port.ts';
+export * from './endpoint-pool-port.ts';
 export * from './json-repair.ts';
 export * from './llm-config.ts';
 export * from './llm-counters.ts';

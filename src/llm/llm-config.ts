@@ -17,6 +17,11 @@ export type KeySource = 'env' | 'placeholder' | 'provider';
 export interface LlmConfig {
   /** OpenAI-compatible endpoint, or undefined: the shipped local server (plain model) or the provider's own endpoint (`provider:name`). */
   baseURL: string | undefined;
+  /**
+   * Every endpoint when several were given (`--llm-base-url a,b` or the flag repeated):
+   * calls are spread over them by an endpoint pool; `baseURL` is the first.
+   */
+  baseURLs?: readonly string[];
   /** A plain model name, or `provider:name` (e.g. `anthropic:claude-sonnet-4-5`, `ollama:llama3.2`). */
   model: string;
   /** From `OPENAI_API_KEY` only; serialises as `sk-***`. Undefined for provider models. */
@@ -38,7 +43,8 @@ export interface LlmConfig {
 
 /** Command-line flags as commander camel-cases them (`--llm-base-url` -> `llmBaseUrl`). */
 export interface LlmFlags {
-  llmBaseUrl?: string;
+  /** One URL, several separated by commas, or the flag repeated. */
+  llmBaseUrl?: string | readonly string[];
   model?: string;
   llmTimeoutMs?: string | number;
   llmConcurrency?: string | number;
@@ -72,14 +78,16 @@ type Env = Record<string, string | undefined>;
 export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): LlmConfig {
   const flags = input.flags ?? {};
   const env = input.env ?? {};
-  const baseURL = resolveUrl(flags.llmBaseUrl, env.OPENAI_BASE_URL);
+  const urls = resolveUrls(flags.llmBaseUrl, env.OPENAI_BASE_URL);
+  const baseURL = urls?.[0];
   const model = checkModel(flags.model, env.GRAPEVINE_MODEL, baseURL);
   const num = (flag: string | number | undefined, envName: string, name: string, min: number, int = true) =>
     parseNumber(flag ?? env[envName], flag === undefined ? envName : name, min, int);
   return {
     baseURL,
+    ...(urls && urls.length > 1 ? { baseURLs: urls } : {}),
     model,
-    ...resolveKey(baseURL, model, nonEmpty(env.OPENAI_API_KEY)),
+    ...resolveKey(urls, model, nonEmpty(env.OPENAI_API_KEY)),
     timeoutMs:
       num(flags.llmTimeoutMs, 'GRAPEVINE_LLM_TIMEOUT_MS', '--llm-timeout-ms', 1) ?? DEFAULT_TIMEOUT_MS,
     concurrency:
@@ -97,18 +105,22 @@ export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): L
  * A one-line description of the endpoint that is safe for logs and the run header: model,
  * URL without credentials or query string, and where the key came from (never the key).
  */
-export function describeEndpoint(config: Pick<LlmConfig, 'baseURL' | 'model' | 'keySource'>): string {
+export function describeEndpoint(
+  config: Pick<LlmConfig, 'baseURL' | 'baseURLs' | 'model' | 'keySource'>,
+): string {
   const key =
     config.keySource === 'env'
       ? 'key from OPENAI_API_KEY'
       : config.keySource === 'placeholder'
         ? 'no key (local)'
         : "the provider's key variable";
-  const where = config.baseURL
-    ? safeUrl(config.baseURL)
-    : parseModelRef(config.model).provider
-      ? "the provider's endpoint"
-      : 'the shipped local server';
+  const where = config.baseURLs
+    ? `a pool of ${config.baseURLs.map(safeUrl).join(', ')}`
+    : config.baseURL
+      ? safeUrl(config.baseURL)
+      : parseModelRef(config.model).provider
+        ? "the provider's endpoint"
+        : 'the shipped local server';
   return `${config.model} at ${where} (${key})`;
 }
 
@@ -137,9 +149,21 @@ export function safeUrl(url: string): string {
 const URL_HINT =
   'Pass an http(s) URL such as http://127.0.0.1:8080/v1 with --llm-base-url or OPENAI_BASE_URL, or unset both to use the shipped local server.';
 
-function resolveUrl(flag: string | undefined, envValue: string | undefined): string | undefined {
+/** The endpoint URLs: the flag's (repeatable) else the variable's, each a comma-separated list. */
+function resolveUrls(
+  flag: string | readonly string[] | undefined,
+  envValue: string | undefined,
+): string[] | undefined {
   const [raw, name] = flag !== undefined ? [flag, '--llm-base-url'] : [envValue, 'OPENAI_BASE_URL'];
   if (raw === undefined) return undefined;
+  const parts = (typeof raw === 'string' ? [raw] : raw).flatMap((r) => r.split(','));
+  const urls = parts.map((part) => resolveUrl(part, name));
+  if (new Set(urls).size !== urls.length)
+    throw new ConfigError(`${name} names the same endpoint twice`, { hint: URL_HINT });
+  return urls;
+}
+
+function resolveUrl(raw: string, name: string): string {
   if (raw.trim() === '') throw new ConfigError(`${name} is set but empty`, { hint: URL_HINT });
   let parsed: URL;
   try {
@@ -166,18 +190,19 @@ function checkModel(flag: string | undefined, envValue: string | undefined, base
 }
 
 function resolveKey(
-  baseURL: string | undefined,
+  urls: readonly string[] | undefined,
   model: string,
   key: string | undefined,
 ): Pick<LlmConfig, 'apiKey' | 'keySource'> {
   const provider = parseModelRef(model).provider;
   if (provider !== undefined && provider !== 'openai') return { apiKey: undefined, keySource: 'provider' };
   if (key !== undefined) return { apiKey: new ApiKey(key), keySource: 'env' };
-  if (baseURL === undefined && provider === undefined)
+  if (urls === undefined && provider === undefined)
     return { apiKey: new ApiKey(PLACEHOLDER_KEY), keySource: 'placeholder' };
-  if (baseURL !== undefined && isLocalUrl(baseURL))
+  const remote = urls?.find((u) => !isLocalUrl(u));
+  if (urls !== undefined && remote === undefined)
     return { apiKey: new ApiKey(PLACEHOLDER_KEY), keySource: 'placeholder' };
-  throw new ConfigError(`no API key for ${baseURL ? safeUrl(baseURL) : model}`, {
+  throw new ConfigError(`no API key for ${remote ? safeUrl(remote) : model}`, {
     hint: 'Set OPENAI_API_KEY, or point --llm-base-url at a local server (which needs no key).',
   });
 }

@@ -3,7 +3,8 @@ import { CachePort } from './cache-port.ts';
 import { ChatModelPort } from './chat-model-port.ts';
 import { ChatOpenAIPort } from './chat-openai-port.ts';
 import { ConcurrencyLimitPort } from './concurrency-limit-port.ts';
-import { describeEndpoint, type LlmConfig } from './llm-config.ts';
+import { EndpointPoolPort } from './endpoint-pool-port.ts';
+import { describeEndpoint, type LlmConfig, safeUrl } from './llm-config.ts';
 import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
 import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
 import { parseModelRef } from './model-ref.ts';
@@ -50,6 +51,8 @@ export interface LlmEndpoint {
   counters: LlmCounters;
   /** The shared concurrency limit (its peak in flight). */
   limit: ConcurrencyLimitPort;
+  /** The endpoint pool when several base URLs were given (its per-endpoint counts). */
+  pool?: EndpointPoolPort;
   /** A session: record → cache (with `--llm-cache`) → retry → the shared limits and client. */
   session(options: LlmSessionOptions): LlmSession;
   /** Stops the local server if one was started. Idempotent. */
@@ -70,7 +73,8 @@ export interface OpenLlmOptions {
  * nothing here fails on user input once a server was started. Without a base URL a plain
  * model runs on the shipped local server (started here, stopped by `close`); a
  * `provider:name` model goes through LangChain's `initChatModel`. Shared by every session:
- * [rate limit] → concurrency limit → client. Per session (a run, or one study episode):
+ * [rate limit] → concurrency limit → client, or → endpoint pool → one client per URL when
+ * several base URLs were given. Per session (a run, or one study episode):
  * recorder → [cache] → retry, so that retries re-enter the shared queue and count against
  * the rate limit attempt by attempt, and each session's records and counters are its own.
  */
@@ -83,7 +87,11 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
       : undefined;
   try {
     const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
-    const limit = new ConcurrencyLimitPort(await clientFor(resolved), config.concurrency);
+    const pool = config.baseURLs ? await poolFor(resolved, config.baseURLs) : undefined;
+    // with a pool, --llm-concurrency is per endpoint
+    const limit = pool
+      ? new ConcurrencyLimitPort(pool, config.concurrency * (config.baseURLs?.length ?? 1))
+      : new ConcurrencyLimitPort(await clientFor(resolved), config.concurrency);
     const shared: LlmPort =
       config.requestsPerMinute || config.tokensPerMinute
         ? new RateLimitPort(limit, {
@@ -98,6 +106,7 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
       endpoint: describeEndpoint(resolved) + (server ? ' (shipped local server)' : ''),
       counters,
       limit,
+      ...(pool ? { pool } : {}),
       session: (s) => openSession(shared, config, prices, counters, s),
       close: async () => {
         await server?.close();
@@ -107,6 +116,14 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
     await server?.close();
     throw err;
   }
+}
+
+/** One client per URL, behind an {@link EndpointPoolPort}. */
+async function poolFor(config: LlmConfig, urls: readonly string[]): Promise<EndpointPoolPort> {
+  const members = [];
+  for (const url of urls)
+    members.push({ name: safeUrl(url), port: await clientFor({ ...config, baseURL: url }) });
+  return new EndpointPoolPort(members);
 }
 
 /** The client for the configured model: ChatOpenAI for plain names, `initChatModel` for `provider:name`. */
