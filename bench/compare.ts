@@ -1,6 +1,10 @@
 // `grapevine compare` core on 10,000 synthetic answers: 20 Likert items × 2 groups, 250
 // respondents per cell, 1000 bootstrap resamples and 200 split halves per metric and row.
-// Run: npx tsx bench/compare.ts
+// Run: npx tsx bench/compare.ts [--write DIR]
+// --write DIR also writes DIR/answers.csv and DIR/human.csv, the same data as files, to time
+// the whole command: farm-bench -- node bin/grapevine.mjs compare DIR/answers.csv --human DIR/human.csv
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SeededStream } from '../src/core/index.ts';
 import { compareAnswers, type HumanDistribution, type SurveyAnswer } from '../src/validity/index.ts';
 
@@ -41,3 +45,15 @@ const ms = performance.now() - t0;
 console.log(
   `compare: ${answers.length} answers, ${report.rows.length} rows, ${report.replicates} resamples: ${ms.toFixed(0)} ms`,
 );
+
+const at = process.argv.indexOf('--write');
+if (at > 0) {
+  const dir = process.argv[at + 1];
+  mkdirSync(dir, { recursive: true });
+  const rows = answers.map((a) => `${a.agent},${a.item},${a.kind},${a.answer},${a.phase},${a.group.gender}`);
+  writeFileSync(join(dir, 'answers.csv'), `agent,item,kind,answer,phase,group.gender\n${rows.join('\n')}\n`);
+  const refs = human.flatMap((h) =>
+    Object.entries(h.shares).map(([o, s]) => `${h.item},${h.groupLabel},${o},${s},${h.n},${h.source}`),
+  );
+  writeFileSync(join(dir, 'human.csv'), `item,group,option,share,n,source\n${refs.join('\n')}\n`);
+}

@@ -220,6 +220,7 @@ export {
   diversity,
   generalization,
   jensenShannon,
+  meanPairwiseCosineDistance,
   readAnswersFile,
   readHumanFile,
   renderCompareHtml,

@@ -13,10 +13,12 @@ import {
   reportFigures,
   reportJson,
 } from '../report/index.ts';
+import { transcriptFromLog } from '../validity/index.ts';
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
 import { worldOfLog } from './log-layout.ts';
+import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
 /** Options of `grapevine report`. */
 export interface ReportCommandOptions {
@@ -46,7 +48,11 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));
-  if (analysis.header.llm) figures.push(auditFigure(await promptAudit(path, opts.world)));
+  if (analysis.header.llm) {
+    figures.push(auditFigure(await promptAudit(path, opts.world)));
+    const text = textDiagnosticsFigure(await transcriptFromLog(path));
+    if (text) figures.push(text);
+  }
   figures.push(...(await forkOverlayFigures(analysis)));
   return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
 }

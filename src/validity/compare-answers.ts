@@ -1,10 +1,9 @@
-import { bootstrapCi } from '../stats/index.ts';
+import type { EstimateCi } from '../stats/index.ts';
 import { inGroup, optionOf, sharesOfCodes } from './answer-shares.ts';
 import type { SurveyAnswer } from './answers.ts';
-import { isNumericSupport, jensenShannon, type Shares, totalVariation, wasserstein1 } from './distances.ts';
-import { splitHalfFloor } from './noise-floor.ts';
 import type { HumanDistribution } from './read-human.ts';
-import { seededUniform as rngOf } from './seeded-rng.ts';
+import { seededIndexUniform as rngOf } from './seeded-rng.ts';
+import { bootstrapTriple, splitHalfTriple, TripleDistance } from './shared-resample.ts';
 
 /** Options of {@link compareAnswers}. */
 export interface CompareOptions {
@@ -57,40 +56,28 @@ export interface CompareReport {
   phase: SurveyAnswer['phase'];
 }
 
-type Distance = (p: Shares, q: Shares) => number;
-
-function score(
-  codes: number[],
-  options: string[],
-  human: HumanDistribution,
-  d: Distance,
-  o: { seed: string; replicates: number; splits: number },
-): MetricScore {
-  const stat = (xs: number[]) => d(sharesOfCodes(xs, options), human.shares);
-  const ci = bootstrapCi(codes, stat, { replicates: o.replicates, rng: rngOf(`${o.seed}/boot`) });
-  const floor = splitHalfFloor(human.shares, human.n, d, { splits: o.splits, rng: rngOf(`${o.seed}/split`) });
-  const bounded = d !== wasserstein1;
+function metric(ci: EstimateCi, floor: number, bounded: boolean): MetricScore {
   return { ...ci, floor, attainable: bounded ? (1 - ci.estimate) / (1 - floor) : Number.NaN };
 }
 
 function compareRow(
-  answers: readonly SurveyAnswer[],
+  byItem: ReadonlyMap<string, SurveyAnswer[]>,
   h: HumanDistribution,
   o: Required<CompareOptions>,
 ): CompareRow {
   const options = Object.keys(h.shares);
-  const mine = answers.filter((a) => a.item === h.item && a.phase === o.phase && inGroup(a, h.group));
+  const mine = (byItem.get(h.item) ?? []).filter((a) => inGroup(a, h.group));
   for (const a of mine) {
     const k = optionOf(a, options);
     if (!options.includes(k)) options.push(k);
   }
   const codes = mine.map((a) => options.indexOf(optionOf(a, options)));
   const simShares = sharesOfCodes(codes, options);
-  const base = {
-    seed: `compare/${o.seed}/${h.item}/${h.groupLabel}`,
-    replicates: o.replicates,
-    splits: o.splits,
-  };
+  const human = Float64Array.from(options, (k) => h.shares[k] ?? 0);
+  const dist = new TripleDistance(options);
+  const seed = `compare/${o.seed}/${h.item}/${h.groupLabel}`;
+  const cis = bootstrapTriple(codes, human, dist, { replicates: o.replicates, rng: rngOf(`${seed}/boot`) });
+  const floors = splitHalfTriple(human, h.n, dist, { splits: o.splits, rng: rngOf(`${seed}/split`) });
   const row: CompareRow = {
     item: h.item,
     group: h.groupLabel,
@@ -99,11 +86,10 @@ function compareRow(
     source: h.source,
     simShares,
     humanShares: { ...h.shares },
-    tv: score(codes, options, h, totalVariation, { ...base, seed: `${base.seed}/tv` }),
-    js: score(codes, options, h, jensenShannon, { ...base, seed: `${base.seed}/js` }),
+    tv: metric(cis[0], floors[0], true),
+    js: metric(cis[1], floors[1], true),
   };
-  if (isNumericSupport(simShares, h.shares))
-    row.w1 = score(codes, options, h, wasserstein1, { ...base, seed: `${base.seed}/w1` });
+  if (dist.numeric) row.w1 = metric(cis[2], floors[2], false);
   return row;
 }
 
@@ -116,8 +102,9 @@ function mean(xs: number[]): number {
  * Compares simulated answers with human reference distributions, per item and group (the
  * groups of the reference file): total variation, Jensen–Shannon (bits) and, for numeric
  * options, Wasserstein-1, each with a percentile bootstrap CI over the simulated answers
- * (the reference held fixed) and a split-half noise floor from the human sample. Seeded:
- * the same inputs and seed give the same report.
+ * (the reference held fixed) and a split-half noise floor from the human sample. The three
+ * metrics share one set of resamples and one set of splits per row. Seeded: the same
+ * inputs and seed give the same report.
  */
 export function compareAnswers(
   answers: readonly SurveyAnswer[],
@@ -127,8 +114,15 @@ export function compareAnswers(
   const o: Required<CompareOptions> = { replicates: 1000, splits: 200, phase: 'initial', ...opts };
   const rows: CompareRow[] = [];
   const missing: string[] = [];
+  const byItem = new Map<string, SurveyAnswer[]>();
+  for (const a of answers) {
+    if (a.phase !== o.phase) continue;
+    const list = byItem.get(a.item);
+    if (list) list.push(a);
+    else byItem.set(a.item, [a]);
+  }
   for (const h of human) {
-    const row = compareRow(answers, h, o);
+    const row = compareRow(byItem, h, o);
     if (row.nSim === 0) missing.push(`${h.item} [${h.groupLabel}]`);
     else rows.push(row);
   }

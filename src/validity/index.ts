@@ -6,6 +6,7 @@ export * from './bias.ts';
 export * from './compare-answers.ts';
 export * from './distances.ts';
 export * from './diversity.ts';
+export * from './embedding-distance.ts';
 export * from './generalization.ts';
 export * from './noise-floor.ts';
 export * from './read-answers.ts';

@@ -1,15 +1,12 @@
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../core/index.ts';
-import { readHeader } from '../../replay/index.ts';
-import {
-  type CompareReport,
-  compareAnswers,
-  formatScore,
-  readAnswersFile,
-  readHumanFile,
-  renderCompareHtml,
-  type SurveyAnswer,
-} from '../../validity/index.ts';
+// The validity files are imported one by one, and the replay reader only for a log: the
+// module index would load the log reader and the message bus (rxjs) on every start-up.
+import type { SurveyAnswer } from '../../validity/answers.ts';
+import { type CompareReport, compareAnswers } from '../../validity/compare-answers.ts';
+import { readAnswersFile } from '../../validity/read-answers.ts';
+import { readHumanFile } from '../../validity/read-human.ts';
+import { formatScore, renderCompareHtml } from '../../validity/render-compare-html.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
@@ -45,6 +42,7 @@ async function answersFromLog(
   path: string,
   contributions: readonly CliContribution[],
 ): Promise<SurveyAnswer[]> {
+  const { readHeader } = await import('../../replay/index.ts');
   const header = await readHeader(path);
   const world = (header.world as { id?: string } | undefined)?.id ?? '?';
   const load = contributions.find((c) => c.answerSources?.[world])?.answerSources?.[world];
@@ -83,7 +81,7 @@ export async function compareCommand(
 ): Promise<number> {
   if (!opts.human)
     throw new UsageError('compare needs --human FILE', {
-      hint: 'e.g. --human data/human/dictator-engel-2011.csv',
+      hint: 'e.g. --human data/human/dictator-giving-taking.csv',
     });
   if (opts.phase !== undefined && !PHASES.includes(opts.phase))
     throw new UsageError(`--phase must be one of ${PHASES.join(', ')}, got "${opts.phase}"`);
