@@ -223,8 +223,24 @@ export class MessageBus {
     item: string | undefined,
     payload: Json | undefined,
   ): { sent: Message; heard: Message | null } {
+    const sent = this.say(from, to, tick, kind, item, payload);
+    return { sent, heard: this.heardBy(sent, to) };
+  }
+
+  /**
+   * {@link encounterMessage} without the pair: the message of an encounter as sent (nothing
+   * queued). What `to` hears of it is {@link heardBy}.
+   */
+  say(
+    from: number,
+    to: number,
+    tick: number,
+    kind: string,
+    item: string | undefined,
+    payload: Json | undefined,
+  ): Message {
     this.checkAgent(to, 'encounter partner');
-    const sent: Message = {
+    return {
       id: this.nextId++,
       from,
       route: 'encounter',
@@ -235,7 +251,11 @@ export class MessageBus {
       sentAt: tick,
       deliverAt: tick,
     };
-    return { sent, heard: this.visibility ? this.visibility(sent, to) : sent };
+  }
+
+  /** What `recipient` hears of `message` after the visibility rule (null: withheld). */
+  heardBy(message: Message, recipient: number): Message | null {
+    return this.visibility ? this.visibility(message, recipient) : message;
   }
 
   /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
