@@ -35,7 +35,16 @@ function build(kind: Kind, n: number, seed: number): CsrTopology {
       const half = Math.floor(n / 2);
       const pin = 9 / half;
       const pout = 1 / half;
-      return stochasticBlockModel({ sizes: [half, n - half], p: [[pin, pout], [pout, pin]] }, rng);
+      return stochasticBlockModel(
+        {
+          sizes: [half, n - half],
+          p: [
+            [pin, pout],
+            [pout, pin],
+          ],
+        },
+        rng,
+      );
     }
   }
 }
@@ -84,7 +93,18 @@ function main(): void {
   console.log('|---|--:|--:|--:|--:|--:|---|');
   for (const kind of kinds)
     for (const n of sizes) {
-      const args = ['--import', 'tsx', self, '--child', '--kind', kind, '--n', String(n), '--seed', String(seed)];
+      const args = [
+        '--import',
+        'tsx',
+        self,
+        '--child',
+        '--kind',
+        kind,
+        '--n',
+        String(n),
+        '--seed',
+        String(seed),
+      ];
       const r = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim());
       console.log(
         `| ${kind} | ${n} | ${r.edges} | ${r.cpu.toFixed(2)} | ${r.wall.toFixed(2)} | ${r.rssMB.toFixed(0)} | ${r.checksum} |`,
