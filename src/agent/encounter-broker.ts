@@ -23,9 +23,10 @@ export class EncounterBroker {
   private busy = false;
   /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */
   private readonly none = new Inbox({
-    messageAtRow: () => {
-      throw new RunError('an encounter responder has an empty inbox');
-    },
+    messageAtRow: emptyInbox,
+    fromAtRow: emptyInbox,
+    kindAtRow: emptyInbox,
+    itemAtRow: emptyInbox,
   });
   private readonly noRows = new Int32Array(0);
 
@@ -111,4 +112,8 @@ export class EncounterBroker {
     }
     return ctx;
   }
+}
+
+function emptyInbox(): never {
+  throw new RunError('an encounter responder has an empty inbox');
 }

@@ -186,8 +186,8 @@ export class StepContext<P = unknown> {
   /** Sends a direct message to agent `to`. */
   tell(to: number, kind: string, item?: string, payload?: Json): void {
     this.guard();
-    const m = this.bus.sendTo(this.agent, this.tick, to, kind, item, payload);
-    this.record?.sent.push(m.id);
+    const id = this.bus.postTo(this.agent, this.tick, to, kind, item, payload);
+    this.record?.sent.push(id);
   }
 
   /** Sends an event to this agent's own statechart. Returns true if its state changed. */
@@ -217,15 +217,15 @@ export class StepContext<P = unknown> {
   /** Sends a message. */
   send(address: Address, kind: string, item?: string, payload?: Json): void {
     this.guard();
-    const m = this.bus.send(this.agent, this.tick, { address, kind, item, payload });
-    this.record?.sent.push(m.id);
+    const id = this.bus.post(this.agent, this.tick, { address, kind, item, payload });
+    this.record?.sent.push(id);
   }
 
   /** Sends a prepared message (with its own latency). */
   sendMessage(out: OutgoingMessage): void {
     this.guard();
-    const m = this.bus.send(this.agent, this.tick, out);
-    this.record?.sent.push(m.id);
+    const id = this.bus.post(this.agent, this.tick, out);
+    this.record?.sent.push(id);
   }
 
   /** Number of neighbours. */
