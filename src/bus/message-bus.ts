@@ -3,8 +3,8 @@ import { base64ToTyped, ConfigError, type Json, RunError, typedToBase64 } from '
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
-import { StringCodes } from './string-codes.ts';
 import type { Address, Message, OutgoingMessage, Route, VisibilityRule } from './message.ts';
+import { StringCodes } from './string-codes.ts';
 
 /** Options of a {@link MessageBus}. */
 export interface BusOptions {
