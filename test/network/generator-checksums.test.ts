@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { SeededStream } from '../../src/core/index.ts';
 import {
   barabasiAlbert,
-  type CsrTopology,
+  CsrTopology,
   erdosRenyi,
+  ringLattice,
   stochasticBlockModel,
   wattsStrogatz,
 } from '../../src/network/index.ts';
@@ -64,5 +65,25 @@ const CASES: [string, () => CsrTopology, string][] = [
 describe('network generators give the same graph for the same seed as before', () => {
   it.each(CASES)('%s', (_name, build, expected) => {
     expect(checksum(build())).toBe(expected);
+  });
+});
+
+describe('the lattice built from owned edges', () => {
+  it.each([
+    [1, 0],
+    [9, 4],
+    [10, 8],
+    [1000, 10],
+  ])('ring lattice (%i, %i) equals fromEdges over the explicit edge list', (n, k) => {
+    const src: number[] = [];
+    const dst: number[] = [];
+    for (let u = 0; u < n; u++)
+      for (let d = 1; d <= k / 2; d++) {
+        src.push(u);
+        dst.push((u + d) % n);
+      }
+    expect(checksum(ringLattice({ n, k }))).toBe(
+      checksum(CsrTopology.fromEdges('ring-lattice', n, src, dst)),
+    );
   });
 });
