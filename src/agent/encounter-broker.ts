@@ -23,9 +23,10 @@ export class EncounterBroker {
   private busy = false;
   /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */
   private readonly none = new Inbox({
-    messageAtRow: () => {
-      throw new RunError('an encounter responder has an empty inbox');
-    },
+    messageAtRow: emptyInbox,
+    fromAtRow: emptyInbox,
+    kindAtRow: emptyInbox,
+    itemAtRow: emptyInbox,
   });
   private readonly noRows = new Int32Array(0);
 
@@ -48,31 +49,27 @@ export class EncounterBroker {
   ): Message | null {
     if (partner === opener) throw new RunError(`agent ${opener} opened an encounter with itself`);
     if (this.busy) throw new RunError(`agent ${opener} opened an encounter while another was being answered`);
-    const { sent, heard } = this.bus.encounterMessage(opener, partner, tick, kind, item, payload);
+    const bus = this.bus;
+    const sent = bus.say(opener, partner, tick, kind, item, payload);
+    const heard = bus.heardBy(sent, partner);
     this.lastSaid = sent.id;
     let reply: Message | null = null;
     let replyHeard: Message | null = null;
     let answer: EncounterRecord['answer'] = null;
     if (heard) {
       this.delivered++;
-      const said = this.answer(opener, partner, tick, sub, heard);
-      answer = said.record;
-      if (said.reply) {
-        const r = this.bus.encounterMessage(
-          partner,
-          opener,
-          tick,
-          said.reply.kind,
-          said.reply.item,
-          said.reply.payload,
-        );
-        reply = r.sent;
-        replyHeard = r.heard;
+      const ctx = this.answer(opener, partner, tick, sub, heard);
+      const record = ctx.close();
+      if (record) answer = { events: record.events, memory: record.memory, sent: record.sent };
+      const replyKind = ctx.endAnswer();
+      if (replyKind !== null) {
+        reply = bus.say(partner, opener, tick, replyKind, ctx.answerItem, ctx.answerPayload);
+        replyHeard = bus.heardBy(reply, opener);
         if (replyHeard) this.delivered++;
       }
     }
-    if (this.bus.observingEncounters)
-      this.bus.encountered(
+    if (bus.observingEncounters)
+      bus.encountered(
         tick,
         {
           responder: partner,
@@ -88,13 +85,14 @@ export class EncounterBroker {
     return replyHeard;
   }
 
+  /** Runs the responder on the answering context; returns that context, still open. */
   private answer(
     opener: number,
     partner: number,
     tick: number,
     sub: number,
     heard: Message,
-  ): { reply: ReturnType<StepContext['takeAnswer']>; record: EncounterRecord['answer'] } {
+  ): StepContext<unknown> {
     if (!this.respond)
       throw new RunError(`world "${this.worldId}" opens encounters but declares no responder`, {
         hint: 'add respond(ctx, said) to the world instance',
@@ -112,8 +110,10 @@ export class EncounterBroker {
     } finally {
       this.busy = false;
     }
-    const reply = ctx.takeAnswer();
-    const rec = ctx.close();
-    return { reply, record: rec ? { events: rec.events, memory: rec.memory, sent: rec.sent } : null };
+    return ctx;
   }
+}
+
+function emptyInbox(): never {
+  throw new RunError('an encounter responder has an empty inbox');
 }

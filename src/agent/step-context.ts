@@ -44,7 +44,12 @@ export class StepContext<P = unknown> {
   private broker: EncounterBroker | null = null;
   /** Set while this context answers an encounter: the agent that opened it. */
   private opener = -1;
-  private answer: { kind: string; item?: string; payload?: Json } | null = null;
+  /** What the responder said back while answering (engine use): its kind, or null for nothing. */
+  answerKind: string | null = null;
+  /** The item of the answer (engine use). */
+  answerItem: string | undefined = undefined;
+  /** The payload of the answer (engine use). */
+  answerPayload: Json | undefined = undefined;
 
   constructor(
     readonly params: P,
@@ -93,7 +98,7 @@ export class StepContext<P = unknown> {
     this.inbox = inbox;
     this.rng.at(opener, tick, sub);
     this.opener = opener;
-    this.answer = null;
+    this.answerKind = null;
     this.open = true;
     this.record = this.recording ? { agent: responder, events: [], memory: {}, sent: [] } : null;
     return this;
@@ -101,10 +106,19 @@ export class StepContext<P = unknown> {
 
   /** Ends an answer: what the responder said back, if anything (engine use). */
   takeAnswer(): { kind: string; item?: string; payload?: Json } | null {
-    const a = this.answer;
-    this.answer = null;
+    const kind = this.endAnswer();
+    return kind === null ? null : { kind, item: this.answerItem, payload: this.answerPayload };
+  }
+
+  /**
+   * Ends an answer without allocating: returns the answer's kind (null: nothing said); its
+   * item and payload stay in {@link answerItem} and {@link answerPayload} (engine use).
+   */
+  endAnswer(): string | null {
+    const kind = this.answerKind;
+    this.answerKind = null;
     this.opener = -1;
-    return a;
+    return kind;
   }
 
   /** Closes the context; returns the action record when recording (engine use). */
@@ -172,8 +186,8 @@ export class StepContext<P = unknown> {
   /** Sends a direct message to agent `to`. */
   tell(to: number, kind: string, item?: string, payload?: Json): void {
     this.guard();
-    const m = this.bus.sendTo(this.agent, this.tick, to, kind, item, payload);
-    this.record?.sent.push(m.id);
+    const id = this.bus.postTo(this.agent, this.tick, to, kind, item, payload);
+    this.record?.sent.push(id);
   }
 
   /** Sends an event to this agent's own statechart. Returns true if its state changed. */
@@ -203,15 +217,15 @@ export class StepContext<P = unknown> {
   /** Sends a message. */
   send(address: Address, kind: string, item?: string, payload?: Json): void {
     this.guard();
-    const m = this.bus.send(this.agent, this.tick, { address, kind, item, payload });
-    this.record?.sent.push(m.id);
+    const id = this.bus.post(this.agent, this.tick, { address, kind, item, payload });
+    this.record?.sent.push(id);
   }
 
   /** Sends a prepared message (with its own latency). */
   sendMessage(out: OutgoingMessage): void {
     this.guard();
-    const m = this.bus.send(this.agent, this.tick, out);
-    this.record?.sent.push(m.id);
+    const id = this.bus.post(this.agent, this.tick, out);
+    this.record?.sent.push(id);
   }
 
   /** Number of neighbours. */
@@ -260,11 +274,13 @@ export class StepContext<P = unknown> {
   reply(kind: string, item?: string, payload?: Json): void {
     this.guard();
     if (this.opener < 0) throw new RunError(`agent ${this.agent} replied outside an encounter`);
-    if (this.answer)
+    if (this.answerKind !== null)
       throw new RunError(`agent ${this.agent} answered encounter with ${this.opener} twice`, {
         hint: 'an encounter has one answer',
       });
-    this.answer = { kind, item, payload };
+    this.answerKind = kind;
+    this.answerItem = item;
+    this.answerPayload = payload;
   }
 
   /** True while this context answers an encounter; the agent that opened it, else -1. */

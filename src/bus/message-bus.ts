@@ -4,6 +4,7 @@ import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
 import type { Address, Message, OutgoingMessage, Route, VisibilityRule } from './message.ts';
+import { StringCodes } from './string-codes.ts';
 
 /** Options of a {@link MessageBus}. */
 export interface BusOptions {
@@ -55,7 +56,12 @@ export class MessageBus {
   private pendingRows = 0;
   private nextId = 0;
   private readonly channels = new Map<string, Int32Array>();
-  private current = new DeliveryBatch(0);
+  private readonly codes = new StringCodes();
+  /** Emptied batches kept for reuse, so a run does not regrow its delivery arrays every tick. */
+  private readonly spare: DeliveryBatch[] = [];
+  private current: DeliveryBatch;
+  private lastBatch: DeliveryBatch;
+  private lastIndex = 0;
   private order = new Int32Array(64);
   private readonly inboxStart: Int32Array;
   private readonly inboxCount: Int32Array;
@@ -80,7 +86,17 @@ export class MessageBus {
     this.visibility = opts.visibility;
     this.inboxStart = new Int32Array(opts.size);
     this.inboxCount = new Int32Array(opts.size);
-    this.view = new Inbox({ messageAtRow: (row) => this.current.messages[this.current.msg[row]] });
+    this.current = this.fresh(0);
+    this.lastBatch = this.current;
+    this.view = new Inbox({
+      messageAtRow: (row) => this.current.message(this.current.msg[row]),
+      fromAtRow: (row) => this.current.from[this.current.msg[row]],
+      kindAtRow: (row) => this.codes.string(this.current.kind[this.current.msg[row]]),
+      itemAtRow: (row) => {
+        const c = this.current.item[this.current.msg[row]];
+        return c < 0 ? undefined : this.codes.string(c);
+      },
+    });
   }
 
   /** Replaces the network used for `neighbours` addressing (network interventions). */
@@ -114,25 +130,66 @@ export class MessageBus {
 
   /** Sends a message from `from` (-1 = the world) at `tick`; returns it. */
   send(from: number, tick: number, out: OutgoingMessage): Message {
+    this.post(from, tick, out);
+    return this.lastBatch.message(this.lastIndex);
+  }
+
+  /** {@link send} without building the message object: returns its id (the hot path). */
+  post(from: number, tick: number, out: OutgoingMessage): number {
     const a = out.address;
+    const route = routeOf(a);
     const channel = a.to === 'channel' ? a.channel : undefined;
     const batch = this.batchFor(tick, out.latency);
-    const message = this.record(from, tick, batch, routeOf(a), channel, out.kind, out.item, out.payload);
+    const m = batch.addFields(
+      this.nextId++,
+      from,
+      route,
+      channel,
+      out.kind,
+      out.item,
+      out.payload,
+      tick,
+      batch.deliverAt,
+    );
     const before = batch.length;
-    this.route(batch, batch.addMessage(message), from, a);
-    this.sent(batch, before, tick, message);
-    return message;
+    this.route(batch, m, from, a);
+    return this.sent(batch, before, tick, m);
   }
 
   /** Sends a direct message to one agent without building an address (the hot path). */
   sendTo(from: number, tick: number, to: number, kind: string, item?: string, payload?: Json): Message {
+    this.postTo(from, tick, to, kind, item, payload);
+    return this.lastBatch.message(this.lastIndex);
+  }
+
+  /** {@link sendTo} without building the message object: returns its id. */
+  postTo(from: number, tick: number, to: number, kind: string, item?: string, payload?: Json): number {
     this.checkAgent(to, 'recipient');
     const batch = this.batchFor(tick, undefined);
-    const message = this.record(from, tick, batch, 'direct', undefined, kind, item, payload);
+    const m = batch.addFields(
+      this.nextId++,
+      from,
+      'direct',
+      undefined,
+      kind,
+      item,
+      payload,
+      tick,
+      batch.deliverAt,
+    );
     const before = batch.length;
-    batch.add(to, batch.addMessage(message));
-    this.sent(batch, before, tick, message);
-    return message;
+    batch.add(to, m);
+    return this.sent(batch, before, tick, m);
+  }
+
+  /** An empty batch due at `deliverAt`, reused when one is spare. */
+  private fresh(deliverAt: number): DeliveryBatch {
+    return this.spare.pop()?.reset(deliverAt) ?? new DeliveryBatch(deliverAt, this.codes);
+  }
+
+  /** Keeps an emptied batch for reuse (a few at most). */
+  private recycle(batch: DeliveryBatch): void {
+    if (this.spare.length < 4) this.spare.push(batch.reset(0));
   }
 
   private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
@@ -142,40 +199,19 @@ export class MessageBus {
     const deliverAt = tick + l;
     let batch = this.pending.get(deliverAt);
     if (!batch) {
-      batch = new DeliveryBatch(deliverAt);
+      batch = this.fresh(deliverAt);
       this.pending.set(deliverAt, batch);
     }
     return batch;
   }
 
-  private record(
-    from: number,
-    tick: number,
-    batch: DeliveryBatch,
-    route: Route,
-    channel: string | undefined,
-    kind: string,
-    item: string | undefined,
-    payload: Json | undefined,
-  ): Message {
-    // One object shape for every message keeps property reads monomorphic.
-    return {
-      id: this.nextId++,
-      from,
-      route,
-      channel,
-      kind,
-      item,
-      payload,
-      sentAt: tick,
-      deliverAt: batch.deliverAt,
-    };
-  }
-
-  private sent(batch: DeliveryBatch, before: number, tick: number, message: Message): void {
+  private sent(batch: DeliveryBatch, before: number, tick: number, m: number): number {
     const recipients = batch.length - before;
     this.pendingRows += recipients;
-    if (this.events.observed) this.events.next({ type: 'sent', tick, message, recipients });
+    this.lastBatch = batch;
+    this.lastIndex = m;
+    if (this.events.observed) this.events.next({ type: 'sent', tick, message: batch.message(m), recipients });
+    return batch.id[m];
   }
 
   private route(batch: DeliveryBatch, m: number, from: number, address: Address): void {
@@ -223,8 +259,24 @@ export class MessageBus {
     item: string | undefined,
     payload: Json | undefined,
   ): { sent: Message; heard: Message | null } {
+    const sent = this.say(from, to, tick, kind, item, payload);
+    return { sent, heard: this.heardBy(sent, to) };
+  }
+
+  /**
+   * {@link encounterMessage} without the pair: the message of an encounter as sent (nothing
+   * queued). What `to` hears of it is {@link heardBy}.
+   */
+  say(
+    from: number,
+    to: number,
+    tick: number,
+    kind: string,
+    item: string | undefined,
+    payload: Json | undefined,
+  ): Message {
     this.checkAgent(to, 'encounter partner');
-    const sent: Message = {
+    return {
       id: this.nextId++,
       from,
       route: 'encounter',
@@ -235,7 +287,11 @@ export class MessageBus {
       sentAt: tick,
       deliverAt: tick,
     };
-    return { sent, heard: this.visibility ? this.visibility(sent, to) : sent };
+  }
+
+  /** What `recipient` hears of `message` after the visibility rule (null: withheld). */
+  heardBy(message: Message, recipient: number): Message | null {
+    return this.visibility ? this.visibility(message, recipient) : message;
   }
 
   /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
@@ -266,11 +322,19 @@ export class MessageBus {
       const b = this.pending.get(at)!;
       this.pending.delete(at);
       this.pendingRows -= b.length;
-      due = due ? appendBatch(due, b) : b;
+      if (due) {
+        due.append(b);
+        this.recycle(b);
+      } else due = b;
     }
     // carried deliveries were filtered when they arrived
-    if (due && this.visibility) applyVisibility(due, this.visibility);
-    const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch(tick));
+    if (due && this.visibility) due.filter(this.visibility);
+    if (carried && due) {
+      carried.append(due);
+      this.recycle(due);
+    }
+    const batch = carried ?? due ?? this.fresh(tick);
+    this.recycle(this.current);
     this.current = batch;
     this.releasedTick = tick;
     this.index(batch);
@@ -279,17 +343,19 @@ export class MessageBus {
 
   private carryOver(tick: number): DeliveryBatch | undefined {
     let carried: DeliveryBatch | undefined;
-    const remap = new Map<number, number>();
+    let remap: Map<number, number> | undefined;
+    const current = this.current;
     for (let k = 0; k < this.touchedCount; k++) {
       const i = this.touched[k];
       const n = this.inboxCount[i];
       if (n === 0) continue;
-      carried ??= new DeliveryBatch(tick);
+      carried ??= this.fresh(tick);
+      remap ??= new Map<number, number>();
       for (let r = 0; r < n; r++) {
-        const m = this.current.msg[this.order[this.inboxStart[i] + r]];
+        const m = current.msg[this.order[this.inboxStart[i] + r]];
         let idx = remap.get(m);
         if (idx === undefined) {
-          idx = carried.addMessage(this.current.messages[m]);
+          idx = carried.copyMessage(current, m);
           remap.set(m, idx);
         }
         carried.add(i, idx);
@@ -380,14 +446,15 @@ export class MessageBus {
   exportState(): Json {
     const batch = (b: DeliveryBatch): Json => ({
       deliverAt: b.deliverAt,
-      messages: b.messages as unknown as Json,
+      messages: b.messages() as unknown as Json,
       to: typedToBase64(b.to.subarray(0, b.length)),
       msg: typedToBase64(b.msg.subarray(0, b.length)),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
     const waiting = this.carryOver(this.releasedTick);
     if (waiting) this.index(waiting);
-    this.current = waiting ?? new DeliveryBatch(this.releasedTick);
+    this.recycle(this.current);
+    this.current = waiting ?? this.fresh(this.releasedTick);
     return {
       nextId: this.nextId,
       releasedTick: this.releasedTick,
@@ -401,7 +468,7 @@ export class MessageBus {
     const s = json as { nextId: number; releasedTick: number; pending: Json[]; waiting: Json | null };
     const batch = (j: Json): DeliveryBatch => {
       const o = j as unknown as { deliverAt: number; messages: Message[]; to: string; msg: string };
-      const b = new DeliveryBatch(o.deliverAt);
+      const b = this.fresh(o.deliverAt);
       for (const m of o.messages) b.addMessage(m);
       const to = base64ToTyped(o.to, Int32Array);
       const msg = base64ToTyped(o.msg, Int32Array);
@@ -419,7 +486,8 @@ export class MessageBus {
     }
     for (let k = 0; k < this.touchedCount; k++) this.inboxCount[this.touched[k]] = 0;
     this.touchedCount = 0;
-    this.current = s.waiting ? batch(s.waiting) : new DeliveryBatch(this.releasedTick);
+    this.recycle(this.current);
+    this.current = s.waiting ? batch(s.waiting) : this.fresh(this.releasedTick);
     this.index(this.current);
   }
 
@@ -445,24 +513,4 @@ function routeOf(address: Address): Route {
         hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }",
       });
   }
-}
-
-function appendBatch(first: DeliveryBatch, second: DeliveryBatch): DeliveryBatch {
-  const offset = first.messages.length;
-  for (const m of second.messages) first.addMessage(m);
-  for (let r = 0; r < second.length; r++) first.add(second.to[r], second.msg[r] + offset);
-  return first;
-}
-
-function applyVisibility(batch: DeliveryBatch, rule: VisibilityRule): void {
-  let w = 0;
-  for (let r = 0; r < batch.length; r++) {
-    const m = batch.messages[batch.msg[r]];
-    const seen = rule(m, batch.to[r]);
-    if (seen === null) continue;
-    batch.to[w] = batch.to[r];
-    batch.msg[w] = seen === m ? batch.msg[r] : batch.addMessage(seen);
-    w++;
-  }
-  batch.length = w;
 }

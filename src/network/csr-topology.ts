@@ -108,6 +108,35 @@ export class CsrTopology implements Topology {
     sortRows(offsets, rows);
     return new CsrTopology(kind, offsets, dropDuplicates(offsets, rows));
   }
+
+  /**
+   * Builds a topology from edges owned `per` to a node: edge `u * per + j` joins u and
+   * `far[u * per + j]` (the Watts-Strogatz and lattice layout), so no source array is
+   * needed. Same rows as {@link CsrTopology.fromEdges} on the equivalent edge list, trusting
+   * the caller that every `far` entry is in [0, size) (self loops are still dropped).
+   */
+  static fromOwnedEdges(kind: string, size: number, per: number, far: Int32Array): CsrTopology {
+    const offsets = new Int32Array(size + 1);
+    for (let u = 0, e = 0; u < size; u++)
+      for (let j = 0; j < per; j++, e++) {
+        const v = far[e];
+        if (v === u) continue;
+        offsets[u + 1]++;
+        offsets[v + 1]++;
+      }
+    for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
+    const rows = new Int32Array(offsets[size]);
+    const cursor = offsets.slice(0, size);
+    for (let u = 0, e = 0; u < size; u++)
+      for (let j = 0; j < per; j++, e++) {
+        const v = far[e];
+        if (v === u) continue;
+        rows[cursor[u]++] = v;
+        rows[cursor[v]++] = u;
+      }
+    sortRows(offsets, rows);
+    return new CsrTopology(kind, offsets, dropDuplicates(offsets, rows));
+  }
 }
 
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {

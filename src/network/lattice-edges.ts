@@ -26,21 +26,17 @@ export function checkLattice(generator: string, params: LatticeParams): LatticeP
 }
 
 /**
- * The lattice edges in node-major order: edge `u * (k/2) + (d - 1)` joins u and
- * (u + d) mod n, for d = 1..k/2. Agent u "owns" the k/2 edges to the agents after it, and
- * they sit side by side in memory, which Watts-Strogatz relies on.
+ * The lattice edges in node-major order, far endpoints only: edge `u * (k/2) + (d - 1)`
+ * joins its owner u (implied by the position) and (u + d) mod n, for d = 1..k/2. Agent u
+ * "owns" the k/2 edges to the agents after it, side by side in memory, which
+ * Watts-Strogatz relies on; {@link CsrTopology.fromOwnedEdges} builds the graph.
  */
-export function latticeEdges(n: number, k: number): { src: Int32Array; dst: Int32Array } {
+export function latticeFarEnds(n: number, k: number): Int32Array {
   const half = k / 2;
-  const src = new Int32Array(n * half);
   const dst = new Int32Array(n * half);
   let e = 0;
   for (let u = 0; u < n; u++) {
-    for (let d = 1; d <= half; d++) {
-      src[e] = u;
-      dst[e] = u + d < n ? u + d : u + d - n;
-      e++;
-    }
+    for (let d = 1; d <= half; d++) dst[e++] = u + d < n ? u + d : u + d - n;
   }
-  return { src, dst };
+  return dst;
 }

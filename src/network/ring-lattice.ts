@@ -1,5 +1,5 @@
 import { CsrTopology } from './csr-topology.ts';
-import { checkLattice, latticeEdges } from './lattice-edges.ts';
+import { checkLattice, latticeFarEnds } from './lattice-edges.ts';
 
 /** Parameters of {@link ringLattice}. */
 export interface RingLatticeParams {
@@ -16,6 +16,5 @@ export interface RingLatticeParams {
  */
 export function ringLattice(params: RingLatticeParams): CsrTopology {
   const { n, k } = checkLattice('ring-lattice', params);
-  const { src, dst } = latticeEdges(n, k);
-  return CsrTopology.fromEdges('ring-lattice', n, src, dst);
+  return CsrTopology.fromOwnedEdges('ring-lattice', n, k / 2, latticeFarEnds(n, k));
 }

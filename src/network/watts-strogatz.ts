@@ -1,6 +1,6 @@
 import type { Rng } from '../core/index.ts';
 import { CsrTopology } from './csr-topology.ts';
-import { checkLattice, latticeEdges } from './lattice-edges.ts';
+import { checkLattice, latticeFarEnds } from './lattice-edges.ts';
 import { checkProbability } from './param-checks.ts';
 
 /** Parameters of {@link wattsStrogatz}. */
@@ -24,9 +24,9 @@ export interface WattsStrogatzParams {
 export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopology {
   const { n, k } = checkLattice('watts-strogatz', params);
   const beta = checkProbability('watts-strogatz', 'beta', params.beta);
-  const { src, dst } = latticeEdges(n, k);
+  const dst = latticeFarEnds(n, k);
   if (beta > 0) rewire(n, k / 2, dst, beta, rng);
-  return CsrTopology.fromEdges('watts-strogatz', n, src, dst);
+  return CsrTopology.fromOwnedEdges('watts-strogatz', n, k / 2, dst);
 }
 
 /**

@@ -90,10 +90,10 @@ export function createRumorPolicy(phi: Float64Array | null): (ctx: Ctx) => void 
   return (ctx) => {
     const inbox = ctx.inbox;
     for (let k = 0; k < inbox.length; k++) {
-      const m = inbox.get(k);
-      const x = m.item === 'fact' ? FACT : RUMOR;
-      if (m.kind === 'tell') hear(ctx, x, m.from, phi);
-      else if (m.kind === 'ack' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
+      const x = inbox.itemOf(k) === 'fact' ? FACT : RUMOR;
+      const kind = inbox.kindOf(k);
+      if (kind === 'tell') hear(ctx, x, inbox.fromOf(k), phi);
+      else if (kind === 'ack' && ctx.in(x.region, x.spreader)) ctx.fire(x.stifle);
     }
     if (ctx.in(FACT.region, FACT.spreader)) spread(ctx, FACT);
     if (ctx.in(RUMOR.region, RUMOR.spreader)) spread(ctx, RUMOR);
