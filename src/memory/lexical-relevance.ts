@@ -28,17 +28,27 @@ export const QUERY_PART_MEMO = 50_000;
  * summed in sorted order.
  *
  * Cost: each text is tokenised once (memories: once per memory, see
- * {@link LexicalRelevance.scoreEntries}); a recall then walks the texts' distinct terms once
- * to build the postings of the query's terms, and adds each matching term's IDF to the
- * texts that hold it, so a text without a query term costs one pass over its terms.
+ * {@link LexicalRelevance.scoreEntries}) into its distinct terms, interned as small
+ * integers and kept in sorted order. A recall marks the query's terms in a typed array and
+ * walks each text's term ids twice (document frequencies, then sums): two tight passes over
+ * integers, no string hashing and no allocation per text. The sums add the IDFs in the
+ * query terms' sorted order, as the definition says, so scores are bit-identical to
+ * re-tokenising every text. The dictionary of interned terms only grows (one entry per
+ * distinct word ever scored by this instance).
  */
 export class LexicalRelevance implements SyncRelevanceScorer {
-  private readonly memo = new Map<string, readonly string[]>();
+  private readonly memo = new Map<string, Int32Array>();
   private readonly parts = new Map<string, readonly string[]>();
-  /** Distinct terms of each memory entry scored so far (entries are immutable). */
-  private readonly entryTerms = new WeakMap<MemoryEntry, readonly string[]>();
+  /** Sorted distinct term ids of each memory entry scored so far (entries are immutable). */
+  private readonly entryTerms = new WeakMap<MemoryEntry, Int32Array>();
   private readonly tokenizeOptions: TokenizeOptions;
   private readonly cacheSize: number;
+  /** Interned terms: term -> id. */
+  private readonly ids = new Map<string, number>();
+  /** Per term id: the recall that last marked it as a query term, and its query index. */
+  private mark = new Int32Array(1024);
+  private slot = new Int32Array(1024);
+  private stamp = 0;
 
   constructor(opts: LexicalRelevanceOptions = {}) {
     this.tokenizeOptions = opts.tokenize ?? {};
@@ -75,7 +85,7 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return Promise.resolve(this.scoreSync(query, texts));
   }
 
-  private scoreTerms(query: string, n: number, docTerms: (d: number) => readonly string[]): number[] {
+  private scoreTerms(query: string, n: number, docTerms: (d: number) => Int32Array): number[] {
     return this.scoreWithTerms([...new Set(tokenize(query, this.tokenizeOptions))].sort(), n, docTerms);
   }
 
@@ -90,37 +100,47 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   }
 
   /** Scores with the query's distinct terms, sorted. */
-  private scoreWithTerms(
-    terms: readonly string[],
-    n: number,
-    docTerms: (d: number) => readonly string[],
-  ): number[] {
+  private scoreWithTerms(terms: readonly string[], n: number, docTerms: (d: number) => Int32Array): number[] {
     const scores = new Array<number>(n).fill(0);
     if (terms.length === 0 || n === 0) return scores;
-    const slot = new Map<string, number>();
-    terms.forEach((term, q) => {
-      slot.set(term, q);
+    const stamp = this.nextStamp();
+    // Interned first (a text not yet seen interns its terms as it is walked below).
+    const queryIds = this.intern(terms);
+    const { mark, slot } = this;
+    queryIds.forEach((id, q) => {
+      mark[id] = stamp;
+      slot[id] = q;
     });
-    const postings: number[][] = terms.map(() => []);
+    const df = new Int32Array(terms.length);
     for (let d = 0; d < n; d++) {
-      for (const term of docTerms(d)) {
-        const q = slot.get(term);
-        if (q !== undefined) postings[q].push(d);
-      }
+      const ids = docTerms(d);
+      for (let j = 0; j < ids.length; j++) if (mark[ids[j]] === stamp) df[slot[ids[j]]]++;
     }
-    // n_q = postings[q].length; the sums run over the query terms in sorted order, as before.
-    const idf = postings.map((p) => Math.log(1 + (n - p.length + 0.5) / (p.length + 0.5)));
+    const idf = new Float64Array(terms.length);
     let total = 0;
-    for (const w of idf) total += w;
-    const sums = new Array<number>(n).fill(0);
-    postings.forEach((docs, q) => {
-      for (const d of docs) sums[d] += idf[q];
-    });
-    for (let d = 0; d < n; d++) scores[d] = sums[d] / total;
+    for (let q = 0; q < terms.length; q++) {
+      idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
+      total += idf[q];
+    }
+    for (let d = 0; d < n; d++) {
+      // A text's ids are in its terms' sorted order, so the IDFs are added by ascending q.
+      const ids = docTerms(d);
+      let sum = 0;
+      for (let j = 0; j < ids.length; j++) if (mark[ids[j]] === stamp) sum += idf[slot[ids[j]]];
+      scores[d] = sum / total;
+    }
     return scores;
   }
 
-  private termsOfEntry(entry: MemoryEntry): readonly string[] {
+  private nextStamp(): number {
+    if (this.stamp >= 0x3fffffff) {
+      this.mark.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+
+  private termsOfEntry(entry: MemoryEntry): Int32Array {
     let terms = this.entryTerms.get(entry);
     if (!terms) {
       terms = this.termsOf(entry.text);
@@ -129,14 +149,38 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return terms;
   }
 
-  private termsOf(text: string): readonly string[] {
+  private termsOf(text: string): Int32Array {
     const hit = this.memo.get(text);
     if (hit) return hit;
-    const terms = [...new Set(tokenize(text, this.tokenizeOptions))];
+    const terms = this.intern([...new Set(tokenize(text, this.tokenizeOptions))].sort());
     if (this.cacheSize > 0) {
       this.memo.set(text, terms);
       if (this.memo.size > this.cacheSize) this.memo.delete(this.memo.keys().next().value!);
     }
     return terms;
+  }
+
+  /** Ids of sorted distinct terms, interning new ones. */
+  private intern(terms: readonly string[]): Int32Array {
+    const out = new Int32Array(terms.length);
+    terms.forEach((term, j) => {
+      let id = this.ids.get(term);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(term, id);
+        if (id >= this.mark.length) this.grow();
+      }
+      out[j] = id;
+    });
+    return out;
+  }
+
+  private grow(): void {
+    const mark = new Int32Array(this.mark.length * 2);
+    mark.set(this.mark);
+    const slot = new Int32Array(this.slot.length * 2);
+    slot.set(this.slot);
+    this.mark = mark;
+    this.slot = slot;
   }
 }

@@ -10,7 +10,7 @@ import {
 } from './memory-entry.ts';
 import { evictLowest } from './memory-eviction.ts';
 import type { EntryRelevanceScorer, RelevanceScorer, SyncRelevanceScorer } from './relevance-scorer.ts';
-import { checkDecay, DEFAULT_DECAY, type RetrievalWeights, scoreMemories } from './retrieval.ts';
+import { checkDecay, DEFAULT_DECAY, type RetrievalWeights, topMemories } from './retrieval.ts';
 
 /** Default cap on the number of entries of a stream. */
 export const DEFAULT_MAX_ENTRIES = 500;
@@ -175,6 +175,9 @@ function rank(
   opts: RecallAsyncOptions,
 ): MemoryEntry[] {
   const now = opts.now ?? latestTick(state);
-  const scored = scoreMemories(candidates, relevances, { now, decay: opts.decay, weights: opts.weights });
-  return scored.slice(0, opts.k ?? DEFAULT_RECALL_K).map((s) => s.entry);
+  return topMemories(candidates, relevances, opts.k ?? DEFAULT_RECALL_K, {
+    now,
+    decay: opts.decay,
+    weights: opts.weights,
+  });
 }

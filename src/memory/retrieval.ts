@@ -90,3 +90,46 @@ export function scoreMemories(
   });
   return scored.sort(compareScored);
 }
+
+/**
+ * The first `k` memories of {@link scoreMemories}' order (same scores, same ties), without
+ * building a scored record per memory or sorting the whole stream: scores go into a typed
+ * array and a selection keeps the best `k` (cost `n` plus `k` per improvement).
+ */
+export function topMemories(
+  entries: readonly MemoryEntry[],
+  relevances: readonly number[],
+  k: number,
+  opts: ScoreOptions,
+): MemoryEntry[] {
+  if (relevances.length !== entries.length)
+    throw new RunError(`got ${relevances.length} relevance scores for ${entries.length} memories`);
+  const decay = checkDecay(opts.decay ?? DEFAULT_DECAY);
+  const w = resolveWeights(opts.weights);
+  const n = entries.length;
+  if (k >= n) return scoreMemories(entries, relevances, opts).map((s) => s.entry);
+  const scores = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const entry = entries[i];
+    const r = relevances[i];
+    const relevance = Number.isFinite(r) ? Math.min(1, Math.max(0, r)) : 0;
+    // The expression of scoreMemories, term by term, so the doubles are the same.
+    scores[i] =
+      w.recency * recencyOf(opts.now, entry.t, decay) +
+      w.importance * (entry.importance / 10) +
+      w.relevance * relevance;
+  }
+  const better = (i: number, j: number): boolean =>
+    scores[i] > scores[j] || (scores[i] === scores[j] && entries[i].id > entries[j].id);
+  const best: number[] = []; // indices, best first
+  for (let i = 0; i < n && k > 0; i++) {
+    if (best.length === k && !better(i, best[k - 1])) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && better(i, best[at - 1])) {
+      best[at] = best[at - 1];
+      at--;
+    }
+    best[at] = i;
+  }
+  return best.map((i) => entries[i]);
+}
