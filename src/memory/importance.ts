@@ -86,7 +86,7 @@ export function createImportanceHeuristic(opts: ImportanceHeuristicOptions = {})
   return memoByKindAndText(rate);
 }
 
-/** Most (kind, text) ratings one heuristic remembers; the oldest go first. */
+/** Most (kind, text) ratings one heuristic remembers; past it the memo starts afresh. */
 const IMPORTANCE_MEMO_SIZE = 20_000;
 
 /**
@@ -94,14 +94,26 @@ const IMPORTANCE_MEMO_SIZE = 20_000;
  * function of them: many agents hearing the same line share one rating.
  */
 function memoByKindAndText(rate: ImportanceFn): ImportanceFn {
-  const memo = new Map<string, number>();
+  // One map per kind: the key is the text itself, never a joined copy of a long text.
+  const memo = new Map<MemoryKind, Map<string, number>>();
+  let size = 0;
   return (memory) => {
-    const key = `${memory.kind}\u0000${memory.text}`;
-    let score = memo.get(key);
+    let byText = memo.get(memory.kind);
+    if (!byText) {
+      byText = new Map();
+      memo.set(memory.kind, byText);
+    }
+    let score = byText.get(memory.text);
     if (score === undefined) {
       score = rate(memory);
-      memo.set(key, score);
-      if (memo.size > IMPORTANCE_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+      if (size >= IMPORTANCE_MEMO_SIZE) {
+        memo.clear();
+        size = 0;
+        byText = new Map();
+        memo.set(memory.kind, byText);
+      }
+      byText.set(memory.text, score);
+      size++;
     }
     return score;
   };

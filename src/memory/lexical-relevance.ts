@@ -49,6 +49,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private mark = new Int32Array(1024);
   private slot = new Int32Array(1024);
   private stamp = 0;
+  /** Scratch: the query indices each text matches, text after text. */
+  private hits: Int32Array = new Int32Array(4096);
 
   constructor(opts: LexicalRelevanceOptions = {}) {
     this.tokenizeOptions = opts.tokenize ?? {};
@@ -111,10 +113,23 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       mark[id] = stamp;
       slot[id] = q;
     });
+    // One pass: document frequencies, and each text's matching query indices (ascending,
+    // since a text's ids are in its terms' sorted order) kept in a flat buffer.
     const df = new Int32Array(terms.length);
+    const ends = new Int32Array(n);
+    let hits = this.hits;
+    let m = 0;
     for (let d = 0; d < n; d++) {
       const ids = docTerms(d);
-      for (let j = 0; j < ids.length; j++) if (mark[ids[j]] === stamp) df[slot[ids[j]]]++;
+      if (m + ids.length > hits.length) hits = this.growHits(m + ids.length);
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if (mark[id] !== stamp) continue;
+        const q = slot[id];
+        df[q]++;
+        hits[m++] = q;
+      }
+      ends[d] = m;
     }
     const idf = new Float64Array(terms.length);
     let total = 0;
@@ -122,14 +137,20 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
       total += idf[q];
     }
+    let j = 0;
     for (let d = 0; d < n; d++) {
-      // A text's ids are in its terms' sorted order, so the IDFs are added by ascending q.
-      const ids = docTerms(d);
       let sum = 0;
-      for (let j = 0; j < ids.length; j++) if (mark[ids[j]] === stamp) sum += idf[slot[ids[j]]];
+      for (; j < ends[d]; j++) sum += idf[hits[j]];
       scores[d] = sum / total;
     }
     return scores;
+  }
+
+  private growHits(need: number): Int32Array {
+    const hits = new Int32Array(Math.max(need, this.hits.length * 2));
+    hits.set(this.hits);
+    this.hits = hits;
+    return hits;
   }
 
   private nextStamp(): number {
