@@ -205,7 +205,7 @@ export class LogWriter {
         `cannot write ${type} line (seq ${seq}): it is ${(Buffer.byteLength(encoded.text) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
         { seq },
         {
-          hint: 'the event grows with the population (e.g. a snapshot of pending deliveries); use a sparser network or fewer agents',
+          hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
         },
       );
     state.seq = seq;
@@ -318,10 +318,11 @@ function unwritable(type: string, seq: number, cause: unknown): LogFormatError {
 }
 
 function ioError(message: string, cause: unknown): LogFormatError {
-  const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
-  return new LogFormatError(
-    `${message}: ${reason}`,
-    {},
-    { cause, hint: 'check the path and its permissions' },
-  );
+  const code = (cause as NodeJS.ErrnoException).code;
+  const reason = code ?? (cause as Error).message;
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
+      ? 'free disk space (or lift the file size limit), then resume the run'
+      : 'check the path and its permissions';
+  return new LogFormatError(`${message}: ${reason}`, {}, { cause, hint });
 }

@@ -87,17 +87,27 @@ function assemble(skeleton: Json, parts: SnapshotPart[], path: string, line: Log
       end++;
     }
     const run = parts.slice(k, end).map((p) => p.data);
-    const value = run.every((d) => typeof d === 'string')
-      ? (run as string[]).join('')
-      : run.every(Array.isArray)
-        ? (run as Json[][]).flat(1)
-        : null;
-    if (value === null) throw failAt(path, line, `the parts of ${key} mix strings and arrays`);
+    const value = joinRun(run);
+    if (value === null) throw failAt(path, line, `the parts of ${key} mix strings, arrays and objects`);
     if (at.length === 0) root = value;
     else place(root, at, value, () => failAt(path, line, `the path ${key} is not in the snapshot`));
     k = end;
   }
   return root;
+}
+
+/** Concatenated strings, concatenated arrays or merged objects; null when the pieces are of different kinds. */
+function joinRun(run: SnapshotPart['data'][]): Json {
+  if (run.every((d) => typeof d === 'string')) return run.join('');
+  if (run.every(Array.isArray)) return (run as Json[][]).flat(1);
+  if (!run.every((d) => d !== null && typeof d === 'object' && !Array.isArray(d))) return null;
+  const merged: { [key: string]: Json } = {};
+  for (const d of run as { [key: string]: Json }[])
+    for (const k of Object.keys(d)) {
+      if (k === '__proto__') return null;
+      merged[k] = d[k];
+    }
+  return merged;
 }
 
 function place(root: Json, at: (string | number)[], value: Json, fail: () => Error): void {

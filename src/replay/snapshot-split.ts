@@ -15,8 +15,11 @@ export interface SnapshotPart {
   path: (string | number)[];
   /** 0, 1, 2...: the pieces of one value, in order. */
   index: number;
-  /** A slice of a string (the pieces are concatenated) or of an array (the pieces' items are concatenated). */
-  data: string | Json[];
+  /**
+   * A slice of a string (the pieces are concatenated), of an array (the pieces' items are
+   * concatenated) or of an object (a run of its keys in sorted order; the pieces are merged).
+   */
+  data: string | Json[] | { [key: string]: Json };
 }
 
 /** The lines a split snapshot is written as: its parts, then the snapshot line's fields. */
@@ -49,12 +52,15 @@ export function estimateJsonSize(value: unknown): number {
     for (const item of value) n += estimateJsonSize(item);
     return n;
   }
-  let n = 2;
+  let n = 1;
+  let count = 0;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) n += key.length + 4 + estimateJsonSize(v);
+    if (v === undefined) continue;
+    n += key.length + 3 + estimateJsonSize(v);
+    count++;
   }
-  return n;
+  return n + Math.max(1, count);
 }
 
 /**
@@ -62,8 +68,9 @@ export function estimateJsonSize(value: unknown): number {
  * docs/LOG-FORMAT.md, "Split snapshots"): walking down from `state`, a value whose
  * estimated size is at most `chars` stays in place; a longer string is cut into slices of
  * `chars` code units; a longer array whose items each fit is cut into runs of items of at
- * most `chars` together (at least one item each); any other longer array or object is
- * walked into. `state` is not modified: the skeleton copies the containers it changes.
+ * most `chars` together (at least one item each), and a longer object whose members each
+ * fit into runs of members (keys in sorted order); any other longer array or object is
+ * walked into. A value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton copies the containers it changes.
  */
 export function splitSnapshot(state: Json, chars: number): SplitSnapshot {
   const parts: SnapshotPart[] = [];
@@ -82,35 +89,47 @@ function cut(value: Json, path: (string | number)[], chars: number, parts: Snaps
   if (Array.isArray(value)) {
     const sizes = value.map(estimateJsonSize);
     if (sizes.every((s) => s <= chars)) {
-      cutItems(value, sizes, path, chars, parts);
+      cutRuns(sizes, chars, (from, to) => value.slice(from, to)).forEach((data, index) => {
+        parts.push({ path, index, data });
+      });
       return null;
     }
     return value.map((item, i) => cut(item, [...path, i], chars, parts));
   }
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
+  const sizes = keys.map((k) => k.length + 3 + estimateJsonSize(value[k]));
+  if (sizes.every((s) => s <= chars)) {
+    cutRuns(sizes, chars, (from, to) => {
+      const run: { [key: string]: Json } = {};
+      for (const k of keys.slice(from, to)) run[k] = value[k];
+      return run;
+    }).forEach((data, index) => {
+      parts.push({ path, index, data });
+    });
+    return null;
+  }
   const copy: { [key: string]: Json } = {};
-  for (const key of Object.keys(value)) copy[key] = cut(value[key], [...path, key], chars, parts);
+  for (const key of keys) copy[key] = cut(value[key], [...path, key], chars, parts);
   return copy;
 }
 
-function cutItems(
-  items: Json[],
-  sizes: number[],
-  path: (string | number)[],
-  chars: number,
-  parts: SnapshotPart[],
-): void {
+/** Cuts items `0..sizes.length` into runs of at most `chars` together (one item at least), each made by `take(from, to)`. */
+function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: number) => T): T[] {
+  const runs: T[] = [];
   let start = 0;
   let size = 0;
-  let k = 0;
-  for (let i = 0; i < items.length; i++) {
+  for (let i = 0; i < sizes.length; i++) {
     if (i > start && size + sizes[i] + 1 > chars) {
-      parts.push({ path, index: k++, data: items.slice(start, i) });
+      runs.push(take(start, i));
       start = i;
       size = 0;
     }
     size += sizes[i] + 1;
   }
-  parts.push({ path, index: k, data: items.slice(start) });
+  runs.push(take(start, sizes.length));
+  return runs;
 }
 
 /** One line of a snapshot as it is written: its type and payload fields. */
