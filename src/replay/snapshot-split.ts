@@ -6,6 +6,9 @@ export const SNAPSHOT_PART = 'snapshot-part';
 /** Default size (estimated UTF-16 code units, see {@link estimateJsonSize}) above which a snapshot is split. */
 export const DEFAULT_SPLIT_ABOVE = 16 * 1024 * 1024;
 
+/** A member of an array or object that is walked into stays in the skeleton up to `chars / KEEP_DIVISOR`. */
+const KEEP_DIVISOR = 16;
+
 /** Smallest part size accepted (so that a test bound cannot make millions of parts). */
 export const MIN_PART_CHARS = 256;
 
@@ -65,27 +68,36 @@ export function estimateJsonSize(value: unknown): number {
 
 /**
  * Cuts a snapshot's `state` into parts of about `chars` code units each (see
- * docs/LOG-FORMAT.md, "Split snapshots"): walking down from `state`, a value whose
- * estimated size is at most `chars` stays in place; a longer string is cut into slices of
- * `chars` code units; a longer array whose items each fit is cut into runs of items of at
- * most `chars` together (at least one item each), and a longer object whose members each
- * fit into runs of members (keys in sorted order); any other longer array or object is
- * walked into. A value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton copies the containers it changes.
+ * docs/LOG-FORMAT.md, "Split snapshots"). Walking down from `state`: a value stays in
+ * the skeleton when its estimated size is at most `chars` for `state` itself, at most
+ * `chars / 16` for a member of a container walked into; a longer string is cut into slices
+ * of `chars` code units; a longer array whose items each fit in `chars` is cut into runs
+ * of items of at most `chars` together (at least one item each), and such an object into
+ * runs of members (keys in sorted order); any other array or object is walked into. A
+ * value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton
+ * copies the containers it changes.
  */
 export function splitSnapshot(state: Json, chars: number): SplitSnapshot {
   const parts: SnapshotPart[] = [];
-  const skeleton = cut(state, [], chars, parts);
+  const skeleton = cut(state, [], chars, chars, parts);
   return { parts, skeleton };
 }
 
-function cut(value: Json, path: (string | number)[], chars: number, parts: SnapshotPart[]): Json {
+function cut(
+  value: Json,
+  path: (string | number)[],
+  chars: number,
+  keep: number,
+  parts: SnapshotPart[],
+): Json {
   if (typeof value === 'string') {
-    if (value.length + 2 <= chars) return value;
+    if (value.length + 2 <= keep) return value;
     for (let i = 0, k = 0; i < value.length; i += chars, k++)
       parts.push({ path, index: k, data: value.slice(i, i + chars) });
     return null;
   }
-  if (value === null || typeof value !== 'object' || estimateJsonSize(value) <= chars) return value;
+  if (value === null || typeof value !== 'object' || estimateJsonSize(value) <= keep) return value;
+  const inner = Math.floor(chars / KEEP_DIVISOR);
   if (Array.isArray(value)) {
     const sizes = value.map(estimateJsonSize);
     if (sizes.every((s) => s <= chars)) {
@@ -94,7 +106,7 @@ function cut(value: Json, path: (string | number)[], chars: number, parts: Snaps
       });
       return null;
     }
-    return value.map((item, i) => cut(item, [...path, i], chars, parts));
+    return value.map((item, i) => cut(item, [...path, i], chars, inner, parts));
   }
   const keys = Object.keys(value)
     .filter((k) => value[k] !== undefined)
@@ -111,7 +123,7 @@ function cut(value: Json, path: (string | number)[], chars: number, parts: Snaps
     return null;
   }
   const copy: { [key: string]: Json } = {};
-  for (const key of keys) copy[key] = cut(value[key], [...path, key], chars, parts);
+  for (const key of keys) copy[key] = cut(value[key], [...path, key], chars, inner, parts);
   return copy;
 }
 
