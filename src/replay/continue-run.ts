@@ -15,6 +15,7 @@ import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
+import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { removeStalePartials } from './stale-partials.ts';
 import type { RecordedRun } from './verify-run.ts';
 import { VerifyingLog } from './verifying-log.ts';
@@ -63,15 +64,16 @@ export function endOfTick(recorded: RecordedRun, tick: number): number {
       hint: `choose a tick from 0 to ${last}`,
     });
   }
-  // the tick's snapshot and interventions belong to it; the final snapshot before `end` does not
-  while (
-    seq + 1 < types.length &&
-    BOUNDARY_TAIL.has(types[seq + 1]) &&
-    ticks[seq + 1] === tick &&
-    types[seq + 2] !== 'end'
-  )
-    seq++;
-  return seq;
+  // the tick's snapshots (with their parts) and interventions belong to it; the final
+  // snapshot before `end` does not, nor parts whose snapshot line is missing (a cut log)
+  for (;;) {
+    let next = seq + 1;
+    while (types[next] === SNAPSHOT_PART && ticks[next] === tick) next++;
+    const partsOnly = next > seq + 1 && types[next] !== 'snapshot';
+    if (partsOnly || !BOUNDARY_TAIL.has(types[next]) || ticks[next] !== tick || types[next + 1] === 'end')
+      return seq;
+    seq = next;
+  }
 }
 
 /** The last complete tick of a recording. */

@@ -65,8 +65,10 @@ export class GuardedLog implements RunLog {
 function asRunFailure(err: unknown, what: string): Error {
   if (isGrapevineError(err) && err.exitCode === 1) return err;
   const message = err instanceof Error ? err.message : String(err);
+  // the writer's own hint says what went wrong (a line too long, a field that is not JSON, a full disk)
+  const cause = isGrapevineError(err) && err.hint !== '' ? `${err.hint}; ` : '';
   return new RunError(`the run stopped: ${what}: ${message}`, {
     cause: err,
-    hint: 'the log ends at the last complete tick; fix the world (log fields must be JSON-safe, finite numbers) or free disk space, then rerun or resume',
+    hint: `${cause || 'fix the world (log fields must be JSON-safe, finite numbers), then rerun; '}the log ends at the last complete tick`,
   });
 }

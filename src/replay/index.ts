@@ -12,6 +12,8 @@ export * from './log-format.ts';
 export * from './log-reader.ts';
 export * from './log-resume.ts';
 export * from './log-writer.ts';
+export * from './snapshot-assembler.ts';
+export * from './snapshot-split.ts';
 export * from './stale-partials.ts';
 export * from './verify-run.ts';
 export * from './verifying-log.ts';

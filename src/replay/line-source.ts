@@ -120,9 +120,11 @@ function checkNotGzip(chunk: Buffer, path: string): void {
 
 function tooLong(path: string, lineNo: number): LogFormatError {
   return new LogFormatError(
-    `line ${lineNo} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB: not a grapevine log line`,
+    `line ${lineNo} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB, more than a log line may hold`,
     { line: lineNo },
-    BAD_HINT,
+    {
+      hint: 'the log was damaged, or written by an earlier grapevine that wrote a large snapshot as one line; rerun it with this version',
+    },
   );
 }
 

@@ -5,6 +5,7 @@ import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
 import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
+import { SnapshotAssembler } from './snapshot-assembler.ts';
 
 /** Options of {@link readLog}. */
 export interface ReadLogOptions {
@@ -52,6 +53,7 @@ export async function* readLog(
 ): AsyncGenerator<LogLine, LogSummary, undefined> {
   const verifier = new LineVerifier(path, opts.verify ?? true);
   const source = readRawLines(path);
+  const snapshots = new SnapshotAssembler(path);
   let truncated: boolean;
   let delta: DeltaRef | undefined;
   try {
@@ -71,7 +73,10 @@ export async function* readLog(
         if (line.seq === 0 && isDeltaHeader(line.event)) {
           delta = deltaRef(line.event, path);
           yield* readParentPrefix(path, line, delta, verifier, opts.verify ?? true);
-        } else yield line;
+        } else {
+          snapshots.accept(line);
+          yield line;
+        }
       }
     }
   } finally {

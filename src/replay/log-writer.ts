@@ -6,6 +6,12 @@ import { type EncodedLine, LineEncoder } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
 import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
+import {
+  DEFAULT_SPLIT_ABOVE,
+  estimateJsonSize,
+  MIN_PART_CHARS,
+  splitSnapshotLines,
+} from './snapshot-split.ts';
 
 /** Buffered text (in UTF-16 code units) above which `append` flushes on its own. */
 const AUTO_FLUSH_CHARS = 4 * 1024 * 1024;
@@ -37,6 +43,7 @@ export class LogWriter {
   private readonly encoder: LineEncoder;
   private pending = '';
   private closed = false;
+  private readonly split = splitBound();
 
   private constructor(state: WriterState, encoder: LineEncoder) {
     this.state = state;
@@ -158,7 +165,10 @@ export class LogWriter {
 
   /**
    * Appends one event at simulation time `t` and returns its `seq`. The line is built and
-   * chained now and written at the next flush. `fields` must be JSON-safe and may not use
+   * chained now and written at the next flush. A `snapshot` whose `state` is larger than
+   * the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written as
+   * `snapshot-part` lines and then its `snapshot` line, whose seq is returned (see
+   * `splitSnapshotLines`). `fields` must be JSON-safe and may not use
    * the keys `seq`, `t`, `type`, `h` or `format`; a `wall` field (an object) is written but
    * not hashed.
    *
@@ -166,6 +176,15 @@ export class LogWriter {
    *   non-JSON value, or a closed writer.
    */
   append(type: string, t: number, fields: LogFields = {}): number {
+    if (type !== 'snapshot' || estimateJsonSize(fields.state) <= this.split.above)
+      return this.appendLine(type, t, fields);
+    let seq = this.state.seq;
+    for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1))
+      seq = this.appendLine(line.type, t, line.fields);
+    return seq;
+  }
+
+  private appendLine(type: string, t: number, fields: LogFields): number {
     const state = this.state;
     if (this.closed) throw new LogFormatError(`cannot append to ${state.path}: the log writer is closed`);
     if (typeof type !== 'string' || type === '')
@@ -186,7 +205,7 @@ export class LogWriter {
         `cannot write ${type} line (seq ${seq}): it is ${(Buffer.byteLength(encoded.text) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
         { seq },
         {
-          hint: 'the event grows with the population (e.g. a snapshot of pending deliveries); use a sparser network or fewer agents',
+          hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
         },
       );
     state.seq = seq;
@@ -267,6 +286,19 @@ export class LogWriter {
   }
 }
 
+/**
+ * The size above which a snapshot is split, and its parts' size (a quarter of it). The
+ * environment variable `GRAPEVINE_LOG_LINE_BOUND` (code units) lowers it, for tests; a
+ * reader needs nothing, since a split snapshot records its part size.
+ */
+function splitBound(): { above: number; chars: number } {
+  const text = process.env.GRAPEVINE_LOG_LINE_BOUND;
+  const n = text === undefined || text === '' ? Number.NaN : Number(text);
+  const above =
+    Number.isInteger(n) && n >= 4 * MIN_PART_CHARS ? Math.min(n, DEFAULT_SPLIT_ABOVE) : DEFAULT_SPLIT_ABOVE;
+  return { above, chars: Math.floor(above / 4) };
+}
+
 function checkReserved(fields: LogFields, what: string): void {
   for (const key of RESERVED_FIELDS)
     if (Object.hasOwn(fields, key))
@@ -286,10 +318,11 @@ function unwritable(type: string, seq: number, cause: unknown): LogFormatError {
 }
 
 function ioError(message: string, cause: unknown): LogFormatError {
-  const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
-  return new LogFormatError(
-    `${message}: ${reason}`,
-    {},
-    { cause, hint: 'check the path and its permissions' },
-  );
+  const code = (cause as NodeJS.ErrnoException).code;
+  const reason = code ?? (cause as Error).message;
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
+      ? 'free disk space (or lift the file size limit), then resume the run'
+      : 'check the path and its permissions';
+  return new LogFormatError(`${message}: ${reason}`, {}, { cause, hint });
 }

@@ -10,6 +10,7 @@ import type { DeltaRef } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import type { LogHeader } from './log-format.ts';
 import { readLog } from './log-reader.ts';
+import type { SplitInfo } from './snapshot-split.ts';
 import { type RecordedChain, VerifyingLog } from './verifying-log.ts';
 
 /** What a recorded log holds, read and chain-verified. */
@@ -49,7 +50,7 @@ export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
 /** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
 export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
-  const chain: RecordedChain = { hashes: [], ticks: [], types: [] };
+  const chain: RecordedChain = { hashes: [], ticks: [], types: [], splits: new Map() };
   const llmRecords: Record<string, unknown>[] = [];
   const interventions = new Map<number, Intervention[]>();
   const snapshots: { seq: number; tick: number }[] = [];
@@ -88,6 +89,8 @@ export async function readRecordedRun(path: string, opts: ReadRecordedOptions = 
       line.seq === 0 || line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene';
     if (boundary && line.chain) boundaryChains.set(line.seq, line.chain);
     if (line.type === 'snapshot') {
+      const split = line.event.split as SplitInfo | undefined;
+      if (split) chain.splits?.set(line.seq - split.parts, split.chars);
       snapshots.push({ seq: line.seq, tick: line.t });
       keep.offer(line.seq, line.t, line.event.state as Json);
     }

@@ -2,6 +2,7 @@ import { DivergenceError } from '../core/index.ts';
 import type { RunLog } from '../world/index.ts';
 import { LineEncoder } from './line-encoder.ts';
 import { LOG_FORMAT } from './log-format.ts';
+import { SNAPSHOT_PART, splitSnapshotLines } from './snapshot-split.ts';
 
 /** The recorded line hashes a rerun is checked against. */
 export interface RecordedChain {
@@ -11,6 +12,8 @@ export interface RecordedChain {
   ticks: number[];
   /** Type of each line by seq. */
   types: string[];
+  /** Split snapshots: the part size, by the seq of their first `snapshot-part` line. */
+  splits?: Map<number, number>;
 }
 
 /** Where a verified rerun starts and what takes over after the verified part (resume, fork). */
@@ -53,14 +56,28 @@ export class VerifyingLog implements RunLog {
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
     if (this.tail.writer && seq > (this.tail.until ?? 0)) {
+      if (this.tail.writer.seq !== this.seq)
+        throw new DivergenceError(
+          `the continued log is at seq ${this.tail.writer.seq}, expected ${this.seq}`,
+          {
+            seq,
+            tick: t,
+          },
+        );
       this.seq = this.tail.writer.append(type, t, fields);
-      if (this.seq !== seq)
-        throw new DivergenceError(`the continued log is at seq ${this.seq}, expected ${seq}`, {
-          seq,
-          tick: t,
-        });
-      return seq;
+      return this.seq;
     }
+    const chars = type === 'snapshot' ? this.recorded.splits?.get(seq) : undefined;
+    if (chars !== undefined && this.recorded.types[seq] === SNAPSHOT_PART) {
+      // split as the recording was (its part size), each line checked like any other
+      for (const line of splitSnapshotLines(fields, chars, seq)) this.check(line.type, t, line.fields);
+      return this.seq;
+    }
+    return this.check(type, t, fields);
+  }
+
+  private check(type: string, t: number, fields: Record<string, unknown>): number {
+    const seq = this.seq + 1;
     const line = this.encoder.encodeEvent(type, t, seq, fields, this.chain);
     const expected = this.recorded.hashes[seq];
     if (expected === undefined) {

@@ -1,0 +1,123 @@
+import { type Json, LogFormatError } from '../core/index.ts';
+import type { LogLine } from './log-format.ts';
+import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from './snapshot-split.ts';
+
+const HINT = { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' };
+
+/**
+ * Puts split snapshots back together while a log is read (see `splitSnapshotLines`). It
+ * takes every line in order; it keeps the pieces of the `snapshot-part` lines, and when
+ * their `snapshot` line comes it gives that line's event a `state` that is assembled from
+ * them on first access (readers that never look at it never pay for it). Parts not
+ * followed by their snapshot (a log cut short) are dropped at the end.
+ */
+export class SnapshotAssembler {
+  private parts: SnapshotPart[] = [];
+  private firstLine = 0;
+
+  constructor(private readonly path: string) {}
+
+  /**
+   * Takes the next line of the log.
+   *
+   * @throws LogFormatError when parts are not followed by their snapshot, or a split
+   *   snapshot does not have the parts it names.
+   */
+  accept(line: LogLine): void {
+    if (line.type === SNAPSHOT_PART) {
+      if (this.parts.length === 0) this.firstLine = line.line;
+      const e = line.event as unknown as SnapshotPart & { of: unknown };
+      if (!Array.isArray(e.path) || !Number.isInteger(e.index) || !Number.isInteger(e.of))
+        throw this.fail(line, 'a snapshot-part line needs `of`, `path`, `index` and `data`');
+      this.parts.push({ path: e.path, index: e.index, data: e.data });
+      return;
+    }
+    const split = line.type === 'snapshot' ? (line.event.split as SplitInfo | undefined) : undefined;
+    if (this.parts.length > 0 && split === undefined)
+      throw this.fail(
+        line,
+        `the snapshot parts from line ${this.firstLine} are not followed by their snapshot`,
+      );
+    if (split === undefined) return;
+    if (split.parts !== this.parts.length)
+      throw this.fail(line, `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`);
+    const parts = this.parts;
+    this.parts = [];
+    const skeleton = line.event.state as Json;
+    const event = line.event;
+    const path = this.path;
+    Object.defineProperty(event, 'state', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const state = assemble(skeleton, parts, path, line);
+        Object.defineProperty(event, 'state', {
+          value: state,
+          configurable: true,
+          enumerable: true,
+          writable: true,
+        });
+        return state;
+      },
+    });
+  }
+
+  private fail(line: LogLine, message: string): LogFormatError {
+    return failAt(this.path, line, message);
+  }
+}
+
+function failAt(path: string, line: LogLine, message: string): LogFormatError {
+  return new LogFormatError(
+    `line ${line.line} of ${path} (seq ${line.seq}, tick ${line.t}): ${message}`,
+    { line: line.line, seq: line.seq, tick: line.t },
+    HINT,
+  );
+}
+
+/** The snapshot's state: `skeleton` with each run of parts (one path) put in its place. */
+function assemble(skeleton: Json, parts: SnapshotPart[], path: string, line: LogLine): Json {
+  let root = skeleton;
+  for (let k = 0; k < parts.length; ) {
+    const at = parts[k].path;
+    const key = JSON.stringify(at);
+    let end = k;
+    while (end < parts.length && JSON.stringify(parts[end].path) === key) {
+      if (parts[end].index !== end - k) throw failAt(path, line, `the parts of ${key} are out of order`);
+      end++;
+    }
+    const run = parts.slice(k, end).map((p) => p.data);
+    const value = joinRun(run);
+    if (value === null) throw failAt(path, line, `the parts of ${key} mix strings, arrays and objects`);
+    if (at.length === 0) root = value;
+    else place(root, at, value, () => failAt(path, line, `the path ${key} is not in the snapshot`));
+    k = end;
+  }
+  return root;
+}
+
+/** Concatenated strings, concatenated arrays or merged objects; null when the pieces are of different kinds. */
+function joinRun(run: SnapshotPart['data'][]): Json {
+  if (run.every((d) => typeof d === 'string')) return run.join('');
+  if (run.every(Array.isArray)) return (run as Json[][]).flat(1);
+  if (!run.every((d) => d !== null && typeof d === 'object' && !Array.isArray(d))) return null;
+  const merged: { [key: string]: Json } = {};
+  for (const d of run as { [key: string]: Json }[])
+    for (const k of Object.keys(d)) {
+      if (k === '__proto__') return null;
+      merged[k] = d[k];
+    }
+  return merged;
+}
+
+function place(root: Json, at: (string | number)[], value: Json, fail: () => Error): void {
+  let node: unknown = root;
+  if (at.includes('__proto__')) throw fail();
+  for (let i = 0; i < at.length - 1; i++) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, at[i])) throw fail();
+    node = (node as Record<string | number, unknown>)[at[i]];
+  }
+  const last = at[at.length - 1];
+  if (node === null || typeof node !== 'object' || !Object.hasOwn(node, last)) throw fail();
+  (node as Record<string | number, unknown>)[last] = value;
+}
