@@ -15,7 +15,7 @@ const SOURCES = [
   'web',
   'tsconfig.json',
   'tsconfig.build.json',
-  'scripts/build.mjs',
+  'scripts',
 ];
 
 function newest(path: string): number {
