@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Entry point of the grapevine CLI: runs the compiled engine (dist/, built by `npm run build`)
-// with the built-in worlds and the commands they contribute. TypeScript is loaded only when a
-// user's .ts world file is given (see src/cli/load-world.ts).
+// Entry point of the grapevine CLI: runs the bundled engine (dist/cli/, built by `npm run
+// build`, see scripts/bundle-cli.mjs) with the built-in worlds and the commands they
+// contribute. TypeScript is loaded only when a user's .ts world file is given (see
+// src/cli/load-world.ts).
 import { existsSync } from 'node:fs';
 
-const main = new URL('../dist/src/cli/main.js', import.meta.url);
+const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('grapevine: this checkout is not built (dist/ is missing)\nhint: run npm run build\n');
   process.exit(2);
@@ -16,6 +17,6 @@ process.stdout.on('error', (err) => {
 });
 const [{ main: run }, { BUILTIN_CONTRIBUTIONS }] = await Promise.all([
   import(main.href),
-  import('../dist/worlds/index.js'),
+  import('../dist/cli/worlds.js'),
 ]);
 process.exitCode = await run(process.argv.slice(2), BUILTIN_CONTRIBUTIONS);

@@ -1,6 +1,7 @@
 import { register } from 'node:module';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { engineEntry } from './engine-entry.ts';
 import type { ResolveHookData } from './grapevine-resolve-hook.ts';
 
 /** True when this module runs from the TypeScript sources rather than from dist/. */
@@ -17,7 +18,7 @@ let typescriptLoaded = false;
 function hookGrapevine(): void {
   if (hooked || FROM_SOURCES) return;
   hooked = true;
-  const data: ResolveHookData = { entry: new URL(`../index${EXT}`, import.meta.url).href };
+  const data: ResolveHookData = { entry: engineEntry() };
   register(new URL(`./grapevine-resolve-hook${EXT}`, import.meta.url), { data });
 }
 

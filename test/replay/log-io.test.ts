@@ -543,10 +543,12 @@ describe('writer errors', () => {
 });
 
 describe('scale', () => {
-  it('writes and reads back a million events', async () => {
+  // 100k events cross ~100 flushes and ~100 ticks, every path of the writer and the scan; the
+  // population-scale runs (10^6 and more events) are measured in bench/, not here.
+  it('writes and reads back a hundred thousand events', async () => {
     const path = tmp();
     const writer = LogWriter.create(path, HEADER);
-    const n = 1_000_000;
+    const n = 100_000;
     for (let i = 1; i <= n; i++) {
       writer.append('act', i >> 10, { agent: i & 1023, item: 'rumour-1' });
       if ((i & 1023) === 0) writer.flush();

@@ -8,15 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SOURCES = [
-  'src',
-  'worlds',
-  'agents',
-  'web',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'scripts/build.mjs',
-];
+const SOURCES = ['src', 'worlds', 'agents', 'web', 'tsconfig.json', 'tsconfig.build.json', 'scripts'];
 
 function newest(path: string): number {
   const s = statSync(path);

@@ -5,15 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { cli as runCli } from '../../cli/run-cli.ts';
 
 const worldFile = './worlds/opinion/index.ts';
+// The cases after the first check the world's own behaviour, the same whatever loads it: they
+// run the built-in id, which spares each start loading the engine's sources through tsx.
+const builtin = 'opinion';
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-opinion-cli-'));
 
 function cli(...args: string[]) {
   return runCli(args);
 }
 
-async function runJson(out: string, ...sets: string[]): Promise<Record<string, unknown>> {
+async function runJson(world: string, out: string, ...sets: string[]): Promise<Record<string, unknown>> {
   const args = sets.flatMap((s) => ['--set', s]);
-  const r = await cli('run', worldFile, ...args, '--seed', '5', '--ticks', '30', '--out', out, '--json');
+  const r = await cli('run', world, ...args, '--seed', '5', '--ticks', '30', '--out', out, '--json');
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
@@ -22,9 +25,9 @@ async function runJson(out: string, ...sets: string[]): Promise<Record<string, u
 describe('opinion world through the CLI (world file path)', () => {
   it('same seed, same digest; replay --verify reproduces it; both executors agree', async () => {
     const sets = ['model=hegselmann-krause', 'n=150', 'epsilon=0.15'];
-    const a = await runJson(join(dir, 'a.ndjson'), ...sets);
-    const b = await runJson(join(dir, 'b.ndjson'), ...sets);
-    const x = await runJson(join(dir, 'x.ndjson'), ...sets, 'executor=xstate');
+    const a = await runJson(worldFile, join(dir, 'a.ndjson'), ...sets);
+    const b = await runJson(worldFile, join(dir, 'b.ndjson'), ...sets);
+    const x = await runJson(worldFile, join(dir, 'x.ndjson'), ...sets, 'executor=xstate');
     expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(b.digest).toBe(a.digest);
     expect(x.summary).toEqual(a.summary);
@@ -35,10 +38,10 @@ describe('opinion world through the CLI (world file path)', () => {
   }, 120_000);
 
   it('a different seed gives different opinions', async () => {
-    const a = await runJson(join(dir, 'c.ndjson'), 'n=100', 'model=friedkin-johnsen');
+    const a = await runJson(builtin, join(dir, 'c.ndjson'), 'n=100', 'model=friedkin-johnsen');
     const r = await cli(
       'run',
-      worldFile,
+      builtin,
       '--set',
       'n=100',
       '--set',
@@ -57,7 +60,7 @@ describe('opinion world through the CLI (world file path)', () => {
   it('a weights row that does not sum to 1 is a one-line error naming file:line (exit 2)', async () => {
     const w = join(dir, 'bad-w.csv');
     writeFileSync(w, '# trust\ni,j,w\n0,0,0.5\n0,1,0.5\n1,0,0.3\n1,1,0.6\n');
-    const r = await cli('run', worldFile, '--set', 'weights=file', '--set', `weightsFile=${w}`);
+    const r = await cli('run', builtin, '--set', 'weights=file', '--set', `weightsFile=${w}`);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       `grapevine: ${w}:5: the weights of agent 1 sum to 0.8999999999999999, not 1 (tolerance 1e-9)`,
@@ -68,7 +71,7 @@ describe('opinion world through the CLI (world file path)', () => {
   it('a malformed weights line is named by file:line (exit 2)', async () => {
     const w = join(dir, 'bad-line.csv');
     writeFileSync(w, '0,0,1\n1,1\n');
-    const r = await cli('run', worldFile, '--set', 'weights=file', '--set', `weightsFile=${w}`);
+    const r = await cli('run', builtin, '--set', 'weights=file', '--set', `weightsFile=${w}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${w}:2: expected "i,j,w"`);
   }, 120_000);
