@@ -14,7 +14,13 @@
  * as slow fronts along the ring and through its few shortcuts; it is still spreading at
  * tick 500 (stop reason max-ticks).
  *
- * Everything runs in this process through the library (`runWorld`, `readRecordedRun`,
+ * Each repeat forks twice: cold (the parent's verification index `<parent>.verified` removed
+ * first, so the fork scans the whole parent once over its raw bytes and writes the index)
+ * and warm (the index present: the fork reads the parent from its restore snapshot on).
+ * Figures are CPU seconds of this process (user + system) as well as wall times, which are
+ * only upper bounds on a loaded machine.
+ *
+ * Everything runs in this process through the library (`runWorld`, `readForkParent`,
  * `continueRun`, as `grapevine run` and `grapevine fork` call them), except one timed
  * `grapevine fork` through the CLI (start-up included; `--no-cli` skips it). The fork and
  * the rerun alternate `--repeat` times; the table gives medians. Every fork and rerun must
@@ -326,7 +332,7 @@ async function main(): Promise<void> {
   ].join('\n');
   const breakdown = [
     `fork at ${a.at}, parts timed apart (a --standalone fork does all four; a delta fork only the first):`,
-    `- read and chain-verify the parent (readRecordedRun): ${sec(parts.readAndVerifyParentMs)} s`,
+    `- read the parent from its restore point (readForkParent, index present): ${sec(parts.readAndVerifyParentMs)} s`,
     `- read the snapshot line at tick ${atSnap?.tick} (readSnapshotAt): ${sec(parts.readSnapshotMs)} s`,
     `- copy the prefix to the child (copyPrefix): ${sec(parts.copyPrefixMs)} s`,
     `- verify the copied prefix again before appending (LogWriter.resume -> scanLog): ${sec(parts.scanCopiedPrefixMs)} s`,
