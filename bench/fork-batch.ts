@@ -46,9 +46,12 @@ const replicates = Number(values.replicates);
 const seed = Number(values.seed);
 const params = { n, model: 'independent-cascade', p: 0.5, network: 'watts-strogatz', k: 10, beta: 0.0002 };
 
-async function rerun(path: string): Promise<{ ms: number; digest: string; reason: string; ticks: number }> {
+async function rerun(
+  path: string,
+): Promise<{ ms: number; cpuMs: number; digest: string; reason: string; ticks: number }> {
   rmSync(path, { force: true });
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const r = await runWorld(def, {
     params,
     seed,
@@ -56,14 +59,28 @@ async function rerun(path: string): Promise<{ ms: number; digest: string; reason
     snapshotEvery: at,
     openLog: (header) => LogWriter.create(path, { ...header, wall: { startedAt: new Date().toISOString() } }),
   });
-  return { ms: performance.now() - t0, digest: r.digest, reason: r.reason, ticks: r.ticks };
+  const c = process.cpuUsage(c0);
+  return {
+    ms: performance.now() - t0,
+    cpuMs: (c.user + c.system) / 1000,
+    digest: r.digest,
+    reason: r.reason,
+    ticks: r.ticks,
+  };
 }
 
-function cli(args: string[]): { ms: number; stdout: string } {
+/** CPU milliseconds (user + system) of this process's waited-for children so far (Linux /proc). */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+}
+
+function cli(args: string[]): { ms: number; cpuMs: number; stdout: string } {
   const t0 = performance.now();
+  const c0 = childrenCpuMs();
   const c = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (c.status !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${c.status}: ${c.stderr}`);
-  return { ms: performance.now() - t0, stdout: c.stdout };
+  return { ms: performance.now() - t0, cpuMs: childrenCpuMs() - c0, stdout: c.stdout };
 }
 
 async function main(): Promise<void> {
@@ -94,8 +111,11 @@ async function main(): Promise<void> {
     allDelta: delta,
     parent: { ms: p.ms, bytes: statSync(parent).size, digest: p.digest, reason: p.reason, ticks: p.ticks },
     rerunMs: again.ms,
+    rerunCpuMs: again.cpuMs,
     batch: {
       ms: batch.ms,
+      cpuMs: batch.cpuMs,
+      perChildCpuOverRerunCpu: batch.cpuMs / files.length / again.cpuMs,
       bytesWritten: bytes,
       perChildMs: perChild,
       perChildOverRerun: perChild / again.ms,
@@ -119,6 +139,7 @@ async function main(): Promise<void> {
       `| fork --replicates ${replicates} (${files.length} children), CLI, total wall | ${(batch.ms / 1000).toFixed(2)} s |`,
       `| bytes written by the batch | ${mb(bytes)} MiB |`,
       `| per child | ${(perChild / 1000).toFixed(3)} s = ${(perChild / again.ms).toFixed(3)} x a rerun |`,
+      `| CPU seconds: rerun; batch (the fork process); per child / rerun | ${(again.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / files.length / again.cpuMs).toFixed(3)} |`,
       `| replay --verify of one child | ${(verify.ms / 1000).toFixed(2)} s |`,
     ].join('\n') + '\n',
   );

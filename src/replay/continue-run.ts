@@ -15,9 +15,9 @@ import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
+import type { RecordedRun } from './recorded-run.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { removeStalePartials } from './stale-partials.ts';
-import type { RecordedRun } from './verify-run.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** How to continue a recorded run past one of its ticks. */

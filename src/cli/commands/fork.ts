@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { continueRun, endOfTick, type RecordedRun, readRecordedRun } from '../../replay/index.ts';
+import { continueRun, endOfTick, type RecordedRun, readForkParent } from '../../replay/index.ts';
 import {
   type Intervention,
   parseAssignments,
@@ -138,7 +138,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const seed = intFlag('seed', opts.seed);
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
-  const recorded = await readRecordedRun(path, { restoreTicks: ticks });
+  const recorded = await readForkParent(path, ticks);
   for (const t of ticks) endOfTick(recorded, t);
   const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
   checkForkParams(

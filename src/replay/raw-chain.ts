@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { LogFormatError } from '../core/index.ts';
+import { HASH_SUFFIX_LENGTH } from './line-encoder.ts';
+import { MAX_LINE } from './line-source.ts';
+
+const NEWLINE = 0x0a;
+const SUFFIX = Buffer.from(',"h":"');
+const WALL = Buffer.from('"wall":');
+
+/** One complete line of a plain log file, as bytes, with where it starts in the file. */
+export interface RawLine {
+  /** The line's bytes without its `\n`. */
+  bytes: Buffer;
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+}
+
+/**
+ * Streams the complete lines of a plain (not gzip) log file from byte `start` on, as
+ * bytes, in batches (one per chunk read). A final line without `\n` is not yielded; the
+ * return value is then true (the file is cut short).
+ *
+ * @throws LogFormatError when the file does not read, or a line is longer than MAX_LINE.
+ */
+export async function* readRawLineBytes(
+  path: string,
+  start = 0,
+): AsyncGenerator<RawLine[], boolean, undefined> {
+  const stream = createReadStream(path, { start, highWaterMark: 1024 * 1024 });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let offset = start;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const batch: RawLine[] = [];
+      let from = 0;
+      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+        const part = chunk.subarray(from, nl);
+        const bytes = pendingBytes === 0 ? part : Buffer.concat([...pending, part]);
+        pending = [];
+        pendingBytes = 0;
+        batch.push({ bytes, offset });
+        offset += bytes.length + 1;
+        from = nl + 1;
+      }
+      if (from < chunk.length) {
+        pending.push(chunk.subarray(from));
+        pendingBytes += chunk.length - from;
+        if (pendingBytes > MAX_LINE)
+          throw new LogFormatError(`${path} has a line longer than ${MAX_LINE} bytes at byte ${offset}`, {});
+      }
+      if (batch.length > 0) yield batch;
+    }
+  } catch (err) {
+    if (err instanceof LogFormatError) throw err;
+    throw new LogFormatError(`cannot read log file ${path}: ${(err as Error).message}`, {}, { cause: err });
+  } finally {
+    stream.destroy();
+  }
+  return pendingBytes > 0;
+}
+
+/** True when the line's bytes hold `"wall":` anywhere (its hashed body then differs from its bytes). */
+export function mayHoldWall(line: Buffer): boolean {
+  return line.indexOf(WALL) !== -1;
+}
+
+/** The 16 hex digits of the line's `h` (its last key), or null when the line does not end in one. */
+export function rawLineHash(line: Buffer): string | null {
+  const n = line.length;
+  if (n < HASH_SUFFIX_LENGTH + 1 || line[n - 1] !== 0x7d || line[n - 2] !== 0x22) return null;
+  if (line.compare(SUFFIX, 0, SUFFIX.length, n - HASH_SUFFIX_LENGTH, n - 18) !== 0) return null;
+  return line.toString('latin1', n - 18, n - 2);
+}
+
+/**
+ * The chain value after an event line without `wall`, computed from its bytes as they are:
+ * the hashed body is the line without its `,"h":"..."` member (see log-format.ts), so no
+ * parsing or re-encoding is needed. The bytes are not checked for canonical form.
+ */
+export function rawEventChain(line: Buffer, prevChain: string): string {
+  return createHash('sha256')
+    .update(`${prevChain}\n`)
+    .update(line.subarray(0, line.length - HASH_SUFFIX_LENGTH))
+    .update('}')
+    .digest('hex');
+}
+
+const TAIL = /"t":(-?[0-9.e+-]+),"type":"([^"\\]+)","h":"[0-9a-f]{16}"}$/;
+const END_TAIL = /,"type":"end","h":"[0-9a-f]{16}"}$/;
+
+/**
+ * The tick and type of an event line whose last key before `h` is `type` right after `t`
+ * (tick and snapshot lines), read from its last bytes without parsing it; null otherwise.
+ * An `end` line gives type `end` (its tick is not read).
+ */
+export function rawLineKind(line: Buffer): { t: number; type: string } | null {
+  const tail = line.toString('latin1', Math.max(0, line.length - 80));
+  const m = TAIL.exec(tail);
+  if (m) return { t: Number(m[1]), type: m[2] };
+  return END_TAIL.test(tail) ? { t: Number.NaN, type: 'end' } : null;
+}

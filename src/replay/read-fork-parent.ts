@@ -1,0 +1,215 @@
+import { LogFormatError } from '../core/index.ts';
+import { isDeltaHeader } from './delta-log.ts';
+import { LineVerifier } from './line-verifier.ts';
+import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
+import {
+  buildParentIndex,
+  dropParentIndex,
+  loadParentIndex,
+  type ParentIndex,
+  saveParentIndex,
+} from './parent-index.ts';
+import {
+  mayHoldWall,
+  type RawLine,
+  rawEventChain,
+  rawLineHash,
+  rawLineKind,
+  readRawLineBytes,
+} from './raw-chain.ts';
+import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
+import { SNAPSHOT_PART } from './snapshot-split.ts';
+import { readRecordedRun } from './verify-run.ts';
+
+/** Options of {@link readForkParent}. */
+export interface ReadForkParentOptions {
+  /** Use and write the verification cache `<log>.verified` (default true). */
+  cache?: boolean;
+}
+
+/** The fast read does not apply to this log (its index does not describe it); read it the full way. */
+class NotIndexable extends Error {}
+
+/**
+ * Reads a finished plain log for forks after `ticks`, at a cost that follows the forks'
+ * future, not the log's length: from the log's index (see {@link ParentIndex}; cached
+ * beside it, built by one raw-byte chain scan when missing or stale), it reads only the
+ * lines from the snapshot the earliest fork restores to the end of the log: their chain
+ * continues the indexed chain value and ends in the indexed digest, each line's `h` is
+ * checked over its raw bytes, and only lines the forks need are parsed (a snapshot after
+ * the last fork tick is not). The result is a {@link RecordedRun} that knows nothing of
+ * the lines before that snapshot (their hashes, types and LLM records are absent).
+ *
+ * A gzip log, a delta child, or an unfinished log is read whole by `readRecordedRun`.
+ *
+ * @throws LogFormatError as `readRecordedRun` when the log does not verify.
+ */
+export async function readForkParent(
+  path: string,
+  ticks: readonly number[],
+  opts: ReadForkParentOptions = {},
+): Promise<RecordedRun> {
+  const full = () => readRecordedRun(path, { restoreTicks: ticks });
+  if (isGzipPath(path) || ticks.length === 0) return full();
+  const header = await readHeaderLine(path);
+  if (header === undefined || isDeltaHeader(header.event)) return full();
+  const cache = opts.cache ?? true;
+  const cached = cache ? loadParentIndex(path) : undefined;
+  try {
+    if (cached) {
+      try {
+        return await readFromIndex(path, header, cached, ticks);
+      } catch (err) {
+        // the file changed under an unchanged size, mtime and inode: scan it again
+        if (!(err instanceof LogFormatError)) throw err;
+        dropParentIndex(path);
+      }
+    }
+    const index = await buildParentIndex(path);
+    if (!index.complete) return full();
+    const run = await readFromIndex(path, header, index, ticks);
+    if (cache) saveParentIndex(path, index);
+    return run;
+  } catch (err) {
+    if (err instanceof NotIndexable) return full();
+    throw err;
+  }
+}
+
+/** The verified header line of a plain log, or undefined when it has none. */
+async function readHeaderLine(path: string): Promise<LogLine | undefined> {
+  const source = readRawLineBytes(path);
+  try {
+    const step = await source.next();
+    if (step.done) return undefined;
+    return new LineVerifier(path, true).accept(step.value[0].bytes.toString('utf8'));
+  } finally {
+    await source.return(false);
+  }
+}
+
+/** Where a read for forks after `ticks` starts. */
+interface Start {
+  /** Seq and offset of the first line read, and the chain value before it. */
+  seq: number;
+  offset: number;
+  prev: string;
+  /** Seq of the snapshot restored (0: none, the run restarts from its header). */
+  snapshot: number;
+}
+
+/**
+ * The line a read for forks after `ticks` starts at: the tick line of the snapshot the
+ * earliest fork restores (the snapshot follows it), or the first event.
+ */
+function startOf(index: ParentIndex, ticks: readonly number[]): Start {
+  const first = Math.min(...ticks);
+  const s = index.snapshots.findLast((x) => x.tick < first || (x.tick === first && !x.final));
+  if (!s) return { seq: 1, offset: index.headerBytes + 1, prev: index.headerChain, snapshot: 0 };
+  return { seq: s.seq - 1, offset: s.before.offset, prev: s.before.prev, snapshot: s.seq };
+}
+
+async function readFromIndex(
+  path: string,
+  header: LogLine,
+  index: ParentIndex,
+  ticks: readonly number[],
+): Promise<RecordedRun> {
+  const start = startOf(index, ticks);
+  const tail = new TailReader(path, header, start, Math.max(...ticks), ticks);
+  const source = readRawLineBytes(path, start.offset);
+  let truncated: boolean;
+  for (;;) {
+    const step = await source.next();
+    if (step.done) {
+      truncated = step.value;
+      break;
+    }
+    for (const line of step.value) tail.take(line);
+  }
+  if (truncated || tail.lastType !== 'end' || tail.chain !== index.digest || tail.seq !== index.lines)
+    throw new LogFormatError(
+      `${path} changed since it was verified: its lines from seq ${start.seq} on do not end in its digest ${index.digest}`,
+      { seq: start.seq },
+      { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
+    );
+  const run = tail.builder.finish({ digest: tail.chain, complete: true, truncated: false });
+  if (!run) throw new NotIndexable();
+  return run;
+}
+
+/** Reads the lines of a log from an indexed snapshot on, checking each line's `h` over its bytes. */
+class TailReader {
+  readonly builder: RecordedRunBuilder;
+  chain: string;
+  seq: number;
+  lastType = '';
+  private readonly verifier: LineVerifier;
+
+  constructor(
+    private readonly path: string,
+    private readonly header: LogLine,
+    private readonly start: Start,
+    private readonly lastFork: number,
+    ticks: readonly number[],
+  ) {
+    this.builder = new RecordedRunBuilder(ticks);
+    this.builder.add(header);
+    this.builder.skipTo(start.seq);
+    this.chain = start.prev;
+    this.seq = start.seq;
+    this.verifier = new LineVerifier(path, true);
+  }
+
+  take(line: RawLine): void {
+    const seq = this.seq;
+    if (this.lastType === 'end') throw new NotIndexable();
+    const hash = mayHoldWall(line.bytes) ? null : rawLineHash(line.bytes);
+    const kind = hash === null ? null : rawLineKind(line.bytes);
+    if (hash !== null && kind?.type === 'snapshot' && kind.t > this.lastFork && seq !== this.start.snapshot) {
+      this.chain = this.checkRaw(line, hash, seq);
+      this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
+      this.lastType = 'snapshot';
+    } else {
+      const parsed = hash === null ? this.acceptParsed(line, seq) : this.acceptRaw(line, hash, seq);
+      // split snapshots are put back together by the full reader (readLog's assembler)
+      if (parsed.type === SNAPSHOT_PART) throw new NotIndexable();
+      const want =
+        seq === this.start.snapshot ? 'snapshot' : seq === this.start.seq && seq > 1 ? 'tick' : null;
+      if (want !== null && parsed.type !== want) throw new NotIndexable();
+      this.builder.add(parsed);
+      this.chain = parsed.chain as string;
+      this.lastType = parsed.type;
+    }
+    this.seq = seq + 1;
+  }
+
+  private checkRaw(line: RawLine, hash: string, seq: number): string {
+    const chain = rawEventChain(line.bytes, this.chain);
+    if (chain.slice(0, 16) !== hash)
+      throw new LogFormatError(
+        `${this.path}: line ${seq + 1} (seq ${seq}) does not match the hash chain: the log was modified at or before this line`,
+        { line: seq + 1, seq },
+        { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
+      );
+    return chain;
+  }
+
+  /** A line without `wall`: its chain from its bytes, then parsed (not re-encoded). */
+  private acceptRaw(line: RawLine, hash: string, seq: number): LogLine {
+    const chain = this.checkRaw(line, hash, seq);
+    const raw = line.bytes.toString('utf8');
+    const event = JSON.parse(raw) as Record<string, unknown>;
+    delete event.h;
+    if (event.seq !== seq) throw new NotIndexable();
+    return { seq, t: event.t as number, type: event.type as string, line: seq + 1, raw, event, chain };
+  }
+
+  /** A line with `wall` (or without a well-formed `h`): parsed and checked in full. */
+  private acceptParsed(line: RawLine, seq: number): LogLine {
+    const v = this.verifier;
+    v.lines = seq;
+    v.continueAfter(this.header.event as LogHeader, seq - 1, 0, this.chain);
+    return v.accept(line.bytes.toString('utf8'));
+  }
+}
