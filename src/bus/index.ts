@@ -2,3 +2,4 @@ export * from './delivery-batch.ts';
 export * from './inbox.ts';
 export * from './message.ts';
 export * from './message-bus.ts';
+export * from './visibility-rules.ts';

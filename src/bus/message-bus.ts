@@ -3,7 +3,8 @@ import { base64ToTyped, ConfigError, type Json, RunError, typedToBase64 } from '
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
-import type { Address, Message, OutgoingMessage, Route, VisibilityRule } from './message.ts';
+import type { Address, Message, OutgoingMessage, Route, Visibility, VisibilityRule } from './message.ts';
+import { VisibilityRules } from './visibility-rules.ts';
 
 /** Options of a {@link MessageBus}. */
 export interface BusOptions {
@@ -13,13 +14,14 @@ export interface BusOptions {
   topology?: Topology;
   /** Default delivery latency in ticks (>= 1, default 1). */
   latency?: number;
-  /** The world's visibility rule, applied to every delivery. */
-  visibility?: VisibilityRule;
+  /** The world's visibility rule(s), applied to every delivery. */
+  visibility?: Visibility;
 }
 
 /** What the bus reports to observers of {@link MessageBus.events$} (full logs, tools). */
 export type BusEvent =
-  | { type: 'sent'; tick: number; message: Message; recipients: number }
+  | { type: 'sent'; tick: number; message: Message; recipients: number; to: Int32Array }
+  | { type: 'withheld'; tick: number; message: Message; to: number[]; rule: string }
   | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] }
   | { type: 'encounter'; tick: number; encounter: EncounterRecord };
 
@@ -51,6 +53,10 @@ export class MessageBus {
   readonly latency: number;
   private topology?: Topology;
   private readonly visibility?: VisibilityRule;
+  private readonly rules: VisibilityRules;
+  private readonly visibilityCtx: { network: Topology | undefined };
+  /** Report every delivery a visibility rule withholds as a `withheld` event (full logs only). */
+  reportWithheld = false;
   private readonly pending = new Map<number, DeliveryBatch>();
   private pendingRows = 0;
   private nextId = 0;
@@ -77,7 +83,9 @@ export class MessageBus {
       });
     }
     this.topology = opts.topology;
-    this.visibility = opts.visibility;
+    this.rules = new VisibilityRules(opts.visibility);
+    this.visibility = this.rules.apply;
+    this.visibilityCtx = { network: opts.topology };
     this.inboxStart = new Int32Array(opts.size);
     this.inboxCount = new Int32Array(opts.size);
     this.view = new Inbox({ messageAtRow: (row) => this.current.messages[this.current.msg[row]] });
@@ -86,6 +94,12 @@ export class MessageBus {
   /** Replaces the network used for `neighbours` addressing (network interventions). */
   setTopology(topology: Topology): void {
     this.topology = topology;
+    this.visibilityCtx.network = topology;
+  }
+
+  /** The name of the visibility rule that withholds `message` from `recipient` now, or null. */
+  withholdingRule(message: Message, recipient: number): string | null {
+    return this.rules.withholding(message, recipient, this.visibilityCtx);
   }
 
   /** Declares a channel and its members (agent indices). */
@@ -175,7 +189,14 @@ export class MessageBus {
   private sent(batch: DeliveryBatch, before: number, tick: number, message: Message): void {
     const recipients = batch.length - before;
     this.pendingRows += recipients;
-    if (this.events.observed) this.events.next({ type: 'sent', tick, message, recipients });
+    if (this.events.observed)
+      this.events.next({
+        type: 'sent',
+        tick,
+        message,
+        recipients,
+        to: batch.to.subarray(before, batch.length),
+      });
   }
 
   private route(batch: DeliveryBatch, m: number, from: number, address: Address): void {
@@ -235,7 +256,7 @@ export class MessageBus {
       sentAt: tick,
       deliverAt: tick,
     };
-    return { sent, heard: this.visibility ? this.visibility(sent, to) : sent };
+    return { sent, heard: this.visibility ? this.visibility(sent, to, this.visibilityCtx) : sent };
   }
 
   /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
@@ -269,7 +290,11 @@ export class MessageBus {
       due = due ? appendBatch(due, b) : b;
     }
     // carried deliveries were filtered when they arrived
-    if (due && this.visibility) applyVisibility(due, this.visibility);
+    if (due && this.visibility) {
+      const withheld = this.reportWithheld && this.events.observed ? new WithheldLog() : undefined;
+      applyVisibility(due, this.visibility, this.visibilityCtx, withheld);
+      withheld?.report(this, tick, (e) => this.events.next(e));
+    }
     const batch = carried && due ? appendBatch(carried, due) : (carried ?? due ?? new DeliveryBatch(tick));
     this.current = batch;
     this.releasedTick = tick;
@@ -454,15 +479,48 @@ function appendBatch(first: DeliveryBatch, second: DeliveryBatch): DeliveryBatch
   return first;
 }
 
-function applyVisibility(batch: DeliveryBatch, rule: VisibilityRule): void {
+function applyVisibility(
+  batch: DeliveryBatch,
+  rule: VisibilityRule,
+  ctx: { network: Topology | undefined },
+  withheld: WithheldLog | undefined,
+): void {
   let w = 0;
   for (let r = 0; r < batch.length; r++) {
     const m = batch.messages[batch.msg[r]];
-    const seen = rule(m, batch.to[r]);
-    if (seen === null) continue;
+    const seen = rule(m, batch.to[r], ctx);
+    if (seen === null) {
+      withheld?.add(m, batch.to[r]);
+      continue;
+    }
     batch.to[w] = batch.to[r];
     batch.msg[w] = seen === m ? batch.msg[r] : batch.addMessage(seen);
     w++;
   }
   batch.length = w;
+}
+
+/** Deliveries withheld in one release, grouped by message (in row order) for full logs. */
+class WithheldLog {
+  private readonly byMessage = new Map<Message, number[]>();
+
+  add(message: Message, to: number): void {
+    const list = this.byMessage.get(message);
+    if (list) list.push(to);
+    else this.byMessage.set(message, [to]);
+  }
+
+  /** Emits one `withheld` event per (message, rule), recipients in delivery order. */
+  report(bus: MessageBus, tick: number, emit: (e: BusEvent) => void): void {
+    for (const [message, recipients] of this.byMessage) {
+      const byRule = new Map<string, number[]>();
+      for (const to of recipients) {
+        const rule = bus.withholdingRule(message, to) ?? 'visibility';
+        const list = byRule.get(rule);
+        if (list) list.push(to);
+        else byRule.set(rule, [to]);
+      }
+      for (const [rule, to] of byRule) emit({ type: 'withheld', tick, message, to, rule });
+    }
+  }
 }

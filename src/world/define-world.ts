@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AgentMachine, Policy, Responder } from '../agent/index.ts';
-import type { VisibilityRule } from '../bus/index.ts';
+import type { Visibility } from '../bus/index.ts';
 import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
 import type { Json, RngStreams } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
@@ -55,8 +55,12 @@ export interface WorldInstance<P = unknown> {
   turnPolicy: TurnPolicy | TurnPolicyName;
   /** Default delivery latency in ticks (default 1). */
   latency?: number;
-  /** Applied to every delivery before it reaches an agent. */
-  visibility?: VisibilityRule;
+  /**
+   * Applied to every delivery before it reaches an agent: one rule, or named rules in order
+   * (full logs name the rule that withheld each delivery). Rules read the current network
+   * from their context.
+   */
+  visibility?: Visibility;
   /** Channels and their members. */
   channels?: Record<string, number[]>;
   /** Sets the initial state at tick 0 (seeds, planted items, first messages). */
