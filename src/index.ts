@@ -243,6 +243,7 @@ export {
 // Worlds: define one, check one, run one, intervene.
 export type {
   EngineIntervention,
+  InputFileResolver,
   Intervention,
   LogLevel,
   PrivateItem,

@@ -21,7 +21,17 @@ export interface WorldSetup<P> {
   model?: string;
   /** Where worlds count fallback decisions (the run summary reports them). */
   fallbacks?: { fallbacks: number };
+  /**
+   * Where to read a file that parameter `param` names as `path` (default: `path` resolved
+   * against the working directory). Reruns of a log map a recorded relative path to the
+   * file with the recorded sha256 (beside the log, or a `--network-file` override). Worlds
+   * that read files named by parameters should read them through it.
+   */
+  resolvePath?: InputFileResolver;
 }
+
+/** Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}). */
+export type InputFileResolver = (param: string, path: string) => string;
 
 /** A private item of one agent (goal, secret...), for prompt audits. */
 export interface PrivateItem {

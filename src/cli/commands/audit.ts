@@ -12,6 +12,8 @@ export interface AuditCommandOptions {
   json?: boolean;
   /** The world file that wrote the logs (never taken from a log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 /** The audit of one log. */
@@ -57,9 +59,9 @@ export function auditTargets(target: string): string[] {
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
  */
-export async function auditLog(path: string, worldFile?: string): Promise<LogAudit> {
+export async function auditLog(path: string, worldFile?: string, networkFile?: string): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header, { worldFile });
+  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -130,7 +132,7 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world));
+      audits.push(await auditLog(log, opts.world, opts.networkFile));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };
