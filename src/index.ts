@@ -21,7 +21,17 @@ export type {
 } from './agent/index.ts';
 export { defineAgentMachine } from './agent/index.ts';
 // Messages and who sees them.
-export type { Address, Inbox, Message, OutgoingMessage, Route, VisibilityRule } from './bus/index.ts';
+export type {
+  Address,
+  Inbox,
+  Message,
+  NamedVisibilityRule,
+  OutgoingMessage,
+  Route,
+  Visibility,
+  VisibilityContext,
+  VisibilityRule,
+} from './bus/index.ts';
 // The CLI's extension point: worlds and commands an application hands to `grapevine`, and
 // what a contributed command shares with the engine's own (output, progress, flags, counters).
 export type { AnswerExtractor, CliContribution, CliIo } from './cli/cli-contribution.ts';
@@ -122,7 +132,7 @@ export {
   remember,
 } from './memory/index.ts';
 // Analysis of logs: prompt audits and the text normalisation private items are matched with.
-export type { AuditFinding, AuditReport } from './metrics/index.ts';
+export type { AuditBreach, AuditFinding, AuditReport } from './metrics/index.ts';
 export { auditPrompts, normalizeText } from './metrics/index.ts';
 // Networks: generators, loaders, graphology conversion.
 export type {
@@ -234,6 +244,7 @@ export {
 // Worlds: define one, check one, run one, intervene.
 export type {
   EngineIntervention,
+  InputFileResolver,
   Intervention,
   LogLevel,
   PrivateItem,

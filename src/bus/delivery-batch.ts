@@ -1,5 +1,5 @@
 import type { Json } from '../core/index.ts';
-import type { Message, Route, VisibilityRule } from './message.ts';
+import type { Message, Route, VisibilityContext, VisibilityRule } from './message.ts';
 import type { StringCodes } from './string-codes.ts';
 
 /** Routes by code, as stored in {@link DeliveryBatch.route}. */
@@ -175,12 +175,19 @@ export class DeliveryBatch {
    * Applies a visibility rule to every delivery row in place: a withheld row is dropped, a
    * redacted copy becomes a message of its own. (The place to record withheld deliveries.)
    */
-  filter(rule: VisibilityRule): void {
+  filter(
+    rule: VisibilityRule,
+    ctx: VisibilityContext,
+    withheld?: { add(message: Message, to: number): void },
+  ): void {
     let w = 0;
     for (let r = 0; r < this.length; r++) {
       const m = this.message(this.msg[r]);
-      const seen = rule(m, this.to[r]);
-      if (seen === null) continue;
+      const seen = rule(m, this.to[r], ctx);
+      if (seen === null) {
+        withheld?.add(m, this.to[r]);
+        continue;
+      }
       this.to[w] = this.to[r];
       this.msg[w] = seen === m ? this.msg[r] : this.addMessage(seen);
       w++;

@@ -3,3 +3,4 @@ export * from './inbox.ts';
 export * from './message.ts';
 export * from './message-bus.ts';
 export * from './string-codes.ts';
+export * from './visibility-rules.ts';

@@ -3,8 +3,9 @@ import { base64ToTyped, ConfigError, type Json, RunError, typedToBase64 } from '
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
-import type { Address, Message, OutgoingMessage, Route, VisibilityRule } from './message.ts';
+import type { Address, Message, OutgoingMessage, Route, Visibility, VisibilityRule } from './message.ts';
 import { StringCodes } from './string-codes.ts';
+import { VisibilityRules } from './visibility-rules.ts';
 
 /** Options of a {@link MessageBus}. */
 export interface BusOptions {
@@ -14,13 +15,14 @@ export interface BusOptions {
   topology?: Topology;
   /** Default delivery latency in ticks (>= 1, default 1). */
   latency?: number;
-  /** The world's visibility rule, applied to every delivery. */
-  visibility?: VisibilityRule;
+  /** The world's visibility rule(s), applied to every delivery. */
+  visibility?: Visibility;
 }
 
 /** What the bus reports to observers of {@link MessageBus.events$} (full logs, tools). */
 export type BusEvent =
-  | { type: 'sent'; tick: number; message: Message; recipients: number }
+  | { type: 'sent'; tick: number; message: Message; recipients: number; to: Int32Array }
+  | { type: 'withheld'; tick: number; message: Message; to: number[]; rule: string }
   | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] }
   | { type: 'encounter'; tick: number; encounter: EncounterRecord };
 
@@ -52,6 +54,10 @@ export class MessageBus {
   readonly latency: number;
   private topology?: Topology;
   private readonly visibility?: VisibilityRule;
+  private readonly rules: VisibilityRules;
+  private readonly visibilityCtx: { network: Topology | undefined };
+  /** Report every delivery a visibility rule withholds as a `withheld` event (full logs only). */
+  reportWithheld = false;
   private readonly pending = new Map<number, DeliveryBatch>();
   private pendingRows = 0;
   private nextId = 0;
@@ -83,7 +89,9 @@ export class MessageBus {
       });
     }
     this.topology = opts.topology;
-    this.visibility = opts.visibility;
+    this.rules = new VisibilityRules(opts.visibility);
+    this.visibility = this.rules.apply;
+    this.visibilityCtx = { network: opts.topology };
     this.inboxStart = new Int32Array(opts.size);
     this.inboxCount = new Int32Array(opts.size);
     this.current = this.fresh(0);
@@ -102,6 +110,12 @@ export class MessageBus {
   /** Replaces the network used for `neighbours` addressing (network interventions). */
   setTopology(topology: Topology): void {
     this.topology = topology;
+    this.visibilityCtx.network = topology;
+  }
+
+  /** The name of the visibility rule that withholds `message` from `recipient` now, or null. */
+  withholdingRule(message: Message, recipient: number): string | null {
+    return this.rules.withholding(message, recipient, this.visibilityCtx);
   }
 
   /** Declares a channel and its members (agent indices). */
@@ -210,7 +224,14 @@ export class MessageBus {
     this.pendingRows += recipients;
     this.lastBatch = batch;
     this.lastIndex = m;
-    if (this.events.observed) this.events.next({ type: 'sent', tick, message: batch.message(m), recipients });
+    if (this.events.observed)
+      this.events.next({
+        type: 'sent',
+        tick,
+        message: batch.message(m),
+        recipients,
+        to: batch.to.subarray(before, batch.length),
+      });
     return batch.id[m];
   }
 
@@ -291,7 +312,7 @@ export class MessageBus {
 
   /** What `recipient` hears of `message` after the visibility rule (null: withheld). */
   heardBy(message: Message, recipient: number): Message | null {
-    return this.visibility ? this.visibility(message, recipient) : message;
+    return this.visibility ? this.visibility(message, recipient, this.visibilityCtx) : message;
   }
 
   /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
@@ -328,7 +349,11 @@ export class MessageBus {
       } else due = b;
     }
     // carried deliveries were filtered when they arrived
-    if (due && this.visibility) due.filter(this.visibility);
+    if (due && this.visibility) {
+      const withheld = this.reportWithheld && this.events.observed ? new WithheldLog() : undefined;
+      due.filter(this.visibility, this.visibilityCtx, withheld);
+      withheld?.report(this, tick, (e) => this.events.next(e));
+    }
     if (carried && due) {
       carried.append(due);
       this.recycle(due);
@@ -512,5 +537,30 @@ function routeOf(address: Address): Route {
       throw new RunError(`unknown address ${JSON.stringify(address)}`, {
         hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }",
       });
+  }
+}
+
+/** Deliveries withheld in one release, grouped by message (in row order) for full logs. */
+class WithheldLog {
+  private readonly byMessage = new Map<Message, number[]>();
+
+  add(message: Message, to: number): void {
+    const list = this.byMessage.get(message);
+    if (list) list.push(to);
+    else this.byMessage.set(message, [to]);
+  }
+
+  /** Emits one `withheld` event per (message, rule), recipients in delivery order. */
+  report(bus: MessageBus, tick: number, emit: (e: BusEvent) => void): void {
+    for (const [message, recipients] of this.byMessage) {
+      const byRule = new Map<string, number[]>();
+      for (const to of recipients) {
+        const rule = bus.withholdingRule(message, to) ?? 'visibility';
+        const list = byRule.get(rule);
+        if (list) list.push(to);
+        else byRule.set(rule, [to]);
+      }
+      for (const [rule, to] of byRule) emit({ type: 'withheld', tick, message, to, rule });
+    }
   }
 }

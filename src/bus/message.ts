@@ -1,4 +1,5 @@
 import type { Json } from '../core/index.ts';
+import type { Topology } from '../network/topology.ts';
 
 /** How a message was addressed. */
 export type Route = 'direct' | 'neighbours' | 'channel' | 'broadcast' | 'encounter';
@@ -44,9 +45,29 @@ export interface OutgoingMessage {
   latency?: number;
 }
 
+/** What a visibility rule may consult besides the message and its recipient. */
+export interface VisibilityContext {
+  /**
+   * The network as it is now: after any network intervention (a fork's added edge counts at
+   * once). Undefined for a world without a network.
+   */
+  readonly network: Topology | undefined;
+}
+
 /**
  * A world's visibility rule, applied to every delivery before it reaches the recipient:
  * return the message (maybe a redacted copy) or null to withhold it. Must be a pure,
- * deterministic function.
+ * deterministic function of its arguments (read the network from `ctx`, not from a
+ * closure: a closure keeps the network the world was built with).
  */
-export type VisibilityRule = (message: Message, recipient: number) => Message | null;
+export type VisibilityRule = (message: Message, recipient: number, ctx: VisibilityContext) => Message | null;
+
+/** A visibility rule with a name: full logs name the rule that withheld each delivery. */
+export interface NamedVisibilityRule {
+  /** Short name, e.g. `direct-needs-edge`. */
+  readonly name: string;
+  readonly rule: VisibilityRule;
+}
+
+/** A world's visibility: one rule (named `visibility` in logs), or named rules applied in order. */
+export type Visibility = VisibilityRule | readonly NamedVisibilityRule[];

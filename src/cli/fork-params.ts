@@ -38,6 +38,7 @@ export const FIXED_AT_CREATION: Readonly<Record<string, readonly string[]>> = {
     'rumorPlanter',
     'secretHolder',
     'turns',
+    'networkView',
   ],
   sotopia: [
     'scenario',

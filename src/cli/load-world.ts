@@ -7,6 +7,7 @@ import {
   worldDefinitionProblems,
   worldInstanceProblems,
 } from '../world/index.ts';
+import { recordedInputResolver } from './recorded-input-files.ts';
 import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
 import { importWorldFile as importModule } from './world-file-import.ts';
 
@@ -110,6 +111,10 @@ function headerWorld(header: Record<string, unknown>): HeaderWorld {
 export interface HeaderWorldOptions {
   /** A world file the user named on the command line (`--world FILE`). */
   worldFile?: string;
+  /** The log's path: files its run read by a relative path are also looked for beside it. */
+  logPath?: string;
+  /** `--network-file FILE`: read this network file (it must have the log's recorded sha256). */
+  networkFile?: string;
 }
 
 /**
@@ -133,7 +138,20 @@ export async function loadWorldFromHeader(
       { hint: 'replay with the grapevine version (and world file) that wrote the log' },
     );
   }
-  return loaded;
+  const named = (header.params as Record<string, unknown> | undefined)?.networkFile;
+  if (opts.networkFile !== undefined && (typeof named !== 'string' || named === ''))
+    throw new ConfigError(`--network-file ${opts.networkFile}: the log's run read no network file`, {
+      hint: 'drop --network-file',
+    });
+  const resolvePath = recordedInputResolver({ header, logPath: opts.logPath, networkFile: opts.networkFile });
+  const def = loaded.def;
+  return {
+    ...loaded,
+    def: {
+      ...def,
+      create: (setup) => def.create({ ...setup, resolvePath: setup.resolvePath ?? resolvePath }),
+    },
+  };
 }
 
 async function builtinOf(world: HeaderWorld, opts: HeaderWorldOptions): Promise<LoadedWorld> {

@@ -25,7 +25,7 @@ export async function worldOfLog(
 ): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
   const header = await readHeader(path);
   try {
-    const { def } = await loadWorldFromHeader(header, { worldFile });
+    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path });
     const seed = header.seed as number;
     const version = (header.world as { version?: string } | undefined)?.version;
     const instance = def.create({

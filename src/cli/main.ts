@@ -6,6 +6,9 @@ import { addLlmOptions } from './llm-options.ts';
 import { reportError } from './report-error.ts';
 import { installWorlds } from './world-catalog.ts';
 
+const NETWORK_FILE_HELP =
+  'the network file the run read, if its recorded path does not lead to it (sha256 checked)';
+
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -71,7 +74,8 @@ export function program(
       )
       .option('--json', 'print JSON')
       .option('--quiet', 'no output on success')
-      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
+      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+      .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the fork tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/fork.ts')).forkCommand(log, o)));
   addLlmOptions(
@@ -81,7 +85,8 @@ export function program(
       .argument('<log>', 'log of the interrupted run')
       .option('--json', 'print JSON')
       .option('--quiet', 'no output on success')
-      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)'),
+      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+      .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   cli
@@ -154,6 +159,7 @@ export function program(
     .option('--json', 'print JSON')
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/replay.ts')).replayCommand(log, o)));
   cli
     .command('inspect')
@@ -163,6 +169,7 @@ export function program(
     .option('--at <tick>', 'tick (default: the last)')
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/inspect.ts')).inspectCommand(log, o)));
   cli
     .command('audit')
@@ -172,6 +179,7 @@ export function program(
     .argument('<log>', 'a --log full replay log, or a directory of them')
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
   cli
     .command('report')

@@ -89,7 +89,7 @@ export async function buildViewData(
   const recorded = await readRecordedRun(path);
   const h = recorded.header;
   const { analysis, finalState } = await analyzeLog(path, await layoutOfLog(path, opts.world));
-  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world });
+  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world, logPath: path });
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];
   const origins = finalState ? originsOf(finalState, items) : [];

@@ -17,6 +17,22 @@ export interface AuditFinding {
   allowed: boolean;
   /** Why it is allowed: `observed` (someone said it), `declared` (visibility rules), or absent for a leak. */
   basis?: 'observed' | 'declared';
+  /**
+   * For a leak: the visibility rule that withheld from the caller a message carrying the
+   * text (the text reached the prompt around the rule). Needs a log with `addressees`.
+   */
+  withheldBy?: string;
+}
+
+/** A delivery the log records both as withheld from an agent and as observed by it. */
+export interface AuditBreach {
+  /** Log sequence number and tick of the `observe` line. */
+  seq: number;
+  tick: number;
+  agent: number;
+  /** The message id, and the rule that withheld it from the agent. */
+  message: number;
+  rule: string;
 }
 
 /** What {@link auditPrompts} found. */
@@ -25,6 +41,10 @@ export interface AuditReport {
   findings: AuditFinding[];
   /** Findings that no observed message explains: real leaks. */
   leaks: AuditFinding[];
+  /** Deliveries withheld by each visibility rule (empty for logs without `addressees`). */
+  withheld: Record<string, number>;
+  /** Messages an agent observed although a rule withheld them from it: visibility breaches. */
+  breaches: AuditBreach[];
 }
 
 /** Lowercase, letters and digits only, single spaces: how texts are compared. */
@@ -39,7 +59,10 @@ export function normalizeText(s: string): string {
  * Checks every recorded prompt of a run for other agents' private texts (goals, secrets).
  * A private text in agent A's prompt is allowed only if A had observed a message that
  * carried it (someone chose to say it); anything else is a leak. Needs a `--log full` log,
- * whose `send` and `observe` events say what each agent saw.
+ * whose `send` and `observe` events say what each agent saw; a full log written with
+ * `addressees` also names each delivery a visibility rule withheld, and the audit reports
+ * them per rule, names the rule a leaked text went around, and flags any message an agent
+ * observed although a rule withheld it from that agent (a breach).
  */
 export async function auditPrompts(path: string, privates: readonly PrivateItem[]): Promise<AuditReport> {
   const items = privates.map((p) => ({ ...p, norm: normalizeText(p.text) })).filter((p) => p.norm.length > 0);
@@ -49,7 +72,8 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
   for (const p of items) owned.set(p.owner, (owned.get(p.owner) ?? new Set()).add(p.norm));
   const said = new Map<number, string>();
   const seen = new Map<number, string[]>();
-  const report: AuditReport = { prompts: 0, findings: [], leaks: [] };
+  const withheld = new WithheldDeliveries();
+  const report: AuditReport = { prompts: 0, findings: [], leaks: [], withheld: {}, breaches: [] };
   for await (const line of readLog(path)) {
     const e = line.event;
     if (line.seq === 0 && e.level !== 'full') {
@@ -63,10 +87,16 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
         Number(e.id),
         normalizeText(String((e.payload as { text?: unknown } | undefined)?.text ?? '')),
       );
+    if (line.type === 'withheld') withheld.add(Number(e.id), e.to as number[], String(e.rule), said);
     if (line.type === 'observe') {
-      const list = seen.get(Number(e.agent)) ?? [];
-      for (const id of e.msgs as number[]) list.push(said.get(id) ?? '');
-      seen.set(Number(e.agent), list);
+      const agent = Number(e.agent);
+      const list = seen.get(agent) ?? [];
+      for (const id of e.msgs as number[]) {
+        list.push(said.get(id) ?? '');
+        const rule = withheld.ruleFor(agent, id);
+        if (rule) report.breaches.push({ seq: line.seq, tick: line.t, agent, message: id, rule });
+      }
+      seen.set(agent, list);
     }
     if (line.type !== 'llm' || !/^\d+$/.test(String(e.caller))) continue;
     report.prompts++;
@@ -88,11 +118,42 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
         allowed,
         ...(allowed ? { basis: declared ? ('declared' as const) : ('observed' as const) } : {}),
       };
+      if (!allowed) {
+        const rule = withheld.textRule(caller, p.norm);
+        if (rule) finding.withheldBy = rule;
+        report.leaks.push(finding);
+      }
       report.findings.push(finding);
-      if (!allowed) report.leaks.push(finding);
     }
   }
+  report.withheld = withheld.counts;
   return report;
+}
+
+/** The `withheld` lines of a full log: who was denied which message, by which rule. */
+class WithheldDeliveries {
+  readonly counts: Record<string, number> = {};
+  private readonly byAgent = new Map<number, Map<number, { rule: string; text: string }>>();
+
+  add(id: number, to: readonly number[], rule: string, said: ReadonlyMap<number, string>): void {
+    this.counts[rule] = (this.counts[rule] ?? 0) + to.length;
+    const text = said.get(id) ?? '';
+    for (const agent of to) {
+      const denied = this.byAgent.get(agent) ?? new Map<number, { rule: string; text: string }>();
+      denied.set(id, { rule, text });
+      this.byAgent.set(agent, denied);
+    }
+  }
+
+  ruleFor(agent: number, id: number): string | undefined {
+    return this.byAgent.get(agent)?.get(id)?.rule;
+  }
+
+  /** The rule that withheld from `agent` a message whose text holds `norm`, if any. */
+  textRule(agent: number, norm: string): string | undefined {
+    for (const d of this.byAgent.get(agent)?.values() ?? []) if (d.text.includes(norm)) return d.rule;
+    return undefined;
+  }
 }
 
 /** The text of a recorded prompt's messages; a damaged record is a LogFormatError naming the line. */

@@ -66,6 +66,8 @@ export function checkRunFits(
 export function networkFromParams(
   p: WorldNetworkParams,
   rng: Rng,
+  /** Where to read `networkFile` (a world passes its `WorldSetup.resolvePath`). */
+  resolvePath: (param: string, path: string) => string = (_param, path) => resolve(path),
 ): { topology: Topology; inputs?: Record<string, string> } {
   checkRunFits(p);
   if (p.network === 'csv') {
@@ -73,7 +75,7 @@ export function networkFromParams(
       throw new ConfigError('network=csv needs networkFile', {
         hint: 'add --set networkFile=path/to/edges.csv',
       });
-    const path = resolve(p.networkFile);
+    const path = resolvePath('networkFile', p.networkFile);
     return {
       topology: loadEdgeListCsv(path).topology,
       inputs: { networkFile: sha256Hex(readFileSync(path)) },

@@ -187,6 +187,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       seed: h.seed as number,
       ticks: h.ticks as number,
       level: h.level as 'minimal' | 'full',
+      addressees: h.addressees === true,
       source: (h.world as { source: Record<string, Json> }).source,
       snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
       restore,

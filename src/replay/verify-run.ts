@@ -57,6 +57,7 @@ export async function rerunLog(
     seed: h.seed as number,
     ticks: h.ticks as number,
     level: h.level as 'minimal' | 'full',
+    addressees: h.addressees === true,
     source: (h.world as { source: Record<string, never> }).source,
     openLog: (header) => new GuardedLog(new VerifyingLog(header, recorded.chain)),
     onTick: opts.onTick,

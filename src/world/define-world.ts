@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AgentMachine, Policy, Responder } from '../agent/index.ts';
-import type { VisibilityRule } from '../bus/index.ts';
+import type { Visibility } from '../bus/index.ts';
 import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
 import type { Json, RngStreams } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
@@ -21,7 +21,17 @@ export interface WorldSetup<P> {
   model?: string;
   /** Where worlds count fallback decisions (the run summary reports them). */
   fallbacks?: { fallbacks: number };
+  /**
+   * Where to read a file that parameter `param` names as `path` (default: `path` resolved
+   * against the working directory). Reruns of a log map a recorded relative path to the
+   * file with the recorded sha256 (beside the log, or a `--network-file` override). Worlds
+   * that read files named by parameters should read them through it.
+   */
+  resolvePath?: InputFileResolver;
 }
+
+/** Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}). */
+export type InputFileResolver = (param: string, path: string) => string;
 
 /** A private item of one agent (goal, secret...), for prompt audits. */
 export interface PrivateItem {
@@ -55,8 +65,12 @@ export interface WorldInstance<P = unknown> {
   turnPolicy: TurnPolicy | TurnPolicyName;
   /** Default delivery latency in ticks (default 1). */
   latency?: number;
-  /** Applied to every delivery before it reaches an agent. */
-  visibility?: VisibilityRule;
+  /**
+   * Applied to every delivery before it reaches an agent: one rule, or named rules in order
+   * (full logs name the rule that withheld each delivery). Rules read the current network
+   * from their context.
+   */
+  visibility?: Visibility;
   /** Channels and their members. */
   channels?: Record<string, number[]>;
   /** Sets the initial state at tick 0 (seeds, planted items, first messages). */

@@ -7,7 +7,7 @@ import {
   StepContext,
   XStateExecutor,
 } from '../agent/index.ts';
-import { type BusEvent, type EncounterRecord, MessageBus } from '../bus/index.ts';
+import { MessageBus } from '../bus/index.ts';
 import {
   createTurnPolicy,
   EventQueue,
@@ -18,6 +18,7 @@ import {
 import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/index.ts';
 import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
+import { DeliveryLog } from './delivery-log.ts';
 import { dueList } from './due-list.ts';
 import type { InputBuffer } from './input-buffer.ts';
 import type { EngineIntervention, Intervention } from './intervention.ts';
@@ -102,6 +103,8 @@ export class Engine {
     private readonly inputs: InputBuffer,
     /** Parameter names the log records (a run of an older world version: fewer than `params`). */
     private readonly recordedKeys?: readonly string[],
+    /** Full logs only: list each send's addressees and every withheld delivery (header `addressees`). */
+    addressees = false,
   ) {
     const size = world.size;
     this.executor =
@@ -150,49 +153,14 @@ export class Engine {
       due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients()),
       withInbox: () => Array.from(this.bus.recipients()),
     };
-    const sub = level === 'full' ? this.bus.events$.subscribe((e) => this.logBusEvent(e)) : undefined;
+    const deliveries = level === 'full' ? new DeliveryLog(log, this.bus, addressees) : undefined;
+    const sub = deliveries ? this.bus.events$.subscribe((e) => deliveries.write(e)) : undefined;
     this.unsubscribe = () => sub?.unsubscribe();
   }
 
   /** Read access for tools. */
   get view(): WorldView {
     return this.control;
-  }
-
-  private logBusEvent(e: BusEvent): void {
-    if (e.type === 'sent') {
-      const m = e.message;
-      this.log.append('send', e.tick, {
-        id: m.id,
-        from: m.from,
-        route: m.route,
-        channel: m.channel,
-        kind: m.kind,
-        item: m.item,
-        payload: m.payload,
-        deliverAt: m.deliverAt,
-        recipients: e.recipients,
-      });
-    } else if (e.type === 'observed') {
-      this.log.append('observe', e.tick, { agent: e.agent, msgs: e.messages.map((m) => m.id) });
-    } else this.logEncounter(e.tick, e.encounter);
-  }
-
-  private logEncounter(tick: number, e: EncounterRecord): void {
-    const s = e.said;
-    const r = e.reply;
-    this.log.append('encounter', tick, {
-      id: s.id,
-      from: s.from,
-      to: e.responder,
-      kind: s.kind,
-      item: s.item,
-      payload: s.payload,
-      heard: e.heard,
-      reply: r ? { id: r.id, kind: r.kind, item: r.item, payload: r.payload } : null,
-      replyHeard: e.replyHeard,
-      answer: e.answer,
-    });
   }
 
   /** Sets up tick 0 (the world's initial state) and logs it. */

@@ -15,6 +15,11 @@ export interface RunOptions {
   /** Maximum ticks (default: the world's `defaultTicks`, else 1000). */
   ticks?: number;
   level?: LogLevel;
+  /**
+   * Full logs: list each send's addressees and every delivery a visibility rule withheld
+   * (default true for `level: 'full'`; reruns of a log follow its header's `addressees`).
+   */
+  addressees?: boolean;
   /** Where the world came from, recorded so that `replay` can find it again. */
   source?: Record<string, Json>;
   /** Opens the log once the header is known. */
@@ -79,9 +84,14 @@ export function runHeader(
     seed,
     ticks: maxTicks,
     level: opts.level ?? 'minimal',
+    ...(addressed(opts) ? { addressees: true } : {}),
     ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}),
     ...(opts.llmInfo ? { llm: opts.llmInfo } : {}),
   };
+}
+
+function addressed(opts: RunOptions): boolean {
+  return opts.level === 'full' && (opts.addressees ?? true);
 }
 
 class NullLog implements RunLog {
@@ -152,6 +162,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     log,
     opts.inputs ?? new InputBuffer(),
     recorded ? Object.keys(recorded) : undefined,
+    addressed(opts),
   );
   const hooks = {
     onTick: opts.onTick,

@@ -92,13 +92,13 @@ export const world = defineWorld({
     'SIR and SIS epidemics with per-contact transmission, on a network or well-mixed, in continuous time',
   params: epidemicParams,
   defaultTicks: 10_000,
-  create({ params: p, rng }) {
+  create({ params: p, rng, resolvePath }) {
     if (p.gamma + p.contactRate > 1)
       throw new ConfigError(`gamma + contactRate must be at most 1 (got ${p.gamma + p.contactRate})`, {
         hint: 'rates are per unit time and every agent wakes at rate 1: rescale time',
       });
     // Watts–Strogatz rewires with β = 0.1 here (the world has no beta parameter)
-    const network = networkFromParams({ ...p, beta: 0.1 }, rng.stream('network')).topology;
+    const network = networkFromParams({ ...p, beta: 0.1 }, rng.stream('network'), resolvePath).topology;
     const r0 = basicReproduction(p);
     return {
       size: network.size,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   ConfigError,
+  type InputFileResolver,
   networkFromParams,
   type RngStreams,
   sha256Hex,
@@ -43,16 +44,17 @@ function checkParams(p: OpinionParams): void {
 }
 
 /** Builds the network (or reads W from a file, whose listeners then form the network). */
-export function buildSetup(p: OpinionParams, rng: RngStreams): OpinionSetup {
+export function buildSetup(p: OpinionParams, rng: RngStreams, resolvePath?: InputFileResolver): OpinionSetup {
   checkParams(p);
   const inputs: Record<string, string> = {};
   if (p.weights === 'file') {
-    const path = need(p.weightsFile, 'weightsFile', 'weights=file');
+    const named = need(p.weightsFile, 'weightsFile', 'weights=file');
+    const path = resolvePath ? resolvePath('weightsFile', named) : named;
     const weights = loadTrustWeights(path);
     inputs.weightsFile = fileHash(path);
     return { topology: weights.listeners(), weights, inputs };
   }
-  const net = networkFromParams(p, rng.stream('network'));
+  const net = networkFromParams(p, rng.stream('network'), resolvePath);
   return { topology: net.topology, weights: null, inputs: { ...inputs, ...net.inputs } };
 }
 

@@ -53,8 +53,8 @@ export const world = defineWorld({
     'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
   defaultTicks: 10_000,
-  create({ params, rng }) {
-    const setup = buildSetup(params, rng);
+  create({ params, rng, resolvePath }) {
+    const setup = buildSetup(params, rng, resolvePath);
     const size = setup.topology.size;
     const u = initialOpinions(params, size, rng, setup);
     const lambda = params.model === 'friedkin-johnsen' ? susceptibilities(params, size, rng, setup) : null;

@@ -66,7 +66,7 @@ export const world = defineWorld({
     'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
   defaultTicks: 1000,
-  create({ params, rng }) {
+  create({ params, rng, resolvePath }) {
     if (params.skeptics + params.debunkers > 1) {
       throw new ConfigError(
         `skeptics (${params.skeptics}) + debunkers (${params.debunkers}) exceed the whole population`,
@@ -75,7 +75,7 @@ export const world = defineWorld({
         },
       );
     }
-    const { topology, inputs } = networkFromParams(params, rng.stream('network'));
+    const { topology, inputs } = networkFromParams(params, rng.stream('network'), resolvePath);
     const phi = params.model === 'watts-threshold' ? drawThresholds(params, topology.size, rng) : null;
     const theory = rumorTheory(params);
     return {

@@ -45,7 +45,7 @@ function init(control: WorldControl, cast: readonly Resident[]): void {
  */
 export const world = defineWorld({
   id: 'town-square',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'LLM residents (and optional rule agents) trading a fact, a rumour and a secret in a town square and in direct messages',
   params: townParams,
@@ -71,8 +71,17 @@ export const world = defineWorld({
       network: topology,
       turnPolicy: params.turns,
       channels: { square: cast.map((r) => r.index) },
-      visibility: (m, to) =>
-        m.route === 'direct' && m.from >= 0 && !topology.hasEdge(m.from, to) ? null : m,
+      visibility: [
+        {
+          name: 'direct-needs-edge',
+          rule: (m, to, { network: now }) =>
+            m.route === 'direct' &&
+            m.from >= 0 &&
+            !(params.networkView === 'current' && now ? now : topology).hasEdge(m.from, to)
+              ? null
+              : m,
+        },
+      ],
       policy: (ctx) => (cast[ctx.agent].llm ? llmPolicy(town, ctx) : rulePolicy(town, ctx)),
       init: (control) => init(control, cast),
       metrics: (view, previous) => townMetrics(town, view, previous),
@@ -83,4 +92,7 @@ export const world = defineWorld({
       ],
     };
   },
+  // 1.0.0 read direct-message visibility and contact lists from the network as built
+  migrateParams: (params, fromVersion) =>
+    fromVersion === '1.0.0' ? { ...params, networkView: 'initial' } : params,
 });

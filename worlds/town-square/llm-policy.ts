@@ -74,7 +74,11 @@ export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decisi
   const parts = heard.map((h) => h.text);
   const query = parts.join(' ') ? parts : self.goal;
   const recalled = fitToBudget(recall(memory, query, { now: tick, k: 24 }), town.params.memoryTokens);
-  const contacts = contactsOf(town, i);
+  const contacts = contactsOf(town, i, {
+    forEachNeighbour: (_i, fn) => {
+      for (let k = 0; k < ctx.degree(); k++) fn(ctx.neighbour(k));
+    },
+  });
   const messages = buildPrompt({
     self,
     tick,

@@ -50,6 +50,12 @@ export const townParams = z.object({
     .min(1)
     .default(5)
     .describe('a rule agent stops after this many tellings of an item'),
+  networkView: z
+    .enum(['current', 'initial'])
+    .default('current')
+    .describe(
+      'network that direct messages and contact lists follow: current (with edges an intervention added or removed) or initial (as built; version 1.0.0)',
+    ),
 });
 
 /** Resolved town-square parameters. */

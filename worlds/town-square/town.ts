@@ -54,10 +54,15 @@ export interface Town {
 }
 
 /** Names of an agent's neighbours (its direct-message contacts), ascending by index. */
-export function contactsOf(town: Town, i: number): { names: string[]; index: Map<string, number> } {
+export function contactsOf(
+  town: Town,
+  i: number,
+  now?: Pick<Topology, 'forEachNeighbour'>,
+): { names: string[]; index: Map<string, number> } {
   const names: string[] = [];
   const index = new Map<string, number>();
-  town.topology.forEachNeighbour(i, (j) => {
+  const net = town.params.networkView === 'current' && now ? now : town.topology;
+  net.forEachNeighbour(i, (j) => {
     names.push(town.cast[j].name);
     index.set(town.cast[j].name, j);
   });

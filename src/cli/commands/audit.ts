@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../core/index.ts';
-import { type AuditFinding, auditPrompts } from '../../metrics/index.ts';
+import { type AuditBreach, type AuditFinding, auditPrompts } from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
 import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
@@ -12,6 +12,8 @@ export interface AuditCommandOptions {
   json?: boolean;
   /** The world file that wrote the logs (never taken from a log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 /** The audit of one log. */
@@ -25,6 +27,10 @@ export interface LogAudit {
   /** Every finding, allowed or not (with its basis). */
   findings: AuditFinding[];
   leaks: AuditFinding[];
+  /** Deliveries withheld per visibility rule (logs with `addressees`). */
+  withheld?: Record<string, number>;
+  /** Messages observed although a rule withheld them: visibility breaches (exit 1 like leaks). */
+  breaches?: AuditBreach[];
   /** Set when the log could not be audited (unreadable, minimal level, unknown world). */
   error?: { message: string; hint: string; exitCode: number };
 }
@@ -53,9 +59,9 @@ export function auditTargets(target: string): string[] {
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
  */
-export async function auditLog(path: string, worldFile?: string): Promise<LogAudit> {
+export async function auditLog(path: string, worldFile?: string, networkFile?: string): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header, { worldFile });
+  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -82,6 +88,8 @@ export async function auditLog(path: string, worldFile?: string): Promise<LogAud
     observed: count('observed'),
     findings: report.findings,
     leaks: report.leaks,
+    withheld: report.withheld,
+    breaches: report.breaches,
   };
 }
 
@@ -96,11 +104,17 @@ function describe(a: LogAudit): string[] {
       ...(a.error.hint ? [`  hint: ${a.error.hint}`] : []),
     ];
   const allowed = a.declared + a.observed;
+  const rules = Object.entries(a.withheld ?? {});
   return [
     `${a.log}: ${a.world}, ${a.prompts} prompts checked, ${allowed} findings allowed (${a.declared} declared, ${a.observed} observed), ${a.leaks.length} leaks`,
+    ...(rules.length ? [`  withheld deliveries: ${rules.map(([r, n]) => `${n} by ${r}`).join(', ')}`] : []),
     ...a.leaks.map(
       (f) =>
-        `  leak: seq ${f.seq} tick ${f.tick}: agent ${f.caller}'s prompt holds ${whose(f.owner)}'s ${f.kind} ${JSON.stringify(f.text)}`,
+        `  leak: seq ${f.seq} tick ${f.tick}: agent ${f.caller}'s prompt holds ${whose(f.owner)}'s ${f.kind} ${JSON.stringify(f.text)}${f.withheldBy ? ` (rule ${f.withheldBy} withheld it from this agent)` : ''}`,
+    ),
+    ...(a.breaches ?? []).map(
+      (b) =>
+        `  breach: seq ${b.seq} tick ${b.tick}: agent ${b.agent} observed message ${b.message}, which rule ${b.rule} withheld from it`,
     ),
   ];
 }
@@ -118,14 +132,14 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world));
+      audits.push(await auditLog(log, opts.world, opts.networkFile));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };
       audits.push({ log, prompts: 0, declared: 0, observed: 0, findings: [], leaks: [], error });
     }
   }
-  const leaks = audits.reduce((n, a) => n + a.leaks.length, 0);
+  const leaks = audits.reduce((n, a) => n + a.leaks.length + (a.breaches?.length ?? 0), 0);
   const failed = audits.filter((a) => a.error).length;
   if (opts.json) {
     const prompts = audits.reduce((n, a) => n + a.prompts, 0);

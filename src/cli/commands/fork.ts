@@ -30,6 +30,8 @@ export interface ForkCommandOptions extends LlmFlags {
   standalone?: boolean;
   /** The world file that wrote the log (never taken from the log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 interface ForkPlan {
@@ -140,7 +142,11 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
   const recorded = await readForkParent(path, ticks);
   for (const t of ticks) endOfTick(recorded, t);
-  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  const { def } = await loadWorldFromHeader(recorded.header, {
+    worldFile: opts.world,
+    logPath: path,
+    networkFile: opts.networkFile,
+  });
   checkForkParams(
     def,
     recorded.header.params as Record<string, unknown>,

@@ -20,6 +20,8 @@ export interface InspectCommandOptions {
   json?: boolean;
   /** The world file that wrote the log (never taken from the log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 /**
@@ -35,7 +37,11 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   const at = asked ?? lastTick;
   if (at > lastTick) throw new UsageError(`--at ${at} is beyond the log's last tick ${lastTick}`);
   const agents = parseAgents(opts.agent, h.size as number, Boolean(opts.json));
-  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world });
+  const { def } = await loadWorldFromHeader(h, {
+    worldFile: opts.world,
+    logPath: path,
+    networkFile: opts.networkFile,
+  });
   const seen = await rerunTo(def, recorded, at, agents);
   let metrics: Json = {};
   for await (const line of readLog(path, { verify: false })) {

@@ -12,6 +12,8 @@ export interface ReplayCommandOptions {
   quiet?: boolean;
   /** The world file that wrote the log (never taken from the log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 /** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */
@@ -21,7 +23,11 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
       hint: 'grapevine replay <log> --verify reruns the log and checks it line by line',
     });
   const recorded = await readRecordedRun(path);
-  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  const { def } = await loadWorldFromHeader(recorded.header, {
+    worldFile: opts.world,
+    logPath: path,
+    networkFile: opts.networkFile,
+  });
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
   const services = replayServices(recorded);
   const signals = new StopOnSignal();

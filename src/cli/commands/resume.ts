@@ -11,6 +11,8 @@ export interface ResumeCommandOptions extends LlmFlags {
   quiet?: boolean;
   /** The world file that wrote the log (never taken from the log itself). */
   world?: string;
+  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
+  networkFile?: string;
 }
 
 /**
@@ -27,7 +29,11 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   }
   // A run killed before its tick-0 line is resumed from its header (at = -1).
   const at = lastTick(recorded);
-  const { def } = await loadWorldFromHeader(recorded.header, { worldFile: opts.world });
+  const { def } = await loadWorldFromHeader(recorded.header, {
+    worldFile: opts.world,
+    logPath: path,
+    networkFile: opts.networkFile,
+  });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
   if (def.needsLlm) {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { ConfigError, RngStreams, UsageError } from '../../core/index.ts';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { ConfigError, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
@@ -100,6 +100,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const started = Date.now();
   const wall = { startedAt: new Date(started).toISOString(), ...(llm ? { llmEndpoint: llm.endpoint } : {}) };
   let result: Awaited<ReturnType<typeof runWorld>>;
+  let opened = false;
   try {
     result = await runWorld(def, {
       params,
@@ -108,8 +109,11 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       level,
       source,
       snapshotEvery,
-      openLog: (header) =>
-        new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force })),
+      openLog: (header) => {
+        const log = new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force }));
+        opened = true;
+        return log;
+      },
       onTick: (t, max) => {
         progress.tick(t, max);
         return signals.onTick(t);
@@ -131,6 +135,8 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       `the log ${out} holds every tick up to it: continue with: grapevine resume ${out}`,
     );
     if (code !== undefined) return code;
+    // bad input found once the log was open (a world's tick-0 check): leave no log behind
+    if (opened && isGrapevineError(err) && err.exitCode === 2) rmSync(out, { force: true });
     throw err;
   } finally {
     signals.dispose();
