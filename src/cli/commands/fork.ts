@@ -2,7 +2,14 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { continueRun, endOfTick, type RecordedRun, readForkParent } from '../../replay/index.ts';
+import {
+  continueRun,
+  dropParentIndex,
+  endOfTick,
+  parentIndexPath,
+  type RecordedRun,
+  readForkParent,
+} from '../../replay/index.ts';
 import {
   type Intervention,
   parseAssignments,
@@ -140,34 +147,25 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const seed = intFlag('seed', opts.seed);
   const replicates = intFlag('replicates', opts.replicates);
   if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
-  const recorded = await readForkParent(path, ticks);
-  for (const t of ticks) endOfTick(recorded, t);
-  const { def } = await loadWorldFromHeader(recorded.header, {
-    worldFile: opts.world,
-    logPath: path,
-    networkFile: opts.networkFile,
-  });
-  checkForkParams(
-    def,
-    recorded.header.params as Record<string, unknown>,
-    set,
-    recorded.header.seed as number,
-  );
-  const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
-  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout });
-  if (replicates === undefined && ticks.length === 1) {
+  const single = replicates === undefined && ticks.length === 1;
+  // where the children go is checked before the parent is read (nothing is written on a bad --out)
+  if (single) {
     checkOutPath(opts.out);
     checkOut(opts.out, opts.force);
+  } else if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
+    throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
+      hint: 'give a directory path (new or existing) to --out',
+    });
+  const { recorded, def } = await readAndCheckParent(path, ticks, set, opts);
+  const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
+  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout });
+  if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
     const r = await forkOne(plan(ticks[0]), opts.out, ivs, opts);
     report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }
-  if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
-    throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
-      hint: 'give a directory path (new or existing) to --out',
-    });
   const base = seed ?? (recorded.header.seed as number);
   const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
   for (const c of todo) checkOut(c.out, opts.force);
@@ -196,5 +194,38 @@ function report(result: Record<string, unknown>, opts: ForkCommandOptions): void
         ? `wrote ${r.children.length} children\n`
         : `fork of ${result.parent} at tick ${result.atTick}: ${r.ticks} ticks (${r.reason})\nlog ${r.log}\ndigest ${r.digest}\n`,
     );
+  }
+}
+
+/**
+ * Reads the parent for forks after `ticks` and checks the fork against it (world, ticks,
+ * parameters). A verification index that this read created is removed again when a check
+ * fails, so a refused fork leaves nothing behind.
+ */
+async function readAndCheckParent(
+  path: string,
+  ticks: readonly number[],
+  set: Record<string, unknown>,
+  opts: ForkCommandOptions,
+): Promise<{ recorded: RecordedRun; def: WorldDefinition }> {
+  const hadIndex = existsSync(parentIndexPath(path));
+  try {
+    const recorded = await readForkParent(path, ticks);
+    for (const t of ticks) endOfTick(recorded, t);
+    const { def } = await loadWorldFromHeader(recorded.header, {
+      worldFile: opts.world,
+      logPath: path,
+      networkFile: opts.networkFile,
+    });
+    checkForkParams(
+      def,
+      recorded.header.params as Record<string, unknown>,
+      set,
+      recorded.header.seed as number,
+    );
+    return { recorded, def };
+  } catch (err) {
+    if (!hadIndex) dropParentIndex(path);
+    throw err;
   }
 }
