@@ -1,5 +1,12 @@
 import { type Observable, Subject } from 'rxjs';
-import { base64ToTyped, ConfigError, type Json, RunError, typedToBase64 } from '../core/index.ts';
+import {
+  BASE64_CHUNK_CHARS,
+  base64ToTyped,
+  ConfigError,
+  type Json,
+  RunError,
+  typedToBase64Chunks,
+} from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
@@ -467,13 +474,18 @@ export class MessageBus {
     return s.asObservable();
   }
 
-  /** Everything in flight as plain JSON: pending batches and inboxes not yet taken (for snapshots). */
-  exportState(): Json {
+  /**
+   * Everything in flight as plain JSON: pending batches and inboxes not yet taken (for
+   * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
+   * chunks of `chunkChars` characters when one string would be longer (see
+   * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
+   */
+  exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
     const batch = (b: DeliveryBatch): Json => ({
       deliverAt: b.deliverAt,
       messages: b.messages() as unknown as Json,
-      to: typedToBase64(b.to.subarray(0, b.length)),
-      msg: typedToBase64(b.msg.subarray(0, b.length)),
+      to: typedToBase64Chunks(b.to.subarray(0, b.length), chunkChars),
+      msg: typedToBase64Chunks(b.msg.subarray(0, b.length), chunkChars),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
     const waiting = this.carryOver(this.releasedTick);
@@ -488,11 +500,16 @@ export class MessageBus {
     };
   }
 
-  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world). */
+  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world); columns in either form. */
   importState(json: Json): void {
     const s = json as { nextId: number; releasedTick: number; pending: Json[]; waiting: Json | null };
     const batch = (j: Json): DeliveryBatch => {
-      const o = j as unknown as { deliverAt: number; messages: Message[]; to: string; msg: string };
+      const o = j as unknown as {
+        deliverAt: number;
+        messages: Message[];
+        to: string | string[];
+        msg: string | string[];
+      };
       const b = this.fresh(o.deliverAt);
       for (const m of o.messages) b.addMessage(m);
       const to = base64ToTyped(o.to, Int32Array);
