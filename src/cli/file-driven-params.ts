@@ -1,0 +1,69 @@
+import { ConfigError } from '../core/index.ts';
+
+type Params = Record<string, unknown>;
+
+/** A file parameter and when the built-in worlds (rumor, opinion) read it. */
+interface FileParam {
+  param: string;
+  /** The setting under which the file is read. */
+  needs: string;
+  read: (p: Params) => boolean;
+}
+
+/** The network comes from W's file (opinion `weights=file`): no generator, no edge list. */
+const fromWeights = (p: Params): boolean => p.weights === 'file';
+
+/** The population comes from a file: an edge list (`network=csv`) or a trust matrix. */
+const fromFile = (p: Params): boolean => fromWeights(p) || p.network === 'csv';
+
+const FILES: readonly FileParam[] = [
+  { param: 'networkFile', needs: 'network=csv', read: (p) => p.network === 'csv' && !fromWeights(p) },
+  { param: 'weightsFile', needs: 'weights=file', read: fromWeights },
+  { param: 'opinionsFile', needs: 'initial=file', read: (p) => p.initial === 'file' },
+  {
+    param: 'susceptibilityFile',
+    needs: 'model=friedkin-johnsen with susceptibility=file',
+    read: (p) => p.susceptibility === 'file' && p.model === 'friedkin-johnsen',
+  },
+];
+
+/** Network generator parameters, unused when the network comes from a file. */
+const GENERATOR = ['k', 'beta', 'm'] as const;
+
+function refuse(message: string, hint: string): never {
+  throw new ConfigError(message, { hint });
+}
+
+/**
+ * Refuses a run's explicitly given parameter (config file or `--set`) that the run would
+ * silently not apply because a file decides instead: `n` that differs from the population
+ * the network file gives, the generator's `k`, `beta`, `m` (and, when a trust matrix gives
+ * the network, `network` and `networkFile`) with a file network, and a file parameter whose
+ * file is not read under the run's settings. Parameter names are those of the built-in
+ * worlds; a world without them is never affected.
+ *
+ * @param explicit the parameters the user gave; `params` the resolved ones; `size` the population built.
+ * @throws ConfigError (exit 2) naming the parameter.
+ */
+export function checkFileDrivenParams(explicit: Params, params: Params, size: number): void {
+  const given = (key: string): boolean => Object.hasOwn(explicit, key) && Object.hasOwn(params, key);
+  for (const f of FILES)
+    if (given(f.param) && params[f.param] !== '' && !f.read(params))
+      refuse(
+        `${f.param} is given but not read: the file is read only with ${f.needs}`,
+        `drop ${f.param}, or set ${f.needs}`,
+      );
+  if (!fromFile(params)) return;
+  const source = fromWeights(params) ? 'weightsFile' : 'networkFile';
+  if (given('n') && params.n !== size)
+    refuse(
+      `n=${String(params.n)} is not applied: the population comes from ${source} (${size} agents)`,
+      `drop n (the file gives the population), or set n=${size}`,
+    );
+  const unused = [...GENERATOR, ...(fromWeights(params) ? ['network', 'networkFile'] : [])].filter(given);
+  if (unused.length > 0)
+    refuse(
+      `${unused.join(', ')} ${unused.length === 1 ? 'is' : 'are'} not applied: the network comes from ${source}`,
+      `drop ${unused.join(', ')}`,
+    );
+}
