@@ -30,6 +30,9 @@ const FILES: readonly FileParam[] = [
 /** Network generator parameters, unused when the network comes from a file. */
 const GENERATOR = ['k', 'beta', 'm'] as const;
 
+/** A parameter described as a generator's (the epidemic world's `beta` is its transmission probability). */
+const GENERATOR_TEXT = /watts-strogatz|erdos-renyi|barabasi-albert|ring-lattice|mean degree/i;
+
 function refuse(message: string, hint: string): never {
   throw new ConfigError(message, { hint });
 }
@@ -40,12 +43,18 @@ function refuse(message: string, hint: string): never {
  * the network file gives, the generator's `k`, `beta`, `m` (and, when a trust matrix gives
  * the network, `network` and `networkFile`) with a file network, and a file parameter whose
  * file is not read under the run's settings. Parameter names are those of the built-in
- * worlds; a world without them is never affected.
+ * worlds; a world without them is never affected, and `k`, `beta`, `m` count as the
+ * generator's only when `describe` (the world's parameter descriptions) says so.
  *
  * @param explicit the parameters the user gave; `params` the resolved ones; `size` the population built.
  * @throws ConfigError (exit 2) naming the parameter.
  */
-export function checkFileDrivenParams(explicit: Params, params: Params, size: number): void {
+export function checkFileDrivenParams(
+  explicit: Params,
+  params: Params,
+  size: number,
+  describe: (param: string) => string = () => '',
+): void {
   const given = (key: string): boolean => Object.hasOwn(explicit, key) && Object.hasOwn(params, key);
   for (const f of FILES)
     if (given(f.param) && params[f.param] !== '' && !f.read(params))
@@ -60,7 +69,8 @@ export function checkFileDrivenParams(explicit: Params, params: Params, size: nu
       `n=${String(params.n)} is not applied: the population comes from ${source} (${size} agents)`,
       `drop n (the file gives the population), or set n=${size}`,
     );
-  const unused = [...GENERATOR, ...(fromWeights(params) ? ['network', 'networkFile'] : [])].filter(given);
+  const generator = GENERATOR.filter((k) => GENERATOR_TEXT.test(describe(k)));
+  const unused = [...generator, ...(fromWeights(params) ? ['network', 'networkFile'] : [])].filter(given);
   if (unused.length > 0)
     refuse(
       `${unused.join(', ')} ${unused.length === 1 ? 'is' : 'are'} not applied: the network comes from ${source}`,

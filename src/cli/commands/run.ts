@@ -111,7 +111,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       source,
       snapshotEvery,
       openLog: (header) => {
-        checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number);
+        checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
+          String(def.params.shape[k]?.description ?? ''),
+        );
         const log = new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force }));
         opened = true;
         return log;
