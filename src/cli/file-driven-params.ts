@@ -1,4 +1,5 @@
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, RngStreams } from '../core/index.ts';
+import type { WorldDefinition } from '../world/index.ts';
 
 type Params = Record<string, unknown>;
 
@@ -76,4 +77,22 @@ export function checkFileDrivenParams(
       `${unused.join(', ')} ${unused.length === 1 ? 'is' : 'are'} not applied: the network comes from ${source}`,
       `drop ${unused.join(', ')}`,
     );
+}
+
+/**
+ * {@link checkFileDrivenParams} for a run that is planned, not started (a sweep point): a
+ * world whose population comes from a file is built once (no log, no ticks) to learn it.
+ *
+ * @throws ConfigError (exit 2) naming the parameter.
+ */
+export function checkPlannedParams(
+  def: WorldDefinition,
+  explicit: Params,
+  params: Params,
+  seed: number,
+): void {
+  const size = fromFile(params)
+    ? def.create({ params, seed, rng: new RngStreams(seed) }).size
+    : Number(params.n);
+  checkFileDrivenParams(explicit, params, size, (k) => String(def.params.shape[k]?.description ?? ''));
 }

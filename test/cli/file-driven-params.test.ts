@@ -59,5 +59,17 @@ describe('parameters a file decides', () => {
       expect(hasStack(r.stderr)).toBe(false);
       expect(existsSync(join(dir, 'run.ndjson'))).toBe(false);
     }
+    // a sweep checks every point before its first run
+    const sweep = await cli(
+      ['sweep', 'rumor', ...CSV, '--grid', 'n=30,5', '--ticks', '2', '--out', 'sw', '--quiet'],
+      {
+        cwd: dir,
+        timeoutMs: 60_000,
+      },
+    );
+    expect(sweep.code, sweep.stderr).toBe(2);
+    expect(sweep.stderr).toMatch(/n=5 is not applied: the population comes from networkFile \(30 agents\)/);
+    expect(hasStack(sweep.stderr)).toBe(false);
+    expect(existsSync(join(dir, 'sw', 'runs'))).toBe(false);
   });
 });
