@@ -11,8 +11,12 @@ import { loadWorldFromHeader } from './load-world.ts';
  * Returns undefined, with a warning on stderr, when the world cannot be built: the report
  * then leaves out what needs the snapshot (cascades, asymmetry).
  */
-export async function layoutOfLog(path: string, worldFile?: string): Promise<StateLayout | undefined> {
-  return (await worldOfLog(path, worldFile))?.layout;
+export async function layoutOfLog(
+  path: string,
+  worldFile?: string,
+  networkFile?: string,
+): Promise<StateLayout | undefined> {
+  return (await worldOfLog(path, worldFile, networkFile))?.layout;
 }
 
 /**
@@ -22,10 +26,12 @@ export async function layoutOfLog(path: string, worldFile?: string): Promise<Sta
 export async function worldOfLog(
   path: string,
   worldFile?: string,
+  /** `--network-file FILE` (its sha256 must be the log's). */
+  networkFile?: string,
 ): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
   const header = await readHeader(path);
   try {
-    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path });
+    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
     const seed = header.seed as number;
     const version = (header.world as { version?: string } | undefined)?.version;
     const instance = def.create({
@@ -36,8 +42,8 @@ export async function worldOfLog(
     });
     return { layout: instance.agents.layout, network: instance.network };
   } catch (err) {
-    // a world file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
-    if (!isGrapevineError(err) || worldFile !== undefined) throw err;
+    // a file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
+    if (!isGrapevineError(err) || worldFile !== undefined || networkFile !== undefined) throw err;
     process.stderr.write(`grapevine: warning: no cascades or asymmetry: ${err.message}\n`);
     return undefined;
   }

@@ -191,6 +191,7 @@ export function program(
     .option('--json', 'print the figures as JSON')
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   cli
     .command('export')
@@ -201,6 +202,7 @@ export function program(
     .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   cli
     .command('view')
@@ -209,6 +211,7 @@ export function program(
     .option('--port <n>', 'port (0 = any free port)', '8790')
     .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
+    .option('--network-file <file>', NETWORK_FILE_HELP)
     .action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
   cli
     .command('validate')

@@ -27,6 +27,8 @@ export interface ReportCommandOptions {
   quiet?: boolean;
   /** The world file that wrote the log, when it is not built in. */
   world?: string;
+  /** `--network-file FILE`: the network file the run read (sha256 checked). */
+  networkFile?: string;
 }
 
 /** Where a log's report goes by default: beside the log, `<name>.report.html`. */
@@ -42,14 +44,14 @@ export function defaultReportPath(log: string): string {
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
   if (opts.out !== undefined) checkOutPath(opts.out);
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
-  const world = await worldOfLog(path, opts.world);
+  const world = await worldOfLog(path, opts.world, opts.networkFile);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));
   if (analysis.header.llm) {
-    figures.push(auditFigure(await promptAudit(path, opts.world)));
+    figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
     const text = textDiagnosticsFigure(await transcriptFromLog(path));
     if (text) figures.push(text);
   }
@@ -71,9 +73,9 @@ function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: Repo
 }
 
 /** The prompt audit of an LLM log for its report; a log that cannot be audited says why. */
-async function promptAudit(path: string, world?: string): Promise<PromptAuditSummary> {
+async function promptAudit(path: string, world?: string, networkFile?: string): Promise<PromptAuditSummary> {
   try {
-    const a = await auditLog(path, world);
+    const a = await auditLog(path, world, networkFile);
     return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
   } catch (err) {
     if (!isGrapevineError(err)) throw err;

@@ -84,12 +84,19 @@ export function provenancePath(state: FinalState, item: string, agent: number): 
  */
 export async function buildViewData(
   path: string,
-  opts: { maxNodes: number; world?: string },
+  opts: { maxNodes: number; world?: string; networkFile?: string },
 ): Promise<ViewData> {
   const recorded = await readRecordedRun(path);
   const h = recorded.header;
-  const { analysis, finalState } = await analyzeLog(path, await layoutOfLog(path, opts.world));
-  const { def } = await loadWorldFromHeader(h, { worldFile: opts.world, logPath: path });
+  const { analysis, finalState } = await analyzeLog(
+    path,
+    await layoutOfLog(path, opts.world, opts.networkFile),
+  );
+  const { def } = await loadWorldFromHeader(h, {
+    worldFile: opts.world,
+    logPath: path,
+    networkFile: opts.networkFile,
+  });
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];
   const origins = finalState ? originsOf(finalState, items) : [];

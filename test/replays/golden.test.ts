@@ -15,7 +15,7 @@ const logs = readdirSync(golden)
 describe('golden replays from earlier versions', () => {
   it('has a golden log of every built-in world', () => {
     const worlds = new Set(logs.map((f) => f.split('-')[0]));
-    for (const w of ['rumor', 'town', 'sotopia', 'survey']) expect(worlds.has(w)).toBe(true);
+    for (const w of ['rumor', 'town', 'sotopia', 'survey', 'epidemic']) expect(worlds.has(w)).toBe(true);
   });
 
   it.each(logs)('%s verifies', async (file) => {

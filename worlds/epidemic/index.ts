@@ -16,15 +16,20 @@ export const epidemicParams = z.object({
     .describe('SIR (recovered are immune) or SIS (recovered are susceptible again)'),
   n: z.number().int().min(2).default(10_000).describe('number of agents'),
   network: z
-    .enum(['complete', 'erdos-renyi', 'watts-strogatz', 'barabasi-albert', 'ring-lattice'])
+    .enum(['complete', 'erdos-renyi', 'watts-strogatz', 'barabasi-albert', 'ring-lattice', 'csv'])
     .default('complete')
-    .describe('contact network (complete = well-mixed)'),
+    .describe('contact network (complete = well-mixed; csv = networkFile)'),
   k: z
     .number()
     .min(0)
     .default(10)
     .describe('mean degree (erdos-renyi; integer for watts-strogatz, ring-lattice)'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
+  // no default: a run without a file records no networkFile, as before it existed
+  networkFile: z
+    .string()
+    .optional()
+    .describe("edge-list CSV path when network=csv (n is then the file's node count)"),
   contactRate: z
     .number()
     .min(0)
@@ -98,7 +103,11 @@ export const world = defineWorld({
         hint: 'rates are per unit time and every agent wakes at rate 1: rescale time',
       });
     // Watts–Strogatz rewires with β = 0.1 here (the world has no beta parameter)
-    const network = networkFromParams({ ...p, beta: 0.1 }, rng.stream('network'), resolvePath).topology;
+    const { topology: network, inputs } = networkFromParams(
+      { ...p, beta: 0.1 },
+      rng.stream('network'),
+      resolvePath,
+    );
     const r0 = basicReproduction(p);
     return {
       size: network.size,
@@ -106,6 +115,7 @@ export const world = defineWorld({
       executor: p.executor,
       network,
       turnPolicy: p.turns,
+      ...(inputs ? { inputs } : {}),
       init: (control) => {
         const s = rng.stream('initial');
         const done = new Set<number>();
@@ -134,7 +144,7 @@ export const world = defineWorld({
         const peak = Math.max(...history.map((h) => h.infected ?? 0));
         return {
           r0,
-          finalSize: p.model === 'sir' ? (last.recovered ?? 0) / p.n : null,
+          finalSize: p.model === 'sir' ? (last.recovered ?? 0) / network.size : null,
           peakInfected: peak,
           theory: (p.network === 'complete'
             ? p.model === 'sir'

@@ -81,9 +81,11 @@ export function initialOpinions(
   size: number,
   rng: RngStreams,
   setup: OpinionSetup,
+  resolvePath?: InputFileResolver,
 ): Float64Array {
   if (p.initial === 'file') {
-    const path = need(p.opinionsFile, 'opinionsFile', 'initial=file');
+    const named = need(p.opinionsFile, 'opinionsFile', 'initial=file');
+    const path = resolvePath ? resolvePath('opinionsFile', named) : named;
     setup.inputs.opinionsFile = fileHash(path);
     const x = loadAgentValues(path, size, 'opinion', [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]);
     const bad = x.findIndex((v) => v !== 0 && v !== 1);
@@ -104,9 +106,11 @@ export function susceptibilities(
   size: number,
   rng: RngStreams,
   setup: OpinionSetup,
+  resolvePath?: InputFileResolver,
 ): Float64Array {
   if (p.susceptibility === 'file') {
-    const path = need(p.susceptibilityFile, 'susceptibilityFile', 'susceptibility=file');
+    const named = need(p.susceptibilityFile, 'susceptibilityFile', 'susceptibility=file');
+    const path = resolvePath ? resolvePath('susceptibilityFile', named) : named;
     setup.inputs.susceptibilityFile = fileHash(path);
     return loadAgentValues(path, size, 'susceptibility', [0, 1]);
   }

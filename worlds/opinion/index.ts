@@ -56,8 +56,9 @@ export const world = defineWorld({
   create({ params, rng, resolvePath }) {
     const setup = buildSetup(params, rng, resolvePath);
     const size = setup.topology.size;
-    const u = initialOpinions(params, size, rng, setup);
-    const lambda = params.model === 'friedkin-johnsen' ? susceptibilities(params, size, rng, setup) : null;
+    const u = initialOpinions(params, size, rng, setup, resolvePath);
+    const lambda =
+      params.model === 'friedkin-johnsen' ? susceptibilities(params, size, rng, setup, resolvePath) : null;
     return {
       size,
       agents: opinionAgent,

@@ -20,6 +20,8 @@ export interface ExportCommandOptions {
   quiet?: boolean;
   /** The world file that wrote the log, when it is not built in. */
   world?: string;
+  /** `--network-file FILE`: the network file the run read (sha256 checked). */
+  networkFile?: string;
 }
 
 const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;
@@ -29,10 +31,11 @@ async function table(
   path: string,
   what: (typeof WHAT)[number],
   worldFile: string | undefined,
+  networkFile: string | undefined,
 ): Promise<ExportTable> {
   if (what === 'metrics') return metricsTable(path);
   if (what === 'events') return eventsTable(path);
-  const layout = await layoutOfLog(path, worldFile);
+  const layout = await layoutOfLog(path, worldFile, networkFile);
   if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
   const run = await analyzeLog(path, layout);
   if (!run.finalState)
@@ -56,9 +59,10 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
   checkOutPath(out);
-  // a named world file is checked (sha256, loadable) even for tables that need no world
-  if (opts.world !== undefined) await layoutOfLog(path, opts.world);
-  const rows = await writeTable(await table(path, what, opts.world), format, out);
+  // a named world or network file is checked (sha256, loadable) even for tables that need no world
+  if (opts.world !== undefined || opts.networkFile !== undefined)
+    await layoutOfLog(path, opts.world, opts.networkFile);
+  const rows = await writeTable(await table(path, what, opts.world, opts.networkFile), format, out);
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;
 }

@@ -4,6 +4,7 @@ import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
 import { describeCounters } from '../describe-counters.ts';
+import { checkFileDrivenParams } from '../file-driven-params.ts';
 import { checkOutPath, configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { checkLlmFailures, openLiveLlm, resolveRunLlm } from '../llm-session.ts';
@@ -110,6 +111,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       source,
       snapshotEvery,
       openLog: (header) => {
+        checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
+          String(def.params.shape[k]?.description ?? ''),
+        );
         const log = new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force }));
         opened = true;
         return log;

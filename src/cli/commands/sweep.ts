@@ -14,6 +14,7 @@ import {
 import { parseAssignments, parseSetValue, resolveParams } from '../../world/index.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
+import { checkPlannedParams } from '../file-driven-params.ts';
 import { intFlag, positiveIntFlag } from '../flags.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
@@ -126,7 +127,8 @@ export async function sweepCommand(
       hint: 'sweep a rule world (grapevine worlds lists them)',
     });
   const plan = planSweep(spec);
-  for (const run of plan.runs.filter((r) => r.replicate === 0)) resolveParams(def, run.params);
+  for (const run of plan.runs.filter((r) => r.replicate === 0))
+    checkPlannedParams(def, run.params, resolveParams(def, run.params), run.seed);
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
   const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });

@@ -10,6 +10,8 @@ export interface ViewCommandOptions {
   maxNodes?: string;
   /** The world file that wrote the log, when it is not built in. */
   world?: string;
+  /** `--network-file FILE`: the network file the run read (sha256 checked). */
+  networkFile?: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export async function viewCommand(path: string, opts: ViewCommandOptions): Promi
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const maxNodes = positiveIntFlag('max-nodes', opts.maxNodes) ?? 2000;
   const bundle = viewerBundleDir();
-  const data = await buildViewData(path, { maxNodes, world: opts.world });
+  const data = await buildViewData(path, { maxNodes, world: opts.world, networkFile: opts.networkFile });
   const server = await startViewServer(data, bundle, port);
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
