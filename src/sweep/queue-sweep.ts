@@ -72,7 +72,7 @@ async function persist<T>(request: () => Promise<T>): Promise<T> {
       return await request();
     } catch (err) {
       if (attempt >= 240) throw err;
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 500)); // wall-clock-ok: transport retry, never in results
     }
   }
 }
