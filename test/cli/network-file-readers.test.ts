@@ -1,31 +1,15 @@
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
+import { ringCsv, runOnRelativeNetworkFile } from './network-file-fixture.ts';
 import { cli, hasStack } from './run-cli.ts';
 
 // Issue 15 item 19, the commands that read a log but did not take --network-file: report,
 // export and view rebuild the world too, so they take the override, check its sha256, and
 // refuse other bytes (exit 2, one line).
-function ringCsv(extra = ''): string {
-  const rows = ['source,target'];
-  for (let i = 0; i < 30; i++) rows.push(`${i},${(i + 1) % 30}`, `${i},${(i + 7) % 30}`);
-  return `${rows.join('\n')}\n${extra}`;
-}
-
 describe('--network-file on report, export and view', () => {
   it('rebuilds the world from the named file and refuses a file with other bytes', async () => {
-    const root = tempDir('network-file-readers');
-    const [a, b] = [join(root, 'a'), join(root, 'b')];
-    mkdirSync(a);
-    mkdirSync(b);
-    writeFileSync(join(a, 'edges.csv'), ringCsv());
-    const set = ['n=30', 'network=csv', 'networkFile=edges.csv', 'spreaders=2', 'insiders=2'];
-    const run = await cli(
-      ['run', 'rumor', ...set.flatMap((s) => ['--set', s]), '--ticks', '4', '--out', 'run.ndjson', '--quiet'],
-      { cwd: a, timeoutMs: 60_000 },
-    );
-    expect(run.code, run.stderr).toBe(0);
+    const { a, b } = await runOnRelativeNetworkFile('network-file-readers');
     // the log alone in another folder: its network file is only reachable through --network-file
     copyFileSync(join(a, 'run.ndjson'), join(b, 'run.ndjson'));
     writeFileSync(join(b, 'other.csv'), ringCsv('0,15\n'));
