@@ -109,7 +109,7 @@ async function queueDrained(): Promise<number> {
   const nc = await connect({ servers: url });
   const jsm = await jetstreamManager(nc);
   let left = -1;
-  for (let i = 0; i < 100 && left !== 0; i++) {
+  for (let i = 0; i < 600 && left !== 0; i++) {
     left = (await jsm.streams.info('GRAPEVINE_RUNS')).state.messages;
     if (left) await new Promise((r) => setTimeout(r, 100));
   }
