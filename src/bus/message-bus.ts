@@ -1,4 +1,3 @@
-import { type Observable, Subject } from 'rxjs';
 import {
   BASE64_CHUNK_CHARS,
   base64ToTyped,
@@ -8,11 +7,12 @@ import {
   typedToBase64Chunks,
 } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
-import { DeliveryBatch } from './delivery-batch.ts';
-import { Inbox } from './inbox.ts';
-import type { Address, Message, OutgoingMessage, Route, Visibility, VisibilityRule } from './message.ts';
-import { StringCodes } from './string-codes.ts';
+import { AddressRouter, routeOf } from './address-router.ts';
+import type { DeliveryBatch } from './delivery-batch.ts';
+import type { Message, OutgoingMessage, Visibility, VisibilityRule } from './message.ts';
+import { ObservedInboxes } from './observed-inboxes.ts';
 import { VisibilityRules } from './visibility-rules.ts';
+import { WithheldLog } from './withheld-log.ts';
 
 /** Options of a {@link MessageBus}. */
 export interface BusOptions {
@@ -26,40 +26,17 @@ export interface BusOptions {
   visibility?: Visibility;
 }
 
-/** What the bus reports to observers of {@link MessageBus.events$} (full logs, tools). */
-export type BusEvent =
-  | { type: 'sent'; tick: number; message: Message; recipients: number; to: Int32Array }
-  | { type: 'withheld'; tick: number; message: Message; to: number[]; rule: string }
-  | { type: 'observed'; tick: number; agent: number; messages: readonly Message[] }
-  | { type: 'encounter'; tick: number; encounter: EncounterRecord };
-
-/** One resolved encounter, as full logs record it (see docs/ENCOUNTERS.md). */
-export interface EncounterRecord {
-  /** The agent that answered. */
-  responder: number;
-  /** What the opener said (as sent; `route` is `encounter`). */
-  said: Message;
-  /** True if the visibility rule let the responder hear it. */
-  heard: boolean;
-  /** The responder's answer as sent, or null if it said nothing. */
-  reply: Message | null;
-  /** True if the opener heard the answer. */
-  replyHeard: boolean;
-  /** What the responder's own state did while answering (events, memory writes, messages sent). */
-  answer: { events: string[]; memory: Record<string, Json>; sent: number[] } | null;
-}
-
 /**
  * The routed message bus. Sending expands the address into recipients at once (cost
- * proportional to the recipients, never to the population) into the batch due at
- * `tick + latency`. `release(tick)` indexes that batch by recipient; each agent then takes
- * its whole inbox in one step. Inboxes of agents that did not act carry over to the next
- * tick. Agents (or tools) that want a stream subscribe to {@link observe}.
+ * proportional to the recipients, never to the population; {@link AddressRouter}) into
+ * the batch due at `tick + latency`. `release(tick)` indexes that batch by recipient
+ * ({@link ReleasedInboxes}); each agent then takes its whole inbox in one step. Inboxes of
+ * agents that did not act carry over to the next tick. Agents (or tools) that want a
+ * stream subscribe to {@link observe}.
  */
-export class MessageBus {
-  readonly size: number;
+export class MessageBus extends ObservedInboxes {
   readonly latency: number;
-  private topology?: Topology;
+  private readonly router: AddressRouter;
   private readonly visibility?: VisibilityRule;
   private readonly rules: VisibilityRules;
   private readonly visibilityCtx: { network: Topology | undefined };
@@ -68,55 +45,27 @@ export class MessageBus {
   private readonly pending = new Map<number, DeliveryBatch>();
   private pendingRows = 0;
   private nextId = 0;
-  private readonly channels = new Map<string, Int32Array>();
-  private readonly codes = new StringCodes();
-  /** Emptied batches kept for reuse, so a run does not regrow its delivery arrays every tick. */
-  private readonly spare: DeliveryBatch[] = [];
-  private current: DeliveryBatch;
   private lastBatch: DeliveryBatch;
   private lastIndex = 0;
-  private order = new Int32Array(64);
-  private readonly inboxStart: Int32Array;
-  private readonly inboxCount: Int32Array;
-  private touched = new Int32Array(64);
-  private touchedCount = 0;
-  private releasedTick = 0;
-  private readonly view: Inbox;
-  private readonly streams = new Map<number, Subject<readonly Message[]>>();
-  private readonly events = new Subject<BusEvent>();
-  /** Every send and every observed inbox, for full logs; costs nothing when unobserved. */
-  readonly events$: Observable<BusEvent> = this.events.asObservable();
 
   constructor(opts: BusOptions) {
-    this.size = opts.size;
+    super(opts.size);
     this.latency = opts.latency ?? 1;
     if (!Number.isInteger(this.latency) || this.latency < 1) {
       throw new ConfigError(`delivery latency must be an integer >= 1 tick, got ${opts.latency}`, {
         hint: 'latency 1 means simultaneous update: what is said at t is heard at t+1',
       });
     }
-    this.topology = opts.topology;
+    this.router = new AddressRouter(opts.size, opts.topology);
     this.rules = new VisibilityRules(opts.visibility);
     this.visibility = this.rules.apply;
     this.visibilityCtx = { network: opts.topology };
-    this.inboxStart = new Int32Array(opts.size);
-    this.inboxCount = new Int32Array(opts.size);
-    this.current = this.fresh(0);
     this.lastBatch = this.current;
-    this.view = new Inbox({
-      messageAtRow: (row) => this.current.message(this.current.msg[row]),
-      fromAtRow: (row) => this.current.from[this.current.msg[row]],
-      kindAtRow: (row) => this.codes.string(this.current.kind[this.current.msg[row]]),
-      itemAtRow: (row) => {
-        const c = this.current.item[this.current.msg[row]];
-        return c < 0 ? undefined : this.codes.string(c);
-      },
-    });
   }
 
   /** Replaces the network used for `neighbours` addressing (network interventions). */
   setTopology(topology: Topology): void {
-    this.topology = topology;
+    this.router.topology = topology;
     this.visibilityCtx.network = topology;
   }
 
@@ -127,26 +76,17 @@ export class MessageBus {
 
   /** Declares a channel and its members (agent indices). */
   defineChannel(name: string, members: readonly number[] | Int32Array): void {
-    const sorted = Int32Array.from(members).sort();
-    for (const m of sorted) this.checkAgent(m, `member of channel "${name}"`);
-    this.channels.set(name, sorted);
+    this.router.defineChannel(name, members);
   }
 
   /** Members of a channel, ascending. */
   channelMembers(name: string): Int32Array {
-    const members = this.channels.get(name);
-    if (!members)
-      throw new RunError(`unknown channel "${name}"`, {
-        hint: `declared channels: ${[...this.channels.keys()].join(', ') || 'none'}`,
-      });
-    return members;
+    return this.router.channelMembers(name);
   }
 
   /** Envelopes routed but not yet observed (pending plus current undelivered). */
   get pendingCount(): number {
-    let inCurrent = 0;
-    for (let k = 0; k < this.touchedCount; k++) inCurrent += this.inboxCount[this.touched[k]];
-    return this.pendingRows + inCurrent;
+    return this.pendingRows + this.undelivered();
   }
 
   /** Sends a message from `from` (-1 = the world) at `tick`; returns it. */
@@ -173,7 +113,7 @@ export class MessageBus {
       batch.deliverAt,
     );
     const before = batch.length;
-    this.route(batch, m, from, a);
+    this.router.route(batch, m, from, a);
     return this.sent(batch, before, tick, m);
   }
 
@@ -185,7 +125,7 @@ export class MessageBus {
 
   /** {@link sendTo} without building the message object: returns its id. */
   postTo(from: number, tick: number, to: number, kind: string, item?: string, payload?: Json): number {
-    this.checkAgent(to, 'recipient');
+    this.router.checkAgent(to, 'recipient');
     const batch = this.batchFor(tick, undefined);
     const m = batch.addFields(
       this.nextId++,
@@ -201,16 +141,6 @@ export class MessageBus {
     const before = batch.length;
     batch.add(to, m);
     return this.sent(batch, before, tick, m);
-  }
-
-  /** An empty batch due at `deliverAt`, reused when one is spare. */
-  private fresh(deliverAt: number): DeliveryBatch {
-    return this.spare.pop()?.reset(deliverAt) ?? new DeliveryBatch(deliverAt, this.codes);
-  }
-
-  /** Keeps an emptied batch for reuse (a few at most). */
-  private recycle(batch: DeliveryBatch): void {
-    if (this.spare.length < 4) this.spare.push(batch.reset(0));
   }
 
   private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
@@ -242,38 +172,6 @@ export class MessageBus {
     return batch.id[m];
   }
 
-  private route(batch: DeliveryBatch, m: number, from: number, address: Address): void {
-    switch (address.to) {
-      case 'agent':
-        this.checkAgent(address.id, 'recipient');
-        batch.add(address.id, m);
-        return;
-      case 'neighbours': {
-        const topo = this.topology;
-        if (!topo || from < 0)
-          throw new RunError(
-            from < 0
-              ? 'the world has no neighbours to send to'
-              : 'this world has no network: cannot send to neighbours',
-          );
-        const d = topo.degree(from);
-        for (let k = 0; k < d; k++) batch.add(topo.neighbour(from, k), m);
-        return;
-      }
-      case 'channel':
-        for (const member of this.channelMembers(address.channel)) if (member !== from) batch.add(member, m);
-        return;
-      case 'all':
-        for (let i = 0; i < this.size; i++) if (i !== from) batch.add(i, m);
-        return;
-    }
-  }
-
-  private checkAgent(i: number, what: string): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.size)
-      throw new RunError(`${what} ${i} is not an agent (population ${this.size})`);
-  }
-
   /**
    * Creates a message of an encounter: said by `from` to `to` at `tick`, heard at once
    * (`deliverAt = tick`, route `encounter`). Returns the message as sent and what `to`
@@ -303,7 +201,7 @@ export class MessageBus {
     item: string | undefined,
     payload: Json | undefined,
   ): Message {
-    this.checkAgent(to, 'encounter partner');
+    this.router.checkAgent(to, 'encounter partner');
     return {
       id: this.nextId++,
       from,
@@ -320,26 +218,6 @@ export class MessageBus {
   /** What `recipient` hears of `message` after the visibility rule (null: withheld). */
   heardBy(message: Message, recipient: number): Message | null {
     return this.visibility ? this.visibility(message, recipient, this.visibilityCtx) : message;
-  }
-
-  /** Reports a resolved encounter to observers: full logs, and the two sides' observation streams. */
-  encountered(
-    tick: number,
-    record: EncounterRecord,
-    heard: Message | null,
-    replyHeard: Message | null,
-  ): void {
-    if (this.events.observed) this.events.next({ type: 'encounter', tick, encounter: record });
-    if (this.streams.size === 0) return;
-    const responder = this.streams.get(record.responder);
-    if (heard && responder) responder.next([heard]);
-    const opener = this.streams.get(record.said.from);
-    if (replyHeard && opener) opener.next([replyHeard]);
-  }
-
-  /** True if anyone observes encounters (full logs, observation streams). */
-  get observingEncounters(): boolean {
-    return this.events.observed || this.streams.size > 0;
   }
 
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
@@ -359,7 +237,11 @@ export class MessageBus {
     if (due && this.visibility) {
       const withheld = this.reportWithheld && this.events.observed ? new WithheldLog() : undefined;
       due.filter(this.visibility, this.visibilityCtx, withheld);
-      withheld?.report(this, tick, (e) => this.events.next(e));
+      withheld?.report(
+        (m, to) => this.withholdingRule(m, to),
+        tick,
+        (e) => this.events.next(e),
+      );
     }
     if (carried && due) {
       carried.append(due);
@@ -371,107 +253,6 @@ export class MessageBus {
     this.releasedTick = tick;
     this.index(batch);
     return this.touchedCount;
-  }
-
-  private carryOver(tick: number): DeliveryBatch | undefined {
-    let carried: DeliveryBatch | undefined;
-    let remap: Map<number, number> | undefined;
-    const current = this.current;
-    for (let k = 0; k < this.touchedCount; k++) {
-      const i = this.touched[k];
-      const n = this.inboxCount[i];
-      if (n === 0) continue;
-      carried ??= this.fresh(tick);
-      remap ??= new Map<number, number>();
-      for (let r = 0; r < n; r++) {
-        const m = current.msg[this.order[this.inboxStart[i] + r]];
-        let idx = remap.get(m);
-        if (idx === undefined) {
-          idx = carried.copyMessage(current, m);
-          remap.set(m, idx);
-        }
-        carried.add(i, idx);
-      }
-    }
-    for (let k = 0; k < this.touchedCount; k++) this.inboxCount[this.touched[k]] = 0;
-    this.touchedCount = 0;
-    return carried;
-  }
-
-  private index(batch: DeliveryBatch): void {
-    const n = batch.length;
-    const count = this.inboxCount;
-    if (this.touched.length < n) this.touched = new Int32Array(n);
-    if (this.order.length < n) this.order = new Int32Array(n);
-    let t = 0;
-    for (let r = 0; r < n; r++) {
-      const to = batch.to[r];
-      if (count[to] === 0) this.touched[t++] = to;
-      count[to]++;
-    }
-    this.touchedCount = t;
-    const touched = this.touched.subarray(0, t).sort();
-    let offset = 0;
-    for (let k = 0; k < t; k++) {
-      const i = touched[k];
-      this.inboxStart[i] = offset;
-      offset += count[i];
-      count[i] = 0;
-    }
-    for (let r = 0; r < n; r++) {
-      const to = batch.to[r];
-      this.order[this.inboxStart[to] + count[to]++] = r;
-    }
-  }
-
-  /** Messages waiting per agent this tick (live view, do not modify). */
-  inboxCounts(): Int32Array {
-    return this.inboxCount;
-  }
-
-  /** True if agent `i` has messages this tick. */
-  hasInbox(i: number): boolean {
-    return this.inboxCount[i] > 0;
-  }
-
-  /** Agents with messages this tick, ascending (a live view until the next release). */
-  recipients(): Int32Array {
-    return this.touched.subarray(0, this.touchedCount);
-  }
-
-  /**
-   * Hands agent `i` its whole inbox for this step and marks it observed. The returned view
-   * is reused by the next call.
-   */
-  take(i: number): Inbox {
-    const n = this.inboxCount[i];
-    const view = this.view.aim(i, this.order, this.inboxStart[i], n);
-    if (n === 0) return view;
-    this.inboxCount[i] = 0;
-    const stream = this.streams.get(i);
-    if (stream || this.events.observed) {
-      const messages = view.toArray();
-      stream?.next(messages);
-      if (this.events.observed)
-        this.events.next({ type: 'observed', tick: this.releasedTick, agent: i, messages });
-    }
-    return view;
-  }
-
-  /** An empty inbox view (for commits of asynchronous decisions). */
-  emptyInbox(): Inbox {
-    return this.view.aim(-1, this.order, 0, 0);
-  }
-
-  /** Agent `i`'s observation stream: one array per step in which it had mail. */
-  observe(i: number): Observable<readonly Message[]> {
-    this.checkAgent(i, 'observer');
-    let s = this.streams.get(i);
-    if (!s) {
-      s = new Subject<readonly Message[]>();
-      this.streams.set(i, s);
-    }
-    return s.asObservable();
   }
 
   /**
@@ -531,53 +312,5 @@ export class MessageBus {
     this.recycle(this.current);
     this.current = s.waiting ? batch(s.waiting) : this.fresh(this.releasedTick);
     this.index(this.current);
-  }
-
-  /** Completes every stream. */
-  close(): void {
-    for (const s of this.streams.values()) s.complete();
-    this.events.complete();
-  }
-}
-
-function routeOf(address: Address): Route {
-  switch (address.to) {
-    case 'agent':
-      return 'direct';
-    case 'neighbours':
-      return 'neighbours';
-    case 'channel':
-      return 'channel';
-    case 'all':
-      return 'broadcast';
-    default:
-      throw new RunError(`unknown address ${JSON.stringify(address)}`, {
-        hint: "use { to: 'agent', id }, { to: 'neighbours' }, { to: 'channel', channel } or { to: 'all' }",
-      });
-  }
-}
-
-/** Deliveries withheld in one release, grouped by message (in row order) for full logs. */
-class WithheldLog {
-  private readonly byMessage = new Map<Message, number[]>();
-
-  add(message: Message, to: number): void {
-    const list = this.byMessage.get(message);
-    if (list) list.push(to);
-    else this.byMessage.set(message, [to]);
-  }
-
-  /** Emits one `withheld` event per (message, rule), recipients in delivery order. */
-  report(bus: MessageBus, tick: number, emit: (e: BusEvent) => void): void {
-    for (const [message, recipients] of this.byMessage) {
-      const byRule = new Map<string, number[]>();
-      for (const to of recipients) {
-        const rule = bus.withholdingRule(message, to) ?? 'visibility';
-        const list = byRule.get(rule);
-        if (list) list.push(to);
-        else byRule.set(rule, [to]);
-      }
-      for (const [rule, to] of byRule) emit({ type: 'withheld', tick, message, to, rule });
-    }
   }
 }
