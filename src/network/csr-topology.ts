@@ -114,29 +114,59 @@ export class CsrTopology implements Topology {
    * `far[u * per + j]` (the Watts-Strogatz and lattice layout), so no source array is
    * needed. Same rows as {@link CsrTopology.fromEdges} on the equivalent edge list, trusting
    * the caller that every `far` entry is in [0, size) (self loops are still dropped).
+   * Given `degrees`, the exact degree of every node of a graph the caller knows to be
+   * simple (no self loop, no duplicate edge), it skips the counting pass and the duplicate
+   * check, and takes `degrees` over as the offsets array.
    */
-  static fromOwnedEdges(kind: string, size: number, per: number, far: Int32Array): CsrTopology {
-    const offsets = new Int32Array(size + 1);
-    for (let u = 0, e = 0; u < size; u++)
-      for (let j = 0; j < per; j++, e++) {
+  static fromOwnedEdges(
+    kind: string,
+    size: number,
+    per: number,
+    far: Int32Array,
+    degrees?: Int32Array,
+  ): CsrTopology {
+    const offsets = degrees ?? ownedDegrees(size, per, far);
+    const rows = new Int32Array(endOffsets(offsets));
+    // offsets[i] is the end of row i: fill each row backwards, so it ends at its start
+    for (let u = size - 1, e = size * per - 1; u >= 0; u--)
+      for (let j = per - 1; j >= 0; j--, e--) {
         const v = far[e];
         if (v === u) continue;
-        offsets[u + 1]++;
-        offsets[v + 1]++;
-      }
-    for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
-    const rows = new Int32Array(offsets[size]);
-    const cursor = offsets.slice(0, size);
-    for (let u = 0, e = 0; u < size; u++)
-      for (let j = 0; j < per; j++, e++) {
-        const v = far[e];
-        if (v === u) continue;
-        rows[cursor[u]++] = v;
-        rows[cursor[v]++] = u;
+        rows[--offsets[u]] = v;
+        rows[--offsets[v]] = u;
       }
     sortRows(offsets, rows);
-    return new CsrTopology(kind, offsets, dropDuplicates(offsets, rows));
+    return new CsrTopology(kind, offsets, degrees ? rows : dropDuplicates(offsets, rows));
   }
+}
+
+/** Degrees (with multiplicity, self loops left out) of owned edges, in an array of size + 1. */
+function ownedDegrees(size: number, per: number, far: Int32Array): Int32Array {
+  const degrees = new Int32Array(size + 1);
+  for (let u = 0, e = 0; u < size; u++)
+    for (let j = 0; j < per; j++, e++) {
+      const v = far[e];
+      if (v === u) continue;
+      degrees[u]++;
+      degrees[v]++;
+    }
+  return degrees;
+}
+
+/**
+ * Turns degrees `offsets[0..size)` into row ends in place (`offsets[i]` = end of row i,
+ * `offsets[size]` = total), so a backward fill that decrements them leaves row starts,
+ * without a cursor array. Returns the total.
+ */
+function endOffsets(offsets: Int32Array): number {
+  const size = offsets.length - 1;
+  let sum = 0;
+  for (let i = 0; i < size; i++) {
+    sum += offsets[i];
+    offsets[i] = sum;
+  }
+  offsets[size] = sum;
+  return sum;
 }
 
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {

@@ -16,5 +16,6 @@ export interface RingLatticeParams {
  */
 export function ringLattice(params: RingLatticeParams): CsrTopology {
   const { n, k } = checkLattice('ring-lattice', params);
-  return CsrTopology.fromOwnedEdges('ring-lattice', n, k / 2, latticeFarEnds(n, k));
+  const degrees = new Int32Array(n + 1).fill(k, 0, n);
+  return CsrTopology.fromOwnedEdges('ring-lattice', n, k / 2, latticeFarEnds(n, k), degrees);
 }

@@ -25,17 +25,19 @@ export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopolog
   const { n, k } = checkLattice('watts-strogatz', params);
   const beta = checkProbability('watts-strogatz', 'beta', params.beta);
   const dst = latticeFarEnds(n, k);
-  if (beta > 0) rewire(n, k / 2, dst, beta, rng);
-  return CsrTopology.fromOwnedEdges('watts-strogatz', n, k / 2, dst);
+  // the rewired graph stays simple, and rewire keeps every degree: the CSR build needs no counting
+  const degree = new Int32Array(n + 1).fill(k, 0, n);
+  if (beta > 0) rewire(n, k / 2, dst, beta, rng, degree);
+  return CsrTopology.fromOwnedEdges('watts-strogatz', n, k / 2, dst, degree);
 }
 
 /**
  * Rewires in place. Every edge keeps its owner (the near endpoint u, which never changes)
  * and only its far endpoint `dst[e]` moves, so {u, w} is an edge iff u's `half` slots hold w
- * or w's slots hold u: two short contiguous scans, no hash table.
+ * or w's slots hold u: two short contiguous scans, no hash table. `degree` (every node's
+ * degree, k at the start) is kept up to date.
  */
-function rewire(n: number, half: number, dst: Int32Array, beta: number, rng: Rng): void {
-  const degree = new Int32Array(n).fill(2 * half);
+function rewire(n: number, half: number, dst: Int32Array, beta: number, rng: Rng, degree: Int32Array): void {
   for (let d = 0; d < half; d++) {
     for (let u = 0; u < n; u++) {
       if (rng.next() >= beta || degree[u] >= n - 1) continue;
