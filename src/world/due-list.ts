@@ -1,3 +1,5 @@
+import { AgentSorter } from '../clock/index.ts';
+
 /**
  * The agents due at a tick (with mail, or in an active state), ascending. When they are a
  * small part of the population it merges the sorted active agents with the bus's recipients
@@ -7,12 +9,15 @@
  * @param active 1 per agent in an active state
  * @param activeAgents the active agents in any order
  * @param withInbox the agents with messages, ascending
+ * @param sorter sorts the active agents in time proportional to their number (an engine
+ *   keeps one, so that its buffers are reused tick after tick)
  */
 export function dueList(
   inbox: Int32Array,
   active: Uint8Array,
   activeAgents: Int32Array,
   withInbox: Int32Array,
+  sorter: AgentSorter = new AgentSorter(),
 ): number[] {
   const size = active.length;
   const out: number[] = [];
@@ -20,7 +25,7 @@ export function dueList(
     for (let i = 0; i < size; i++) if (active[i] === 1 || inbox[i] > 0) out.push(i);
     return out;
   }
-  const a = activeAgents.length === 0 ? activeAgents : activeAgents.slice().sort();
+  const a = sorter.sorted(activeAgents, size);
   let p = 0;
   let q = 0;
   while (p < a.length || q < withInbox.length) {

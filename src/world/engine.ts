@@ -9,6 +9,7 @@ import {
 } from '../agent/index.ts';
 import { MessageBus } from '../bus/index.ts';
 import {
+  AgentSorter,
   createTurnPolicy,
   EventQueue,
   type EventQueueState,
@@ -145,12 +146,13 @@ export class Engine {
       typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
     const inbox = this.bus.inboxCounts();
     const active = this.executor.activeMask();
+    const sorter = new AgentSorter();
     this.turnCtx = {
       size,
       hasInbox: (i) => inbox[i] > 0,
       isDue: (i) => inbox[i] > 0 || active[i] === 1,
       rng: rng.stepRng('turns'),
-      due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients()),
+      due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter),
       withInbox: () => Array.from(this.bus.recipients()),
     };
     const deliveries = level === 'full' ? new DeliveryLog(log, this.bus, addressees) : undefined;
