@@ -1,4 +1,5 @@
 import { ConfigError, type Rng } from '../core/index.ts';
+import { sortRows } from './sort-rows.ts';
 import type { Topology } from './topology.ts';
 
 /**
@@ -205,31 +206,6 @@ function countArcs(
   }
   for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
   return offsets[size];
-}
-
-/**
- * Sorts every row in place: insertion sort for short rows (the common case, and it stays in
- * the cache), the typed-array sort for long ones.
- */
-function sortRows(offsets: Int32Array, rows: Int32Array): void {
-  const size = offsets.length - 1;
-  for (let i = 0; i < size; i++) {
-    const start = offsets[i];
-    const end = offsets[i + 1];
-    if (end - start > 32) {
-      rows.subarray(start, end).sort();
-      continue;
-    }
-    for (let p = start + 1; p < end; p++) {
-      const v = rows[p];
-      let q = p - 1;
-      while (q >= start && rows[q] > v) {
-        rows[q + 1] = rows[q];
-        q--;
-      }
-      rows[q + 1] = v;
-    }
-  }
 }
 
 /** Removes repeated entries from each sorted row in place, rewriting `offsets`. */
