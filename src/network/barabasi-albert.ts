@@ -23,14 +23,13 @@ export function barabasiAlbert(params: BarabasiAlbertParams, rng: Rng): CsrTopol
   const m = checkInt('barabasi-albert', 'm', params.m, 1, n - 1, hint);
   const edgeCount = (m * (m + 1)) / 2 + m * (n - m - 1);
   checkEdgeBudget('barabasi-albert', edgeCount);
-  const src = new Int32Array(edgeCount);
-  const dst = new Int32Array(edgeCount);
+  // edge e is (repeated[2e], repeated[2e + 1]): the endpoint list is the edge list
   const repeated = new Int32Array(2 * edgeCount);
+  const degrees = new Int32Array(n + 1);
   let e = 0;
   for (let u = 0; u <= m; u++) {
+    degrees[u] = m;
     for (let v = u + 1; v <= m; v++) {
-      src[e] = u;
-      dst[e] = v;
       repeated[2 * e] = u;
       repeated[2 * e + 1] = v;
       e++;
@@ -39,16 +38,16 @@ export function barabasiAlbert(params: BarabasiAlbertParams, rng: Rng): CsrTopol
   const chosenBy = new Int32Array(n).fill(-1);
   for (let source = m + 1; source < n; source++) {
     const pool = 2 * e;
+    degrees[source] = m;
     for (let t = 0; t < m; t++) {
       let target = repeated[rng.int(pool)];
       while (chosenBy[target] === source) target = repeated[rng.int(pool)];
       chosenBy[target] = source;
-      src[e] = source;
-      dst[e] = target;
+      degrees[target]++;
       repeated[2 * e] = source;
       repeated[2 * e + 1] = target;
       e++;
     }
   }
-  return CsrTopology.fromEdges('barabasi-albert', n, src, dst);
+  return CsrTopology.fromSimplePairs('barabasi-albert', repeated, e, degrees);
 }

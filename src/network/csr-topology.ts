@@ -139,6 +139,25 @@ export class CsrTopology implements Topology {
     sortRows(offsets, rows);
     return new CsrTopology(kind, offsets, degrees ? rows : dropDuplicates(offsets, rows));
   }
+
+  /**
+   * Builds a topology from edges stored as pairs: edge e joins `pairs[2e]` and
+   * `pairs[2e + 1]`, of a graph the caller knows to be simple (no self loop, no repeated
+   * edge) and whose every degree it has counted in `degrees` (length size + 1, taken over
+   * as the offsets array). Same rows as {@link CsrTopology.fromEdges} on the same edges,
+   * without its counting pass, its source and target arrays, or its duplicate check.
+   */
+  static fromSimplePairs(kind: string, pairs: Int32Array, edges: number, degrees: Int32Array): CsrTopology {
+    const rows = new Int32Array(endOffsets(degrees));
+    for (let e = edges - 1; e >= 0; e--) {
+      const u = pairs[2 * e];
+      const v = pairs[2 * e + 1];
+      rows[--degrees[u]] = v;
+      rows[--degrees[v]] = u;
+    }
+    sortRows(degrees, rows);
+    return new CsrTopology(kind, degrees, rows);
+  }
 }
 
 /** Degrees (with multiplicity, self loops left out) of owned edges, in an array of size + 1. */
