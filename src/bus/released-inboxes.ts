@@ -1,3 +1,4 @@
+import { AgentSorter } from '../clock/index.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
 import { StringCodes } from './string-codes.ts';
@@ -22,6 +23,8 @@ export class ReleasedInboxes {
   protected touchedCount = 0;
   protected releasedTick = 0;
   protected readonly view: Inbox;
+  /** Sorts the recipients of a release in time proportional to their number. */
+  private readonly sorter = new AgentSorter();
 
   constructor(size: number) {
     this.size = size;
@@ -95,7 +98,8 @@ export class ReleasedInboxes {
       count[to]++;
     }
     this.touchedCount = t;
-    const touched = this.touched.subarray(0, t).sort();
+    const touched = this.touched;
+    touched.set(this.sorter.sorted(touched.subarray(0, t), this.size));
     let offset = 0;
     for (let k = 0; k < t; k++) {
       const i = touched[k];
