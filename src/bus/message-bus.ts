@@ -11,6 +11,7 @@ import type { Topology } from '../network/topology.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
 import type { Address, Message, OutgoingMessage, Route, Visibility, VisibilityRule } from './message.ts';
+import { checkBusStateFits } from './state-budget.ts';
 import { StringCodes } from './string-codes.ts';
 import { VisibilityRules } from './visibility-rules.ts';
 
@@ -479,6 +480,7 @@ export class MessageBus {
    * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
    * chunks of `chunkChars` characters when one string would be longer (see
    * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
+   * @throws ConfigError when the state would not fit in the heap (see {@link checkBusStateFits}).
    */
   exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
     const batch = (b: DeliveryBatch): Json => ({
@@ -488,6 +490,9 @@ export class MessageBus {
       msg: typedToBase64Chunks(b.msg.subarray(0, b.length), chunkChars),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
+    let messages = this.current.count;
+    for (const b of this.pending.values()) messages += b.count;
+    checkBusStateFits({ rows: this.pendingCount, messages, tick: this.releasedTick });
     const waiting = this.carryOver(this.releasedTick);
     if (waiting) this.index(waiting);
     this.recycle(this.current);
