@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MessageBus } from '../../src/bus/index.ts';
 import { checkBusStateFits, estimateBusStateBytes } from '../../src/bus/state-budget.ts';
-import { SeededStream } from '../../src/core/index.ts';
+import { RngStreams, SeededStream } from '../../src/core/index.ts';
+import type { Topology } from '../../src/network/index.ts';
+import {
+  checkNetworkParamsApplied,
+  describeParams,
+  NETWORK_READS,
+  resolveParams,
+  type WorldDefinition,
+} from '../../src/world/index.ts';
+import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
 import { cli, tempDir } from './run-cli.ts';
 
 const dir = tempDir();
@@ -60,5 +69,120 @@ describe('deliveries in flight that cannot fit are refused before the snapshot (
     expectOneLine(r.stderr);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('too-big'))).toEqual([]);
+  });
+});
+
+/** Two values of each generator parameter (both valid for every network that reads it). */
+const TWO_VALUES: Record<string, [number, number]> = { k: [4, 6], beta: [0.05, 0.6], m: [2, 3] };
+
+/** Every edge of a topology, as text (to compare two builds). */
+function edges(t: Topology): string {
+  const out: string[] = [];
+  for (let i = 0; i < t.size; i++) t.forEachNeighbour(i, (j) => out.push(`${i}-${j}`));
+  return out.join(' ');
+}
+
+/** The network a rule world builds from these parameters (seed 1). */
+function built(def: WorldDefinition, params: Record<string, unknown>): string {
+  const w = def.create({ params: resolveParams(def, params), seed: 1, rng: new RngStreams(1) }) as {
+    network?: Topology;
+  };
+  return edges(w.network as Topology);
+}
+
+const allWorlds = await Promise.all(
+  BUILTIN_CONTRIBUTIONS.flatMap((c) => Object.values(c.worlds ?? {})).map((load) => load()),
+);
+const networkWorlds = allWorlds.filter((w) => w.networkParams);
+const cases = networkWorlds.flatMap((def) => {
+  const networks =
+    describeParams(def)
+      .find((p) => p.name === 'network')
+      ?.type.split('|') ?? [];
+  return networks
+    .filter((network) => network !== 'csv')
+    .flatMap((network) => (def.networkParams ?? []).map((param) => ({ def, network, param })));
+});
+
+describe('generator parameters a network ignores are refused (issue 15, every accepted input is applied)', () => {
+  it('covers every world with a network and every (network, parameter) pair', () => {
+    expect(networkWorlds.map((w) => w.id).sort()).toEqual([
+      'epidemic',
+      'opinion',
+      'rumor',
+      'survey',
+      'town-square',
+    ]);
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(cases.map((c) => [c.def.id, c.network, c.param, c] as const))(
+    '%s network=%s %s: applied, or refused naming both',
+    (_id, network, param, { def }) => {
+      const reads = NETWORK_READS[network as keyof typeof NETWORK_READS].includes(param);
+      const given = (v: number) => ({ ...('n' in def.params.shape ? { n: 40 } : {}), network, [param]: v });
+      const check = () =>
+        checkNetworkParamsApplied(
+          def,
+          given(TWO_VALUES[param][0]),
+          resolveParams(def, given(TWO_VALUES[param][0])),
+        );
+      if (reads) expect(check).not.toThrow();
+      else
+        expect(check).toThrow(
+          new RegExp(`parameter "${param}" of world "${def.id}" is ignored by network=${network}`),
+        );
+      // the table is the generators' truth: a read parameter changes the network, an ignored one does not
+      if (def.needsLlm) return;
+      const [a, b] = TWO_VALUES[param].map((v) => built(def, given(v)));
+      if (reads) expect(a).not.toBe(b);
+      else expect(a).toBe(b);
+    },
+  );
+
+  it("a parameter left at its default is never refused, and epidemic's beta (its transmission rate) is not a generator parameter", () => {
+    for (const def of networkWorlds)
+      expect(() =>
+        checkNetworkParamsApplied(def, { network: 'complete' }, resolveParams(def, { network: 'complete' })),
+      ).not.toThrow();
+    const epidemic = networkWorlds.find((w) => w.id === 'epidemic') as WorldDefinition;
+    const p = { network: 'complete', beta: 0.9 };
+    expect(() => checkNetworkParamsApplied(epidemic, p, resolveParams(epidemic, p))).not.toThrow();
+  });
+});
+
+describe('run and sweep refuse an ignored generator parameter before anything is written', () => {
+  it('run: --set beta with network=erdos-renyi', async () => {
+    const out = join(dir, 'er-beta.ndjson');
+    const r = await cli(
+      ['run', 'rumor', '--set', 'n=50', '--set', 'network=erdos-renyi', '--set', 'beta=0.3', '--out', out],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /parameter "beta" of world "rumor" is ignored by network=erdos-renyi \(it reads k\)/,
+    );
+    expect(r.stderr).toMatch(/hint: remove beta, or choose a network that reads it: watts-strogatz/);
+    expectOneLine(r.stderr);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('sweep: a grid value of network under which a --set parameter is ignored', async () => {
+    const out = join(dir, 'sweep-m');
+    const r = await cli(
+      [
+        ...['sweep', 'rumor', '--set', 'n=50', '--set', 'm=3', '--grid', 'network=barabasi-albert,complete'],
+        ...['--ticks', '2', '--out', out, '--quiet'],
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /sweep point .*"network":"complete".*: parameter "m" of world "rumor" is ignored by network=complete/,
+    );
+    expectOneLine(r.stderr);
+    expect(existsSync(join(out, 'runs'))).toBe(false);
   });
 });
