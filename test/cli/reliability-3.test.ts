@@ -3,20 +3,24 @@
 // GRAPEVINE_MEMORY_LIMIT, never a real out-of-memory), generator parameters a network
 // ignores are refused, and the error paths found by walking every command end cleanly.
 import { existsSync, readdirSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MessageBus } from '../../src/bus/index.ts';
 import { checkBusStateFits, estimateBusStateBytes } from '../../src/bus/state-budget.ts';
 import { RngStreams, SeededStream } from '../../src/core/index.ts';
 import type { Topology } from '../../src/network/index.ts';
+import { LogWriter } from '../../src/replay/index.ts';
 import {
   checkNetworkParamsApplied,
   describeParams,
   NETWORK_READS,
   resolveParams,
+  runWorld,
   type WorldDefinition,
 } from '../../src/world/index.ts';
 import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
+import { startView } from '../viewer/browser.ts';
 import { cli, tempDir } from './run-cli.ts';
 
 const dir = tempDir();
@@ -184,5 +188,41 @@ describe('run and sweep refuse an ignored generator parameter before anything is
     );
     expectOneLine(r.stderr);
     expect(existsSync(join(out, 'runs'))).toBe(false);
+  });
+});
+
+describe('view: a port in use and a malformed request path (issue 15, the rest of the class)', () => {
+  it('refuses a busy port with exit 2, and answers a bad %-escape with 400 without stopping', async () => {
+    const rumor = allWorlds.find((w) => w.id === 'rumor') as WorldDefinition;
+    const log = join(dir, 'view.ndjson');
+    await runWorld(rumor, {
+      params: { n: 20 },
+      seed: 1,
+      ticks: 2,
+      source: { kind: 'builtin' },
+      openLog: (header) => LogWriter.create(log, header),
+    });
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const r = await cli(['view', log, '--port', String(port)], { timeoutMs: 60_000 });
+      expect(r.hung).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`the viewer cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`),
+      );
+      expectOneLine(r.stderr);
+    } finally {
+      busy.close();
+    }
+    const view = await startView(log);
+    try {
+      expect((await fetch(`${view.url}%E0%A4%A`)).status).toBe(400);
+      expect((await fetch(`${view.url}api/model`)).status).toBe(200);
+    } finally {
+      view.child.kill('SIGTERM');
+      await view.done.catch(() => undefined);
+    }
   });
 });
