@@ -191,6 +191,23 @@ describe('run and sweep refuse an ignored generator parameter before anything is
   });
 });
 
+describe('sensitivity refuses a factor the network ignores', () => {
+  it('epidemic --factor k on its default complete network: exit 2 before any run', async () => {
+    const r = await cli(
+      ['sensitivity', 'epidemic', '--factor', 'k=4,6', '--replicates', '1', '--ticks', '2'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /--factor \{"k":"4"\}: parameter "k" of world "epidemic" is ignored by network=complete/,
+    );
+    expectOneLine(r.stderr);
+  });
+});
+
 describe('view: a port in use and a malformed request path (issue 15, the rest of the class)', () => {
   it('refuses a busy port with exit 2, and answers a bad %-escape with 400 without stopping', async () => {
     const rumor = allWorlds.find((w) => w.id === 'rumor') as WorldDefinition;
