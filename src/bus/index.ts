@@ -5,5 +5,6 @@ export * from './message.ts';
 export * from './message-bus.ts';
 export * from './observed-inboxes.ts';
 export * from './released-inboxes.ts';
+export * from './state-budget.ts';
 export * from './string-codes.ts';
 export * from './visibility-rules.ts';

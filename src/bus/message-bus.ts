@@ -11,6 +11,7 @@ import { AddressRouter, routeOf } from './address-router.ts';
 import type { DeliveryBatch } from './delivery-batch.ts';
 import type { Message, OutgoingMessage, Visibility, VisibilityRule } from './message.ts';
 import { ObservedInboxes } from './observed-inboxes.ts';
+import { checkBusStateFits } from './state-budget.ts';
 import { VisibilityRules } from './visibility-rules.ts';
 import { WithheldLog } from './withheld-log.ts';
 
@@ -260,6 +261,7 @@ export class MessageBus extends ObservedInboxes {
    * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
    * chunks of `chunkChars` characters when one string would be longer (see
    * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
+   * @throws ConfigError when the state would not fit in the heap (see {@link checkBusStateFits}).
    */
   exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
     const batch = (b: DeliveryBatch): Json => ({
@@ -269,6 +271,9 @@ export class MessageBus extends ObservedInboxes {
       msg: typedToBase64Chunks(b.msg.subarray(0, b.length), chunkChars),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
+    let messages = this.current.count;
+    for (const b of this.pending.values()) messages += b.count;
+    checkBusStateFits({ rows: this.pendingCount, messages, tick: this.releasedTick });
     const waiting = this.carryOver(this.releasedTick);
     if (waiting) this.index(waiting);
     this.recycle(this.current);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunError } from '../core/index.ts';
+import { ConfigError, RunError } from '../core/index.ts';
 import type { ViewData } from './view-model.ts';
 
 const TYPES: Record<string, string> = {
@@ -45,14 +45,32 @@ export function startViewServer(data: ViewData, bundle: string, port: number): P
       if (!detail) return send(res, 404, 'text/plain', 'agent not shown');
       return send(res, 200, TYPES['.json'], JSON.stringify(detail));
     }
-    const rel = normalize(url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname));
+    const path = url.pathname === '/' ? '/index.html' : decodePath(url.pathname);
+    if (path === undefined) return send(res, 400, 'text/plain', 'bad path');
+    const rel = normalize(path);
     const file = join(bundle, rel);
     if (!file.startsWith(bundle) || !existsSync(file) || !TYPES[extname(file)])
       return send(res, 404, 'text/plain', 'not found');
     send(res, 200, TYPES[extname(file)], readFileSync(file));
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(
+        new ConfigError(`the viewer cannot listen on 127.0.0.1:${port} (${err.code ?? err.message})`, {
+          hint: err.code === 'EADDRINUSE' ? 'choose another --port, or 0 for a free one' : 'check --port',
+          cause: err,
+        }),
+      );
+    });
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** A URL path with its %-escapes decoded, or undefined when they are malformed (a request must not stop the server). */
+function decodePath(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
 }

@@ -96,6 +96,9 @@ export interface WorldInstance<P = unknown> {
   inputs?: Record<string, Json>;
 }
 
+/** A network generator parameter of `networkFromParams` (besides `n` and a file network's `networkFile`). */
+export type NetworkGeneratorParam = 'k' | 'beta' | 'm';
+
 /** A world: parameters with defaults, and how to build it. */
 export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   readonly kind: 'grapevine-world';
@@ -110,6 +113,12 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   needsLlm?: boolean;
   /** The default number of ticks when the user gives none. */
   defaultTicks?: number;
+  /**
+   * The parameters this world hands to its network generator (`networkFromParams`), named
+   * as there. A value the user gives for one that the chosen `network` ignores (`beta` with
+   * `network=erdos-renyi`) is refused by run and sweep, see `checkNetworkParamsApplied`.
+   */
+  networkParams?: readonly NetworkGeneratorParam[];
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;
   /**
    * Makes parameters recorded by an older version of this world (`fromVersion`) select that

@@ -2,6 +2,7 @@ export * from './define-world.ts';
 export * from './engine.ts';
 export * from './input-buffer.ts';
 export * from './intervention.ts';
+export * from './network-params-check.ts';
 export * from './resolve-params.ts';
 export * from './run-log.ts';
 export * from './runner.ts';

@@ -96,6 +96,8 @@ export const world = defineWorld({
   description:
     'SIR and SIS epidemics with per-contact transmission, on a network or well-mixed, in continuous time',
   params: epidemicParams,
+  // its beta is the transmission probability, not Watts–Strogatz rewiring
+  networkParams: ['k', 'm'],
   defaultTicks: 10_000,
   create({ params: p, rng, resolvePath }) {
     if (p.gamma + p.contactRate > 1)

@@ -65,6 +65,7 @@ export const world = defineWorld({
   description:
     'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
+  networkParams: ['k', 'beta', 'm'],
   defaultTicks: 1000,
   create({ params, rng, resolvePath }) {
     if (params.skeptics + params.debunkers > 1) {

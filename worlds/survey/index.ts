@@ -38,6 +38,7 @@ export const world = defineWorld({
   description:
     'persona-conditioned LLM respondents answering survey items, with optional discussion and pushback phases',
   params: surveyParams,
+  networkParams: ['k', 'beta'],
   needsLlm: true,
   defaultTicks: 3,
   create({ params, rng, seed, llm, model, fallbacks }) {

@@ -49,6 +49,7 @@ export const world = defineWorld({
   description:
     'LLM residents (and optional rule agents) trading a fact, a rumour and a secret in a town square and in direct messages',
   params: townParams,
+  networkParams: ['k', 'beta'],
   needsLlm: true,
   defaultTicks: 10,
   create({ params, rng, seed, llm, model, fallbacks }) {

@@ -2,7 +2,14 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { ConfigError, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
-import { InputBuffer, type LogLevel, parseAssignments, runWorld } from '../../world/index.ts';
+import {
+  checkNetworkParamsApplied,
+  InputBuffer,
+  type LogLevel,
+  parseAssignments,
+  resolveParams,
+  runWorld,
+} from '../../world/index.ts';
 import { describeCounters } from '../describe-counters.ts';
 import { checkFileDrivenParams } from '../file-driven-params.ts';
 import { checkOutPath, configInt, intFlag } from '../flags.ts';
@@ -93,6 +100,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     throw new UsageError(`${out} already exists`, {
       hint: 'choose another --out, or add --force to overwrite it',
     });
+  checkNetworkParamsApplied(def, params, resolveParams(def, params));
   const inputs = new InputBuffer();
   const llmConfig = def.needsLlm ? resolveRunLlm(opts) : undefined; // validated before anything opens
   const llm = llmConfig ? await openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;

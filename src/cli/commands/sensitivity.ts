@@ -1,6 +1,6 @@
 import { ConfigError, UsageError } from '../../core/index.ts';
 import { type Observation, readTableFile, varianceDecomposition } from '../../validity/index.ts';
-import { parseAssignments, runWorld } from '../../world/index.ts';
+import { checkNetworkParamsApplied, parseAssignments, resolveParams, runWorld } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { intFlag, positiveIntFlag } from '../flags.ts';
 import { loadWorld } from '../load-world.ts';
@@ -51,9 +51,20 @@ async function observeWorld(ref: string, o: SensitivityCommandOptions): Promise<
       hint: 'for LLM runs, record the outcomes and pass a CSV: grapevine sensitivity runs.csv --outcome y',
     });
   const out = new Map<string, Observation[]>();
-  for (const cell of combinations(factors))
+  const cells = combinations(factors);
+  const paramsOf = (cell: Record<string, string>) =>
+    parseAssignments(Object.entries(cell).map(([k, v]) => `${k}=${v}`));
+  // a factor the network ignores would vary nothing: refuse it before the first run
+  for (const cell of cells)
+    checkNetworkParamsApplied(
+      def,
+      paramsOf(cell),
+      resolveParams(def, paramsOf(cell)),
+      `--factor ${JSON.stringify(cell)}: `,
+    );
+  for (const cell of cells)
     for (let r = 0; r < replicates; r++) {
-      const params = parseAssignments(Object.entries(cell).map(([k, v]) => `${k}=${v}`));
+      const params = paramsOf(cell);
       const res = await runWorld(def, { params, seed: seed + r, ...(ticks === undefined ? {} : { ticks }) });
       for (const [metric, value] of Object.entries(res.metrics))
         out.set(metric, [...(out.get(metric) ?? []), { factors: cell, value }]);

@@ -11,7 +11,12 @@ import {
   type SweepFile,
   type SweepSpec,
 } from '../../sweep/index.ts';
-import { parseAssignments, parseSetValue, resolveParams } from '../../world/index.ts';
+import {
+  checkNetworkParamsApplied,
+  parseAssignments,
+  parseSetValue,
+  resolveParams,
+} from '../../world/index.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { checkPlannedParams } from '../file-driven-params.ts';
@@ -127,8 +132,11 @@ export async function sweepCommand(
       hint: 'sweep a rule world (grapevine worlds lists them)',
     });
   const plan = planSweep(spec);
-  for (const run of plan.runs.filter((r) => r.replicate === 0))
-    checkPlannedParams(def, run.params, resolveParams(def, run.params), run.seed);
+  for (const run of plan.runs.filter((r) => r.replicate === 0)) {
+    const resolved = resolveParams(def, run.params);
+    checkNetworkParamsApplied(def, run.params, resolved, `sweep point ${JSON.stringify(run.params)}: `);
+    checkPlannedParams(def, run.params, resolved, run.seed);
+  }
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
   const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });

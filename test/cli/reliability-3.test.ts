@@ -1,0 +1,245 @@
+// Issue 15, remaining cases (session 5): a run whose deliveries in flight would not fit in
+// memory is refused with exit 2 before its snapshot is built (the bound lowered with
+// GRAPEVINE_MEMORY_LIMIT, never a real out-of-memory), generator parameters a network
+// ignores are refused, and the error paths found by walking every command end cleanly.
+import { existsSync, readdirSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MessageBus } from '../../src/bus/index.ts';
+import { checkBusStateFits, estimateBusStateBytes } from '../../src/bus/state-budget.ts';
+import { RngStreams, SeededStream } from '../../src/core/index.ts';
+import type { Topology } from '../../src/network/index.ts';
+import { LogWriter } from '../../src/replay/index.ts';
+import {
+  checkNetworkParamsApplied,
+  describeParams,
+  NETWORK_READS,
+  resolveParams,
+  runWorld,
+  type WorldDefinition,
+} from '../../src/world/index.ts';
+import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
+import { startView } from '../viewer/browser.ts';
+import { cli, tempDir } from './run-cli.ts';
+
+const dir = tempDir();
+
+/** One line of error and one hint, no stack trace. */
+function expectOneLine(stderr: string): void {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^grapevine: /);
+  expect(lines.slice(1).every((l) => l.startsWith('hint: '))).toBe(true);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('deliveries in flight that cannot fit are refused before the snapshot (issue 15 items 5 and 10)', () => {
+  it('estimates the exported columns exactly and refuses a state over the budget', () => {
+    const rng = new SeededStream('state-budget');
+    const bus = new MessageBus({ size: 50 });
+    bus.defineChannel(
+      'all',
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+    for (let s = 0; s < 30; s++)
+      bus.post(rng.int(50), 0, { address: { to: 'channel', channel: 'all' }, kind: 'tell' });
+    const rows = bus.pendingCount;
+    expect(rows).toBe(30 * 49); // a channel post reaches every member but its sender
+    const state = bus.exportState() as { pending: { to: string; msg: string }[] };
+    const columnChars = state.pending.reduce((n, b) => n + b.to.length + b.msg.length, 0);
+    const estimate = estimateBusStateBytes({ rows, messages: 0, tick: 0 });
+    // two base64 columns are each padded separately: the estimate is within 4 characters per batch
+    expect(Math.abs(estimate - columnChars)).toBeLessThanOrEqual(4 * state.pending.length);
+    expect(() => checkBusStateFits({ rows, messages: 30, tick: 0 }, estimate)).toThrow(
+      /1470 deliveries in flight at tick 0 need about .* to snapshot/,
+    );
+    expect(() => checkBusStateFits({ rows, messages: 0, tick: 0 }, estimate + 8)).not.toThrow();
+  });
+
+  it('run: exit 2 naming the deliveries and the memory, no log left behind', async () => {
+    const out = join(dir, 'too-big.ndjson');
+    const r = await cli(
+      [
+        ...['run', 'rumor', '--set', 'n=200', '--set', 'network=complete'],
+        ...['--set', 'model=independent-cascade', '--set', 'p=0.01', '--ticks', '3', '--out', out, '--quiet'],
+      ],
+      { env: { GRAPEVINE_MEMORY_LIMIT: '10000' }, timeoutMs: 60_000 },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /deliveries in flight at tick 3 need about [\d.]+ KiB to snapshot; only 9\.8 KiB/,
+    );
+    expectOneLine(r.stderr);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('too-big'))).toEqual([]);
+  });
+});
+
+/** Two values of each generator parameter (both valid for every network that reads it). */
+const TWO_VALUES: Record<string, [number, number]> = { k: [4, 6], beta: [0.05, 0.6], m: [2, 3] };
+
+/** Every edge of a topology, as text (to compare two builds). */
+function edges(t: Topology): string {
+  const out: string[] = [];
+  for (let i = 0; i < t.size; i++) t.forEachNeighbour(i, (j) => out.push(`${i}-${j}`));
+  return out.join(' ');
+}
+
+/** The network a rule world builds from these parameters (seed 1). */
+function built(def: WorldDefinition, params: Record<string, unknown>): string {
+  const w = def.create({ params: resolveParams(def, params), seed: 1, rng: new RngStreams(1) }) as {
+    network?: Topology;
+  };
+  return edges(w.network as Topology);
+}
+
+const allWorlds = await Promise.all(
+  BUILTIN_CONTRIBUTIONS.flatMap((c) => Object.values(c.worlds ?? {})).map((load) => load()),
+);
+const networkWorlds = allWorlds.filter((w) => w.networkParams);
+const cases = networkWorlds.flatMap((def) => {
+  const networks =
+    describeParams(def)
+      .find((p) => p.name === 'network')
+      ?.type.split('|') ?? [];
+  return networks
+    .filter((network) => network !== 'csv')
+    .flatMap((network) => (def.networkParams ?? []).map((param) => ({ def, network, param })));
+});
+
+describe('generator parameters a network ignores are refused (issue 15, every accepted input is applied)', () => {
+  it('covers every world with a network and every (network, parameter) pair', () => {
+    expect(networkWorlds.map((w) => w.id).sort()).toEqual([
+      'epidemic',
+      'opinion',
+      'rumor',
+      'survey',
+      'town-square',
+    ]);
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(cases.map((c) => [c.def.id, c.network, c.param, c] as const))(
+    '%s network=%s %s: applied, or refused naming both',
+    (_id, network, param, { def }) => {
+      const reads = NETWORK_READS[network as keyof typeof NETWORK_READS].includes(param);
+      const given = (v: number) => ({ ...('n' in def.params.shape ? { n: 40 } : {}), network, [param]: v });
+      const check = () =>
+        checkNetworkParamsApplied(
+          def,
+          given(TWO_VALUES[param][0]),
+          resolveParams(def, given(TWO_VALUES[param][0])),
+        );
+      if (reads) expect(check).not.toThrow();
+      else
+        expect(check).toThrow(
+          new RegExp(`parameter "${param}" of world "${def.id}" is ignored by network=${network}`),
+        );
+      // the table is the generators' truth: a read parameter changes the network, an ignored one does not
+      if (def.needsLlm) return;
+      const [a, b] = TWO_VALUES[param].map((v) => built(def, given(v)));
+      if (reads) expect(a).not.toBe(b);
+      else expect(a).toBe(b);
+    },
+  );
+
+  it("a parameter left at its default is never refused, and epidemic's beta (its transmission rate) is not a generator parameter", () => {
+    for (const def of networkWorlds)
+      expect(() =>
+        checkNetworkParamsApplied(def, { network: 'complete' }, resolveParams(def, { network: 'complete' })),
+      ).not.toThrow();
+    const epidemic = networkWorlds.find((w) => w.id === 'epidemic') as WorldDefinition;
+    const p = { network: 'complete', beta: 0.9 };
+    expect(() => checkNetworkParamsApplied(epidemic, p, resolveParams(epidemic, p))).not.toThrow();
+  });
+});
+
+describe('run and sweep refuse an ignored generator parameter before anything is written', () => {
+  it('run: --set beta with network=erdos-renyi', async () => {
+    const out = join(dir, 'er-beta.ndjson');
+    const r = await cli(
+      ['run', 'rumor', '--set', 'n=50', '--set', 'network=erdos-renyi', '--set', 'beta=0.3', '--out', out],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /parameter "beta" of world "rumor" is ignored by network=erdos-renyi \(it reads k\)/,
+    );
+    expect(r.stderr).toMatch(/hint: remove beta, or choose a network that reads it: watts-strogatz/);
+    expectOneLine(r.stderr);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('sweep: a grid value of network under which a --set parameter is ignored', async () => {
+    const out = join(dir, 'sweep-m');
+    const r = await cli(
+      [
+        ...['sweep', 'rumor', '--set', 'n=50', '--set', 'm=3', '--grid', 'network=barabasi-albert,complete'],
+        ...['--ticks', '2', '--out', out, '--quiet'],
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /sweep point .*"network":"complete".*: parameter "m" of world "rumor" is ignored by network=complete/,
+    );
+    expectOneLine(r.stderr);
+    expect(existsSync(join(out, 'runs'))).toBe(false);
+  });
+});
+
+describe('sensitivity refuses a factor the network ignores', () => {
+  it('epidemic --factor k on its default complete network: exit 2 before any run', async () => {
+    const r = await cli(
+      ['sensitivity', 'epidemic', '--factor', 'k=4,6', '--replicates', '1', '--ticks', '2'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(r.hung).toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /--factor \{"k":"4"\}: parameter "k" of world "epidemic" is ignored by network=complete/,
+    );
+    expectOneLine(r.stderr);
+  });
+});
+
+describe('view: a port in use and a malformed request path (issue 15, the rest of the class)', () => {
+  it('refuses a busy port with exit 2, and answers a bad %-escape with 400 without stopping', async () => {
+    const rumor = allWorlds.find((w) => w.id === 'rumor') as WorldDefinition;
+    const log = join(dir, 'view.ndjson');
+    await runWorld(rumor, {
+      params: { n: 20 },
+      seed: 1,
+      ticks: 2,
+      source: { kind: 'builtin' },
+      openLog: (header) => LogWriter.create(log, header),
+    });
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const r = await cli(['view', log, '--port', String(port)], { timeoutMs: 60_000 });
+      expect(r.hung).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`the viewer cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`),
+      );
+      expectOneLine(r.stderr);
+    } finally {
+      busy.close();
+    }
+    const view = await startView(log);
+    try {
+      expect((await fetch(`${view.url}%E0%A4%A`)).status).toBe(400);
+      expect((await fetch(`${view.url}api/model`)).status).toBe(200);
+    } finally {
+      view.child.kill('SIGTERM');
+      await view.done.catch(() => undefined);
+    }
+  });
+});
