@@ -1,4 +1,5 @@
 import { canonicalJson } from '../core/index.ts';
+import { derivedOf } from '../memory/entry-derived.ts';
 
 interface Written {
   text: string;
@@ -61,14 +62,14 @@ export class CanonicalJsonCache {
       out.push(Buffer.from(this.walk(value).text));
       return;
     }
-    const hit = this.bytes.get(value);
+    const hit = this.cached(value);
     if (hit) {
       out.push(hit);
       return;
     }
     if (Object.isFrozen(value)) {
       const w = this.walk(value);
-      out.push(w.fixed ? this.bytes.get(value)! : Buffer.from(w.text));
+      out.push(w.fixed ? this.cached(value)! : Buffer.from(w.text));
       return;
     }
     if (Array.isArray(value)) {
@@ -95,6 +96,22 @@ export class CanonicalJsonCache {
     out.push(CLOSE_OBJECT);
   }
 
+  /**
+   * The remembered bytes of a deeply immutable object. A memory entry made by remember()
+   * keeps them itself (a property read, where a WeakMap lookup per entry per tick was a
+   * tenth of a replay's time); other objects are looked up in the WeakMap.
+   */
+  private cached(value: object): Buffer | undefined {
+    const slot = derivedOf(value);
+    return slot !== undefined ? slot.json : this.bytes.get(value);
+  }
+
+  private keep(value: object, bytes: Buffer): void {
+    const slot = derivedOf(value);
+    if (slot !== undefined) slot.json = bytes;
+    else this.bytes.set(value, bytes);
+  }
+
   private walk(value: unknown): Written {
     if (value === null) return { text: 'null', fixed: PRIMITIVE_FIXED };
     switch (typeof value) {
@@ -113,7 +130,7 @@ export class CanonicalJsonCache {
   }
 
   private walkObject(value: object): Written {
-    const hit = this.bytes.get(value);
+    const hit = this.cached(value);
     if (hit !== undefined) return { text: hit.toString('utf8'), fixed: true };
     let fixed = Object.isFrozen(value);
     const parts: string[] = [];
@@ -135,7 +152,7 @@ export class CanonicalJsonCache {
       }
     }
     const text = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
-    if (fixed) this.bytes.set(value, Buffer.from(text));
+    if (fixed) this.keep(value, Buffer.from(text));
     return { text, fixed };
   }
 }

@@ -1,3 +1,4 @@
+import { derivedOf } from './entry-derived.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import type { SyncRelevanceScorer } from './relevance-scorer.ts';
 import { type TokenizeOptions, tokenize } from './tokenize.ts';
@@ -162,10 +163,17 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   }
 
   private termsOfEntry(entry: MemoryEntry): Int32Array {
+    // Entries made by remember() carry a slot for the first scorer that sees them (in
+    // practice the shared default one); other entries and scorers use the WeakMap.
+    const slot = derivedOf(entry);
+    if (slot !== undefined && slot.termsOwner === this) return slot.terms!;
     let terms = this.entryTerms.get(entry);
     if (!terms) {
       terms = this.termsOf(entry.text);
-      this.entryTerms.set(entry, terms);
+      if (slot !== undefined && slot.termsOwner === undefined) {
+        slot.termsOwner = this;
+        slot.terms = terms;
+      } else this.entryTerms.set(entry, terms);
     }
     return terms;
   }

@@ -19,15 +19,46 @@ export function evictLowest(
 ): MemoryEntry[] {
   if (count <= 0) return entries.slice();
   if (count >= entries.length) return [];
-  const scores = entries.map((e) => retentionScore(e, now, decay));
+  const n = entries.length;
+  const scores = new Float64Array(n);
+  // The threshold walk needs ids in ascending order (as in every stream) and no NaN score.
+  let simple = true;
+  for (let i = 0; i < n; i++) {
+    scores[i] = retentionScore(entries[i], now, decay);
+    if (Number.isNaN(scores[i]) || (i > 0 && entries[i].id <= entries[i - 1].id)) simple = false;
+  }
+  const dropped = simple ? lowestByThreshold(scores, count) : lowestBySort(entries, scores, count);
+  return entries.filter((_, i) => dropped[i] === 0);
+}
+
+/**
+ * Marks the `count` lowest scores, ties to the lowest index (= the oldest id when ids
+ * ascend, as in a stream): the `count`-th smallest score is found with a native numeric
+ * sort of a copy, then every score below it and the first scores equal to it are marked.
+ * The same set as sorting (score, id) pairs, without a comparator call per comparison.
+ */
+function lowestByThreshold(scores: Float64Array, count: number): Uint8Array {
+  const threshold = scores.slice().sort()[count - 1];
+  const dropped = new Uint8Array(scores.length);
+  let below = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i] < threshold) below++;
+  let ties = count - below;
+  for (let i = 0; i < scores.length; i++) {
+    if (scores[i] < threshold) dropped[i] = 1;
+    else if (scores[i] === threshold && ties > 0) {
+      dropped[i] = 1;
+      ties--;
+    }
+  }
+  return dropped;
+}
+
+/** The general case (ids in any order): sort indices by (score, id). */
+function lowestBySort(entries: readonly MemoryEntry[], scores: Float64Array, count: number): Uint8Array {
   const worse = (i: number, j: number): boolean =>
     scores[i] < scores[j] || (scores[i] === scores[j] && entries[i].id < entries[j].id);
-  if (count === 1) {
-    let drop = 0;
-    for (let i = 1; i < entries.length; i++) if (worse(i, drop)) drop = i;
-    return entries.filter((_, i) => i !== drop);
-  }
   const order = entries.map((_, i) => i).sort((i, j) => (worse(i, j) ? -1 : worse(j, i) ? 1 : 0));
-  const dropped = new Set(order.slice(0, count));
-  return entries.filter((_, i) => !dropped.has(i));
+  const dropped = new Uint8Array(entries.length);
+  for (let k = 0; k < count; k++) dropped[order[k]] = 1;
+  return dropped;
 }

@@ -1,4 +1,5 @@
 import { ConfigError, RunError } from '../core/index.ts';
+import { attachDerived } from './entry-derived.ts';
 import { clampImportance, estimateImportance, type ImportanceFn } from './importance.ts';
 import { LexicalRelevance } from './lexical-relevance.ts';
 import {
@@ -95,6 +96,7 @@ function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
   const importance = clampImportance(m.importance ?? rate(input));
   const entry: MemoryEntry = { id, t: m.t, kind: m.kind, text: m.text, importance };
   if (m.source !== undefined) entry.source = m.source;
+  attachDerived(entry);
   // Frozen: scorers keep derived data (terms) per entry, and digests cache its canonical JSON.
   return Object.freeze(entry);
 }

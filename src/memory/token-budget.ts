@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/index.ts';
+import { derivedOf } from './entry-derived.ts';
 import { formatMemory, type MemoryFormatter } from './format-memories.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 
@@ -25,10 +26,13 @@ export function compareChronological(a: MemoryEntry, b: MemoryEntry): number {
 const defaultCosts = new WeakMap<MemoryEntry, number>();
 
 function defaultCost(entry: MemoryEntry): number {
+  const slot = derivedOf(entry);
+  if (slot?.cost !== undefined) return slot.cost;
   let cost = defaultCosts.get(entry);
   if (cost === undefined) {
     cost = estimateTokens(formatMemory(entry));
-    if (Object.isFrozen(entry)) defaultCosts.set(entry, cost);
+    if (slot !== undefined) slot.cost = cost;
+    else if (Object.isFrozen(entry)) defaultCosts.set(entry, cost);
   }
   return cost;
 }

@@ -1,0 +1,38 @@
+import type { MemoryEntry } from './memory-entry.ts';
+
+/** Key of the hidden slot where {@link remember}ed entries keep what scorers derive from them. */
+const DERIVED = Symbol('grapevine.memory.derived');
+
+/**
+ * What is derived from one (frozen, hence unchanging) memory entry, filled lazily: the
+ * interned term ids of the first lexical scorer that scores it (`termsOwner`), the token
+ * cost of its default prompt line, and its canonical JSON bytes (for state digests).
+ */
+export interface EntryDerived {
+  termsOwner: object | undefined;
+  terms: Int32Array | undefined;
+  cost: number | undefined;
+  json: Buffer | undefined;
+}
+
+/**
+ * Gives a new entry its (empty) derived-data slot. The slot is a non-enumerable symbol
+ * property: JSON, canonical JSON, structuredClone, snapshots and deep equality never see
+ * it, and a copy of the entry (a restored snapshot) simply has none, so scorers fall back
+ * to their own maps. A property read is much cheaper than a WeakMap lookup, which a
+ * recall over hundreds of memories would otherwise do per memory.
+ */
+export function attachDerived(entry: MemoryEntry): void {
+  const slot: EntryDerived = {
+    termsOwner: undefined,
+    terms: undefined,
+    cost: undefined,
+    json: undefined,
+  };
+  Object.defineProperty(entry, DERIVED, { value: slot });
+}
+
+/** The derived-data slot of an entry made by `remember`, or undefined for any other object. */
+export function derivedOf(entry: MemoryEntry | object): EntryDerived | undefined {
+  return (entry as { [DERIVED]?: EntryDerived })[DERIVED];
+}
