@@ -17,6 +17,7 @@ export * from './port.ts';
 export * from './prompt-hash.ts';
 export * from './rate-limit-port.ts';
 export * from './recording-port.ts';
+export * from './replay-llm.ts';
 export * from './replaying-port.ts';
 export * from './retrying-port.ts';
 export * from './server/index.ts';
