@@ -11,6 +11,7 @@ export * from './llm-counters.ts';
 export * from './llm-errors.ts';
 export * from './model-prices.ts';
 export * from './model-ref.ts';
+export * from './model-tokenizer.ts';
 export * from './open-llm.ts';
 export * from './parent-tail-port.ts';
 export * from './port.ts';

@@ -8,6 +8,7 @@ import { describeEndpoint, type LlmConfig, safeUrl } from './llm-config.ts';
 import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
 import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
 import { parseModelRef } from './model-ref.ts';
+import { modelTokenCounter } from './model-tokenizer.ts';
 import type { LlmPort } from './port.ts';
 import { RateLimitPort } from './rate-limit-port.ts';
 import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
@@ -97,6 +98,8 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
             requestsPerMinute: config.requestsPerMinute,
             tokensPerMinute: config.tokensPerMinute,
             sleep: options.sleep,
+            // the model's tokenizer when it is known; the character estimate otherwise
+            estimate: config.tokensPerMinute ? await modelTokenCounter(config.model) : undefined,
           })
         : limit;
     const counters = zeroCounters();
