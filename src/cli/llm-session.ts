@@ -7,12 +7,14 @@ import {
   type LlmPort,
   openLlm,
   ParentTailPort,
-  replayLlm,
   resolveLlmConfig,
   SwitchingPort,
 } from '../llm/index.ts';
 import { type ContinueOptions, type RecordedRun, recordsToReplay } from '../replay/index.ts';
 import { InputBuffer } from '../world/index.ts';
+import { openReplayLlm, recordInto } from './replay-llm-session.ts';
+
+export { openReplayLlm } from './replay-llm-session.ts';
 
 /** An LLM wired into a run: the recorded port, header info, counters, a budget check. */
 export interface LlmSession {
@@ -24,11 +26,6 @@ export interface LlmSession {
   /** A reason to stop at a tick boundary (budget spent), or null. */
   shouldStop(): string | null;
   close(): Promise<void>;
-}
-
-function recordInto(inputs: InputBuffer): (record: LlmCallRecord) => void {
-  return (record) =>
-    inputs.push({ type: 'llm', caller: record.caller, fields: record as unknown as Record<string, unknown> });
 }
 
 /**
@@ -63,23 +60,6 @@ export async function openLiveLlm(
     counters: session.counters,
     shouldStop: () => session.budgetSpent(),
     close: () => llm.close(),
-  };
-}
-
-/** Opens the LLM for a replay: recorded replies only, never a socket. */
-export function openReplayLlm(
-  records: LlmCallRecord[],
-  info: { model: string; [key: string]: Json },
-  inputs: InputBuffer,
-): LlmSession {
-  const stack = replayLlm(records, { onRecord: recordInto(inputs) });
-  return {
-    port: stack.port,
-    info,
-    endpoint: 'replay (no network)',
-    counters: stack.counters,
-    shouldStop: () => null,
-    close: async () => {},
   };
 }
 

@@ -1,7 +1,7 @@
 import type { LlmCallRecord } from '../llm/index.ts';
 import type { RecordedRun, RerunOptions } from '../replay/index.ts';
 import { InputBuffer } from '../world/index.ts';
-import { openReplayLlm } from './llm-session.ts';
+import { openReplayLlm } from './replay-llm-session.ts';
 
 /** The recorded LLM replies of a log, served without any network, for worlds that need them. */
 export function replayServices(recorded: RecordedRun): RerunOptions['services'] {

@@ -8,10 +8,10 @@ import { describeEndpoint, type LlmConfig, safeUrl } from './llm-config.ts';
 import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
 import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
 import { parseModelRef } from './model-ref.ts';
+import { modelTokenCounter } from './model-tokenizer.ts';
 import type { LlmPort } from './port.ts';
 import { RateLimitPort } from './rate-limit-port.ts';
 import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
-import { ReplayingPort } from './replaying-port.ts';
 import { RetryingPort, type RetryOptions } from './retrying-port.ts';
 import { startLocalLlmServer } from './server/index.ts';
 
@@ -98,6 +98,8 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
             requestsPerMinute: config.requestsPerMinute,
             tokensPerMinute: config.tokensPerMinute,
             sleep: options.sleep,
+            // the model's tokenizer when it is known; the character estimate otherwise
+            estimate: config.tokensPerMinute ? await modelTokenCounter(config.model) : undefined,
           })
         : limit;
     const counters = zeroCounters();
@@ -168,30 +170,4 @@ function openSession(
     { now: options.now },
   );
   return { port: recorder, counters, budgetSpent: () => budgetSpent(counters, config) };
-}
-
-/** A replay: recorded calls only, never a socket. */
-export interface LlmReplay {
-  port: LlmPort;
-  counters: LlmCounters;
-  /** The replaying port (to check that every recording was used). */
-  replay: ReplayingPort;
-}
-
-/**
- * The replay twin of {@link openLlm}: recorder → replaying port, so that a replayed run
- * emits the same records as the original (latency aside) and counts them the same way.
- */
-export function replayLlm(
-  records: readonly LlmCallRecord[],
-  options: Pick<LlmSessionOptions, 'onRecord' | 'now'> & Pick<OpenLlmOptions, 'prices'> = {},
-): LlmReplay {
-  const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
-  const counters = zeroCounters();
-  const replay = new ReplayingPort(records);
-  const sink = (record: LlmCallRecord) => {
-    countCall(counters, record, prices);
-    options.onRecord?.(record);
-  };
-  return { port: new RecordingPort(replay, sink, { now: options.now }), counters, replay };
 }

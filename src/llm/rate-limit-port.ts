@@ -18,9 +18,10 @@ export interface RateLimitOptions {
 
 /**
  * A rough token count of a request before it is sent: about four characters per token of
- * the messages, plus the reply's `maxTokens` (or 256 when unset). Hand-written for speed: it
- * only gates `--llm-tpm` admission and is corrected by the real usage after the call, while
- * building js-tiktoken's o200k_base encoder took 40 s on this project's loaded 2-core machine.
+ * the messages, plus the reply's `maxTokens` (or 256 when unset). The fallback for models
+ * whose tokenizer is unknown (`openLlm` counts with the real one when `modelTokenCounter`
+ * knows the model); it only gates `--llm-tpm` admission and is corrected by the real usage
+ * after the call.
  */
 export function estimateTokens(request: LlmRequest): number {
   let chars = 0;

@@ -12,6 +12,8 @@ const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
  * Tokens never span whitespace, so the estimate of lines joined by newlines is the sum of
  * the lines' estimates. Kept here rather than imported so that memory does not load the
  * LLM stack; a test checks the two agree.
+ * Hand-written on purpose, not a model's tokenizer: it decides which memories enter a prompt,
+ * so it is part of every LLM world's digest, and logs of earlier versions must keep verifying.
  */
 export function estimateTokens(text: string): number {
   return text.match(TOKEN)?.length ?? 0;

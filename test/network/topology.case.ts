@@ -10,16 +10,19 @@ import type { Topology } from '../../src/network/index.ts';
 export function topologyContract(make: () => Topology): void {
   it('lists each row ascending, in range, without self loops or duplicates', () => {
     const t = make();
+    // every edge checked; broken ones collected (one expect per edge made this suite slow)
+    const broken: string[] = [];
     for (let i = 0; i < t.size; i++) {
       let prev = -1;
       for (let k = 0; k < t.degree(i); k++) {
         const j = t.neighbour(i, k);
-        expect(j).toBeGreaterThan(prev);
-        expect(j).toBeLessThan(t.size);
-        expect(j).not.toBe(i);
+        if (!(j > prev)) broken.push(`row ${i}: ${j} after ${prev}`);
+        if (!(j < t.size)) broken.push(`row ${i}: ${j} out of range`);
+        if (j === i) broken.push(`row ${i}: self loop`);
         prev = j;
       }
     }
+    expect(broken.slice(0, 5)).toEqual([]);
   });
 
   it('is symmetric, and its degrees sum to twice the edge count', () => {

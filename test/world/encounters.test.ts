@@ -135,14 +135,17 @@ describe('encounters in recorded rumour runs', () => {
     const run = await cliJson('run', ...base, '--log', 'full', '--snapshot-every', '3', '--out', parent);
     const all = lines(parent);
     expect(all.some((l) => l.includes('"type":"encounter"'))).toBe(true);
-    expect(await verifyInProcess(parent)).toBe(run.digest);
-    const forked = await cliJson('fork', parent, '--at', '4', '--out', join(dir, 'mt-fork.ndjson'));
-    expect(forked.digest).toBe(run.digest);
-    // cut the log after tick 7's line and resume it
+    // cut the log after tick 7's line and resume it, while a fork at tick 4 runs beside it
     const cut = join(dir, 'mt-cut.ndjson');
     const end = all.findIndex((l) => l.includes('"type":"tick"') && l.includes('"t":7,'));
     writeFileSync(cut, `${all.slice(0, end + 1).join('\n')}\n`);
-    const resumed = await cliJson('resume', cut);
+    const [verified, forked, resumed] = await Promise.all([
+      verifyInProcess(parent),
+      cliJson('fork', parent, '--at', '4', '--out', join(dir, 'mt-fork.ndjson')),
+      cliJson('resume', cut),
+    ]);
+    expect(verified).toBe(run.digest);
+    expect(forked.digest).toBe(run.digest);
     expect(resumed.digest).toBe(run.digest);
   }, 120_000);
 });

@@ -14,7 +14,6 @@ import { describeCounters } from '../describe-counters.ts';
 import { checkFileDrivenParams } from '../file-driven-params.ts';
 import { checkOutPath, configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
-import { checkLlmFailures, openLiveLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 import { reportCommand } from '../run-report.ts';
@@ -102,8 +101,10 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     });
   checkNetworkParamsApplied(def, params, resolveParams(def, params));
   const inputs = new InputBuffer();
-  const llmConfig = def.needsLlm ? resolveRunLlm(opts) : undefined; // validated before anything opens
-  const llm = llmConfig ? await openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
+  // loaded only for LLM worlds: a rule world's run then loads no LLM client or local server
+  const session = def.needsLlm ? await import('../llm-session.ts') : undefined;
+  const llmConfig = session?.resolveRunLlm(opts); // validated before anything opens
+  const llm = llmConfig ? await session?.openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
   const signals = new StopOnSignal();
   const started = Date.now();
@@ -156,7 +157,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     await llm?.close();
   }
   const wallMs = Date.now() - started;
-  const llmWarning = llm ? checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
+  const llmWarning = llm ? session?.checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
   if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);
   const llmSummary = llm
     ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
