@@ -150,6 +150,7 @@ export function program(
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
     .option('--synthetic <file>', 'answer survey questions as synthetic respondents from a ground-truth file')
+    .option('--no-logprobs', 'answer logprobs requests with logprobs: null (an endpoint without them)')
     .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
   cli
     .command('replay')
