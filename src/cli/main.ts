@@ -193,6 +193,8 @@ export function program(
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
+    .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   cli
     .command('export')
