@@ -58,7 +58,7 @@ describe('embedTexts through OpenAIEmbeddings, cached beside the log', () => {
     const vectors = await embedTexts(texts, config, store);
     // OpenAIEmbeddings asks for base64 float32: equal to the server's vectors at float32 precision.
     for (const [i, t] of texts.entries())
-      hashedEmbedding(t).forEach((x, k) => expect(vectors[i][k]).toBeCloseTo(x, 6));
+      for (const [k, x] of hashedEmbedding(t).entries()) expect(vectors[i][k]).toBeCloseTo(x, 6);
     expect(meanPairwiseCosineDistance(vectors.slice(0, 2))).toBeCloseTo(0, 6);
     expect(meanPairwiseCosineDistance([vectors[0], vectors[2]])).toBeCloseTo(1, 6); // no shared word
     const saved = JSON.parse(readFileSync(store, 'utf8')) as { models: Record<string, object> };
