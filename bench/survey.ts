@@ -6,6 +6,7 @@
  * the replay's CPU per call (engine and world alone, no network).
  *
  * Usage: node --import tsx bench/survey.ts [--agents 500] [--items 20] [--concurrency 64]
+ *   [--elicitation sample|distribution|logprobs]
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '500' },
     items: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '64' },
+    elicitation: { type: 'string', default: 'sample' },
   },
 });
 const agents = Number(values.agents);
@@ -64,7 +66,12 @@ async function main(): Promise<void> {
   const server = await startChildLlmServer(0, ['--synthetic', paths.truth]);
   const log = join(OUT, `survey-${agents}x${nItems}.ndjson`);
   rmSync(log, { force: true });
-  const params = { agents, items: paths.items, personas: join(DATA, 'marginals.yaml') };
+  const params = {
+    agents,
+    items: paths.items,
+    personas: join(DATA, 'marginals.yaml'),
+    elicitation: values.elicitation,
+  };
   const inputs = new InputBuffer();
   const llm = await openLiveLlm(
     resolveRunLlm(

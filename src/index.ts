@@ -94,6 +94,7 @@ export type {
   SharedLlm,
   StructuredOptions,
   StructuredResult,
+  TokenLogprob,
   TokenUsage,
 } from './llm/index.ts';
 export {

@@ -150,6 +150,7 @@ export function program(
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
     .option('--synthetic <file>', 'answer survey questions as synthetic respondents from a ground-truth file')
+    .option('--no-logprobs', 'answer logprobs requests with logprobs: null (an endpoint without them)')
     .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
   cli
     .command('replay')
@@ -192,6 +193,8 @@ export function program(
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
+    .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   cli
     .command('export')

@@ -13,7 +13,7 @@ import {
   reportFigures,
   reportJson,
 } from '../report/index.ts';
-import { transcriptFromLog } from '../validity/index.ts';
+import { embedTexts, meanPairwiseCosineDistance, type Turn, transcriptFromLog } from '../validity/index.ts';
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
@@ -29,6 +29,10 @@ export interface ReportCommandOptions {
   world?: string;
   /** `--network-file FILE`: the network file the run read (sha256 checked). */
   networkFile?: string;
+  /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
+  embeddingModel?: string;
+  /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
+  embeddingBaseUrl?: string;
 }
 
 /** Where a log's report goes by default: beside the log, `<name>.report.html`. */
@@ -52,11 +56,36 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   figures.push(...communityFigures(analysis, finalState, communities));
   if (analysis.header.llm) {
     figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
-    const text = textDiagnosticsFigure(await transcriptFromLog(path));
+    const turns = await transcriptFromLog(path);
+    const text = textDiagnosticsFigure(turns, await embeddingDistance(path, turns, opts));
     if (text) figures.push(text);
   }
   figures.push(...(await forkOverlayFigures(analysis)));
   return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
+}
+
+/**
+ * The mean pairwise cosine distance of the turns' embeddings when `--embedding-model` is set
+ * (at least two turns), embedded through `<log>.embeddings.json` so a second report is offline.
+ */
+async function embeddingDistance(
+  path: string,
+  turns: readonly Turn[],
+  opts: ReportCommandOptions,
+): Promise<{ model: string; distance: number } | undefined> {
+  const model = opts.embeddingModel;
+  if (model === undefined || turns.length < 2) return undefined;
+  const config = {
+    model,
+    ...(opts.embeddingBaseUrl === undefined ? {} : { baseURL: opts.embeddingBaseUrl }),
+    ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}),
+  };
+  const vectors = await embedTexts(
+    turns.map((t) => t.text),
+    config,
+    `${path}.embeddings.json`,
+  );
+  return { model, distance: meanPairwiseCosineDistance(vectors) };
 }
 
 /** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */

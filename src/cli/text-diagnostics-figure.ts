@@ -8,7 +8,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  * "Diagnostics"): the alienness rates of its turns and the distinct-1/2 diversity of their
  * texts. `undefined` when the log records no message with a text.
  */
-export function textDiagnosticsFigure(turns: readonly Turn[]): Figure | undefined {
+export function textDiagnosticsFigure(
+  turns: readonly Turn[],
+  embedding?: { model: string; distance: number },
+): Figure | undefined {
   if (turns.length === 0) return undefined;
   const a = alienness([turns]);
   const texts = turns.map((t) => t.text);
@@ -24,6 +27,12 @@ export function textDiagnosticsFigure(turns: readonly Turn[]): Figure | undefine
     ['distinct-1', round(distinctN(texts, 1)), 'distinct words / all words (Li et al. 2016)'],
     ['distinct-2', round(distinctN(texts, 2)), 'distinct word bigrams / all bigrams (Li et al. 2016)'],
   ];
+  if (embedding)
+    rows.push([
+      'mean pairwise cosine distance',
+      round(embedding.distance),
+      `1 − cos(u, v) of the turns' embeddings (${embedding.model}), over all pairs of turns`,
+    ]);
   return {
     id: 'text-diagnostics',
     title: `Text diagnostics: ${a.turns} turns`,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LlmPort, LlmReply, LlmRequest, TokenUsage } from './port.ts';
+import type { LlmPort, LlmReply, LlmRequest, TokenLogprob, TokenUsage } from './port.ts';
 import { promptHash } from './prompt-hash.ts';
 
 /** Options of {@link CachePort}. */
@@ -14,7 +14,7 @@ interface CacheEntry {
   version: 1;
   key: string;
   request: Pick<LlmRequest, 'params' | 'messages'>;
-  reply: { text: string; usage: TokenUsage; model: string };
+  reply: { text: string; usage: TokenUsage; model: string; logprobs?: TokenLogprob[] };
 }
 
 /**
@@ -48,7 +48,15 @@ export class CachePort implements LlmPort {
     const hit = await this.read(key);
     if (hit) {
       this.hitCount++;
-      return { text: hit.text, usage: { ...hit.usage }, model: hit.model, attempts: [], cached: true };
+      const reply: LlmReply = {
+        text: hit.text,
+        usage: { ...hit.usage },
+        model: hit.model,
+        attempts: [],
+        cached: true,
+      };
+      if (hit.logprobs) reply.logprobs = hit.logprobs;
+      return reply;
     }
     this.missCount++;
     const reply = await this.inner.complete(request);
@@ -88,7 +96,12 @@ export class CachePort implements LlmPort {
       version: 1,
       key,
       request: { params: request.params, messages: request.messages },
-      reply: { text: reply.text, usage: reply.usage, model: reply.model },
+      reply: {
+        text: reply.text,
+        usage: reply.usage,
+        model: reply.model,
+        ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
+      },
     };
     const file = this.path(key);
     const tmp = `${file}.${process.pid}.${this.tmpSeq++}.tmp`;

@@ -2,9 +2,10 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { AIMessage } from '@langchain/core/messages';
 import { ConfigError, canonicalJson } from '../core/index.ts';
 import { type ApiKey, revealKey } from './api-key.ts';
-import { openAICallOptions } from './chat-openai-port.ts';
+import { logprobsFields, missingLogprobs, openAICallOptions } from './chat-openai-port.ts';
 import { toLlmCallError } from './classify-llm-error.ts';
 import { type MessageClasses, toLangChainMessages, toLlmReply } from './langchain-messages.ts';
+import { safeUrl } from './llm-config.ts';
 import { CHAT_MODEL_PROVIDERS, parseModelRef } from './model-ref.ts';
 import type { LlmParams, LlmPort, LlmReply, LlmRequest } from './port.ts';
 
@@ -95,12 +96,22 @@ export class ChatModelPort implements LlmPort {
     } catch (err) {
       throw toLlmCallError(err, this.key ? [this.key] : []);
     }
-    return toLlmReply(message, parseModelRef(request.params.model).name);
+    const reply = toLlmReply(message, parseModelRef(request.params.model).name);
+    if (request.params.logprobs !== undefined && !reply.logprobs)
+      throw missingLogprobs(
+        this.options.baseURL ? safeUrl(this.options.baseURL) : `of the ${this.provider} provider`,
+      );
+    return reply;
   }
 
-  /** One model per (model, temperature, max tokens): constructor fields in LangChain. */
+  /** One model per (model, temperature, max tokens, logprobs): constructor fields in LangChain. */
   private modelFor(params: LlmParams): Promise<BaseChatModel> {
-    const key = canonicalJson([params.model, params.temperature ?? null, params.maxTokens ?? null]);
+    const key = canonicalJson([
+      params.model,
+      params.temperature ?? null,
+      params.maxTokens ?? null,
+      params.logprobs ?? null,
+    ]);
     let chat = this.models.get(key);
     if (!chat) {
       chat = this.build(params);
@@ -118,6 +129,7 @@ export class ChatModelPort implements LlmPort {
         ...(params.maxTokens === undefined ? {} : { maxTokens: params.maxTokens }),
         ...(this.key === undefined ? {} : { apiKey: this.key }),
         ...(baseURL === undefined ? {} : BASE_URL_FIELD[this.provider](baseURL)),
+        ...(this.provider === 'openai' ? logprobsFields(params) : {}),
         timeout: timeoutMs ?? 60_000,
         maxRetries: 0,
       });

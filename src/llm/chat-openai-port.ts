@@ -81,12 +81,20 @@ export class ChatOpenAIPort implements LlmPort {
     } catch (err) {
       throw toLlmCallError(err, [this.key]);
     }
-    return toLlmReply(message, request.params.model);
+    const reply = toLlmReply(message, request.params.model);
+    if (request.params.logprobs !== undefined && !reply.logprobs)
+      throw missingLogprobs(safeUrl(this.baseURL));
+    return reply;
   }
 
-  /** One client per (model, temperature, max tokens): those are constructor fields in LangChain. */
+  /** One client per (model, temperature, max tokens, logprobs): those are constructor fields in LangChain. */
   private modelFor(lc: LangChain, params: LlmParams): ChatOpenAI {
-    const key = canonicalJson([params.model, params.temperature ?? null, params.maxTokens ?? null]);
+    const key = canonicalJson([
+      params.model,
+      params.temperature ?? null,
+      params.maxTokens ?? null,
+      params.logprobs ?? null,
+    ]);
     let chat = this.models.get(key);
     if (!chat) {
       chat = new lc.ChatOpenAI({
@@ -99,11 +107,31 @@ export class ChatOpenAIPort implements LlmPort {
         maxRetries: 0,
         streaming: false,
         useResponsesApi: false,
+        ...logprobsFields(params),
       });
       this.models.set(key, chat);
     }
     return chat;
   }
+}
+
+/**
+ * LangChain's `ChatOpenAI` takes log-probabilities as constructor fields (`logprobs`,
+ * `topLogprobs`, sent as `logprobs: true, top_logprobs: k`) and hands them back in
+ * `response_metadata.logprobs`; empty when the request does not ask for them.
+ */
+export function logprobsFields(params: LlmParams): Record<string, unknown> {
+  return params.logprobs === undefined ? {} : { logprobs: true, topLogprobs: params.logprobs };
+}
+
+/** The error of a request that asked for log-probabilities and got a reply without them (`endpoint`: a safe name of it). */
+export function missingLogprobs(endpoint: string): ConfigError {
+  return new ConfigError(
+    `the LLM endpoint ${endpoint} returned no token log-probabilities (logprobs), which the request asked for`,
+    {
+      hint: 'use an endpoint that returns logprobs, or elicit without them (survey: --set elicitation=distribution)',
+    },
+  );
 }
 
 /**

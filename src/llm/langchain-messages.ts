@@ -1,6 +1,6 @@
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { LlmCallError } from './llm-errors.ts';
-import type { ChatMessage, LlmReply } from './port.ts';
+import type { ChatMessage, LlmReply, TokenLogprob } from './port.ts';
 
 /** LangChain's message classes (loaded lazily by the ports: replays never pay LangChain's import). */
 export interface MessageClasses {
@@ -28,10 +28,31 @@ export function toLlmReply(message: AIMessage, requestedModel: string): LlmReply
   const text = typeof message.content === 'string' ? message.content : message.text;
   const usage = message.usage_metadata;
   const reported = message.response_metadata?.model_name ?? message.response_metadata?.model;
-  return {
+  const reply: LlmReply = {
     text,
     usage: { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 },
     model: typeof reported === 'string' && reported !== '' ? reported : requestedModel,
     attempts: [],
   };
+  const logprobs = logprobsOf(message.response_metadata?.logprobs);
+  if (logprobs) reply.logprobs = logprobs;
+  return reply;
+}
+
+interface WireLogprob {
+  token?: unknown;
+  logprob?: unknown;
+  top_logprobs?: WireLogprob[] | null;
+}
+
+/**
+ * The content token log-probabilities of a Chat Completions choice, as LangChain's
+ * `ChatOpenAI` leaves them in `response_metadata.logprobs` (the choice's `logprobs` object:
+ * `{ content: [{ token, logprob, bytes, top_logprobs }] }`), or undefined when there are none.
+ */
+function logprobsOf(raw: unknown): TokenLogprob[] | undefined {
+  const content = (raw as { content?: unknown } | null | undefined)?.content;
+  if (!Array.isArray(content)) return undefined;
+  const one = (t: WireLogprob) => ({ token: String(t.token ?? ''), logprob: Number(t.logprob) });
+  return (content as WireLogprob[]).map((t) => ({ ...one(t), top: (t.top_logprobs ?? []).map(one) }));
 }

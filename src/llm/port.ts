@@ -15,6 +15,11 @@ export interface LlmParams {
   seed?: number;
   /** Ask for a JSON object reply; with a schema, structured output where supported. */
   json?: { name: string; schema: Record<string, Json> };
+  /**
+   * Ask for token log-probabilities with this many alternatives per token (OpenAI
+   * `logprobs: true, top_logprobs: k`, k in 0..20). Unset: none are asked for.
+   */
+  logprobs?: number;
 }
 
 /** A request from an agent (or the judge) to the model. */
@@ -47,6 +52,14 @@ export interface LlmAttempt {
   usage?: TokenUsage;
 }
 
+/** One generated token with its log-probability and the most likely alternatives (OpenAI `logprobs.content[i]`). */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  /** The `top_logprobs` alternatives at this position, most likely first. */
+  top: { token: string; logprob: number }[];
+}
+
 /** The model's answer with what it cost. */
 export interface LlmReply {
   text: string;
@@ -59,6 +72,8 @@ export interface LlmReply {
   cached?: boolean;
   /** Wall-clock latency in ms (excluded from digests). */
   latencyMs?: number;
+  /** Token log-probabilities of the content, when the request asked for them (`params.logprobs`). */
+  logprobs?: TokenLogprob[];
 }
 
 /** The one interface every LLM layer implements and wraps. */

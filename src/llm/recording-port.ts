@@ -6,6 +6,7 @@ import type {
   LlmPort,
   LlmReply,
   LlmRequest,
+  TokenLogprob,
   TokenUsage,
 } from './port.ts';
 import { promptHash } from './prompt-hash.ts';
@@ -16,6 +17,8 @@ export interface LlmRecordedReply {
   usage: TokenUsage;
   /** Model name the endpoint reported. */
   model: string;
+  /** Token log-probabilities, only when the request asked for them (absent otherwise, so older logs keep their digest). */
+  logprobs?: TokenLogprob[];
 }
 
 /** The failure part of an {@link LlmCallRecord} (its message is already free of secrets). */
@@ -86,7 +89,12 @@ export class RecordingPort implements LlmPort {
     const latencyMs = this.latency(start);
     this.sink({
       ...recorded,
-      reply: { text: reply.text, usage: { ...reply.usage }, model: reply.model },
+      reply: {
+        text: reply.text,
+        usage: { ...reply.usage },
+        model: reply.model,
+        ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
+      },
       attempts: reply.attempts.map((a) => ({ ...a })),
       cached: reply.cached === true,
       wall: { latencyMs },

@@ -76,8 +76,10 @@ function replyOf(record: LlmCallRecord): LlmReply {
     };
     throw new LlmCallError(e.kind, e.message, { status: e.status, attempts });
   }
-  const { text, usage, model } = record.reply;
-  return { text, usage: { ...usage }, model, attempts, cached: record.cached };
+  const { text, usage, model, logprobs } = record.reply;
+  const reply: LlmReply = { text, usage: { ...usage }, model, attempts, cached: record.cached };
+  if (logprobs) reply.logprobs = logprobs;
+  return reply;
 }
 
 function firstDifference(record: LlmCallRecord, request: LlmRequest): Difference | undefined {

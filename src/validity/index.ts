@@ -15,5 +15,6 @@ export * from './render-compare-html.ts';
 export * from './seeded-rng.ts';
 export * from './sycophancy.ts';
 export * from './table-file.ts';
+export * from './text-embeddings.ts';
 export * from './transcripts-from-log.ts';
 export * from './variance-decomposition.ts';

@@ -1,4 +1,5 @@
-import { LogFormatError, readLog, type SurveyAnswer } from '../../src/index.ts';
+import { LogFormatError, readLog, type SurveyAnswer, type TokenLogprob } from '../../src/index.ts';
+import { logprobShares } from './logprob-shares.ts';
 import { promptLines, type SurveyPhase } from './prompt.ts';
 import { type ReplySpec, readReply } from './reply.ts';
 
@@ -9,7 +10,7 @@ interface LlmLine {
   caller: string;
   purpose: string;
   messages?: unknown;
-  reply?: { text: string } | null;
+  reply?: { text: string; logprobs?: TokenLogprob[] } | null;
 }
 
 const PURPOSE = /^survey:(initial|discussion|pushback):([^:]+)(?::reask\d+)?$/;
@@ -44,7 +45,7 @@ function questionOf(messages: { role: string; content: string }[]) {
   const max = bound(range?.[2]);
   if (min !== undefined) spec.min = min;
   if (max !== undefined) spec.max = max;
-  return { spec, group: groupOf(keys.get('Attributes')) };
+  return { spec, group: groupOf(keys.get('Attributes')), logprobs: keys.get('Elicitation') === 'logprobs' };
 }
 
 /** The answer an `llm` line gives, or null when it holds no valid survey reply. */
@@ -63,7 +64,12 @@ function answerOfLine(e: LlmLine): SurveyAnswer | null {
     answer: got.answer,
     phase: purpose[1] as SurveyPhase,
   };
-  if (got.distribution) out.distribution = got.distribution;
+  const tokens = e.reply.logprobs;
+  const fromTokens =
+    q.logprobs && tokens && typeof got.answer === 'string'
+      ? logprobShares(q.spec.options, e.reply.text, got.answer, tokens)
+      : undefined;
+  if (got.distribution ?? fromTokens) out.distribution = got.distribution ?? fromTokens;
   if (q.spec.kind !== 'numeric') out.optionOrder = q.spec.options;
   return out;
 }

@@ -1,11 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  ConfigError,
-  defineWorld,
-  generateNetwork,
-  type RngStreams,
-  type Topology,
-} from '../../src/index.ts';
+import { defineWorld, generateNetwork, type RngStreams, type Topology } from '../../src/index.ts';
 import { loadItems } from './items.ts';
 import { respondentAgent } from './machine.ts';
 import { type SurveyParams, surveyParams } from './params.ts';
@@ -42,13 +36,6 @@ export const world = defineWorld({
   needsLlm: true,
   defaultTicks: 3,
   create({ params, rng, seed, llm, model, fallbacks }) {
-    if (params.elicitation === 'logprobs')
-      throw new ConfigError(
-        'elicitation "logprobs" needs token log-probabilities, which the LLM port does not request or record',
-        {
-          hint: 'use --set elicitation=distribution (the model states a probability per option) or sample',
-        },
-      );
     const { items, file: itemsFile } = loadItems(params.items || DATA('items.yaml'));
     const personasPath = params.personas || DATA('marginals.yaml');
     const { personas, file: personasFile } = loadPersonas(

@@ -10,6 +10,7 @@ import {
   type z,
 } from '../../src/index.ts';
 import type { SurveyItem } from './items.ts';
+import { TOP_LOGPROBS } from './logprob-shares.ts';
 import type { SurveyParams } from './params.ts';
 import type { Persona } from './personas.ts';
 import { buildQuestion, type Question, type SurveyPhase } from './prompt.ts';
@@ -101,8 +102,7 @@ function questionsOf(
   const i = ctx.agent;
   const orders = optionOrders(survey, i);
   const heard = phase === 'discussion' ? heardAnswers(ctx) : undefined;
-  const elicitation: ReplySpec['elicitation'] =
-    survey.params.elicitation === 'distribution' ? 'distribution' : 'sample';
+  const elicitation = survey.params.elicitation;
   const out: Question[] = [];
   for (const item of survey.items) {
     const base = {
@@ -135,7 +135,8 @@ function questionsOf(
 
 /** Asks one question; the validated answer, or null when the model gave none (a recorded fallback). */
 async function ask(survey: Survey, q: Question, tick: number): Promise<ReadAnswer | null> {
-  const { spec, schema } = specOf(q.item, q.elicitation);
+  const { spec, schema } = specOf(q.item, q.elicitation === 'distribution' ? 'distribution' : 'sample');
+  const logprobs = q.elicitation === 'logprobs' && q.item.kind !== 'numeric';
   const request = {
     caller: String(q.respondent),
     tick,
@@ -146,6 +147,7 @@ async function ask(survey: Survey, q: Question, tick: number): Promise<ReadAnswe
       temperature: survey.params.temperature,
       maxTokens: survey.params.maxTokens,
       seed: survey.seed,
+      ...(logprobs ? { logprobs: TOP_LOGPROBS } : {}),
     },
   };
   const result = await decideStructured(survey.llm, request, schema, {

@@ -13,7 +13,8 @@ export interface Question {
   item: SurveyItem;
   /** Option ids in the order shown to this respondent. */
   order: string[];
-  elicitation: ReplySpec['elicitation'];
+  /** How the answer is elicited; `logprobs` asks for one answer, like `sample`, and reads the token log-probabilities. */
+  elicitation: ReplySpec['elicitation'] | 'logprobs';
   phase: SurveyPhase;
   /** Its latest answer (discussion and pushback phases). */
   earlier?: string | number;
@@ -57,7 +58,7 @@ function questionLines(q: Question): string[] {
   lines.push('Options (in this order):');
   for (const id of q.order) lines.push(`- ${id}: ${item.options.find((o) => o.id === id)?.label}`);
   lines.push(`Elicitation: ${q.elicitation}`);
-  if (q.elicitation === 'sample') lines.push('Reply with one JSON object: {"answer": "<option id>"}.');
+  if (q.elicitation !== 'distribution') lines.push('Reply with one JSON object: {"answer": "<option id>"}.');
   else
     lines.push(
       'Reply with one JSON object: {"distribution": {"<option id>": <probability>, ...}}, the probability that you would choose each option; the probabilities sum to 1.',

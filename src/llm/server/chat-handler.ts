@@ -56,7 +56,7 @@ export async function handleChatCompletion(
   else {
     const reply = deps.synthetic?.respond(request) ?? respond(request);
     if (fault === 'malformed') sendMalformed(res, request, reply);
-    else sendReply(res, request, reply, deps.stats);
+    else sendReply(res, request, reply, deps);
   }
 }
 
@@ -114,25 +114,31 @@ function sendReply(
   res: ServerResponse,
   request: ChatRequest,
   reply: ResponderReply,
-  stats: LocalServerStats,
+  deps: ChatHandlerDeps,
 ): void {
+  const { stats } = deps;
   stats.completions++;
   stats.tokensIn += reply.promptTokens;
   stats.tokensOut += reply.completionTokens;
-  sendCompletion(res, request, reply, request.stream_options?.include_usage === true);
+  const top = deps.options.logprobs && request.logprobs === true ? (request.top_logprobs ?? 0) : undefined;
+  sendCompletion(res, request, reply, request.stream_options?.include_usage === true, top);
 }
 
-/** Sends a reply as one `chat.completion` object, or as chunk events ending with `[DONE]`. */
+/**
+ * Sends a reply as one `chat.completion` object (with token log-probabilities when `top` is
+ * set), or as chunk events ending with `[DONE]` (streamed chunks carry `logprobs: null`).
+ */
 function sendCompletion(
   res: ServerResponse,
   request: ChatRequest,
   reply: ResponderReply,
   includeUsage: boolean,
+  top?: number,
 ): void {
   if (request.stream) {
     const chunks = completionChunks(reply, request.model, includeUsage).map((c) => JSON.stringify(c));
     sendEvents(res, [...chunks, '[DONE]']);
-  } else sendJson(res, 200, completionBody(reply, request.model));
+  } else sendJson(res, 200, completionBody(reply, request.model, top));
 }
 
 /**

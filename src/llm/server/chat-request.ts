@@ -51,6 +51,8 @@ export const chatRequestSchema = z.looseObject({
   temperature: z.number().min(0).max(2).nullish(),
   max_tokens: z.number().int().positive().nullish(),
   max_completion_tokens: z.number().int().positive().nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
   n: z.literal(1, { error: 'n > 1 is not supported by the local server' }).nullish(),
   stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
   response_format: responseFormatSchema.nullish(),

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '../../core/index.ts';
 import { handleChatCompletion } from './chat-handler.ts';
+import { handleEmbeddings } from './embeddings-handler.ts';
 import { FaultInjector } from './fault-injector.ts';
 import { errorBody, sendError, sendJson } from './http-io.ts';
 import { emptyStats, type LocalServerStats } from './local-server-stats.ts';
@@ -35,7 +36,8 @@ export interface LocalLlmServer {
 /**
  * Starts the local OpenAI-compatible chat server that tests and the offline demo use
  * instead of a real model. Routes: `POST /v1/chat/completions` (plain and `stream: true`),
- * `GET /v1/models`, `GET /v1/models/<id>`, `GET /health` (the `/v1` prefix is optional).
+ * `POST /v1/embeddings` (hashed bag of words, a test stand-in), `GET /v1/models`,
+ * `GET /v1/models/<id>`, `GET /health` (the `/v1` prefix is optional).
  * Replies come from the deterministic `respond`; faults and latency are injected per
  * request from a seeded stream (see {@link FaultInjector}). Options are validated with
  * {@link localServerOptionsSchema}; a bad option, or a port that cannot be bound, throws a
@@ -138,6 +140,8 @@ function route(
   const model = { id: options.model, object: 'model', created: LOCAL_CREATED, owned_by: 'grapevine' };
   if (path === '/chat/completions') {
     if (allow('POST')) chat().catch((err: unknown) => internalError(res, err));
+  } else if (path === '/embeddings') {
+    if (allow('POST')) handleEmbeddings(req, res).catch((err: unknown) => internalError(res, err));
   } else if (path === '/models') {
     if (allow('GET')) sendJson(res, 200, { object: 'list', data: [model] });
   } else if (path.startsWith('/models/')) {
@@ -153,7 +157,7 @@ function route(
   } else if (path === '/health') {
     if (allow('GET')) sendJson(res, 200, { status: 'ok', model: options.model });
   } else {
-    const message = `Unknown request URL: ${method} ${req.url}. Known routes: POST /v1/chat/completions, GET /v1/models, GET /health.`;
+    const message = `Unknown request URL: ${method} ${req.url}. Known routes: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models, GET /health.`;
     sendError(res, 404, errorBody(message, 'invalid_request_error', 'unknown_url'));
   }
 }

@@ -7,6 +7,7 @@ import { planReply, type ReplyPlan } from './reply-plan.ts';
 import { RequestDice } from './request-dice.ts';
 import { fillSchema } from './schema-filler.ts';
 import { isObject, nodeProperties, resolveNode } from './schema-node.ts';
+import type { WireTokenLogprob } from './token-logprobs.ts';
 import { countTokens, TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, truncateToTokens } from './tokenizer.ts';
 
 /** A function call in a reply (when the request forces a tool). */
@@ -30,6 +31,8 @@ export interface ResponderReply {
   completionTokens: number;
   /** The request key the choices were drawn from (sha256 hex); also names the reply. */
   key: string;
+  /** Token log-probabilities of `content` when the responder knows them (else every token is certain). */
+  tokens?: WireTokenLogprob[];
 }
 
 /**

@@ -33,6 +33,8 @@ export interface LocalServerOptions {
   seed?: number | string;
   /** Ground-truth file of the synthetic-respondents mode (survey questions answered from it; docs/SURVEY.md); empty or unset: off. */
   synthetic?: string;
+  /** Answer `logprobs: true` requests with token log-probabilities (default true); false: `logprobs: null`, like an endpoint without them. */
+  logprobs?: boolean;
 }
 
 /** A number flag that also accepts its command-line string form (`"8787"`). */
@@ -83,6 +85,10 @@ export const localServerOptionsSchema = z.object({
     .string()
     .default('')
     .describe('Ground-truth file (YAML/JSON): answer survey questions as synthetic respondents (empty: off)'),
+  logprobs: z
+    .preprocess((v) => (v === 'false' ? false : v === 'true' ? true : v), z.boolean())
+    .default(true)
+    .describe('Return token log-probabilities when a request asks for them (false: logprobs null)'),
 });
 
 /** {@link LocalServerOptions} with every default filled in (the output of the schema). */

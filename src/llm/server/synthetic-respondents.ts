@@ -3,6 +3,7 @@ import { RequestDice } from './request-dice.ts';
 import type { ResponderReply } from './responder.ts';
 import { readSurveyQuestion, type SurveyQuestion } from './survey-question.ts';
 import type { SyntheticTruth } from './synthetic-truth.ts';
+import { certainTokens, type WireTokenLogprob } from './token-logprobs.ts';
 import { countTokens, TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING } from './tokenizer.ts';
 
 /** A distribution over answers, in ordinal order (options or numeric values). */
@@ -48,6 +49,24 @@ function draw(d: Dist, u: number): string {
 }
 
 /**
+ * The token log-probabilities of the reply `{"answer":"<id>"}`: the option id is one token
+ * whose log-probability and alternatives are the distribution it was drawn from (options of
+ * probability 0 are left out, most likely first, ties in distribution order); the JSON
+ * around it is certain. So `top_logprobs` at the answer token give the planted distribution back.
+ */
+function answerTokens(id: string, d: Dist): WireTokenLogprob[] | undefined {
+  const prefix = '{"answer":"';
+  if (JSON.stringify(id) !== `"${id}"`) return undefined;
+  const top = d.ids
+    .map((token, k) => ({ token, logprob: Math.log(d.p[k]), k }))
+    .filter((a) => d.p[a.k] > 0)
+    .sort((a, b) => b.logprob - a.logprob || a.k - b.k)
+    .map(({ token, logprob }) => ({ token, logprob }));
+  const chosen = top.find((a) => a.token === id)?.logprob ?? 0;
+  return [...certainTokens(prefix), { token: id, logprob: chosen, top }, ...certainTokens('"}')];
+}
+
+/**
  * The synthetic-respondents mode of the local server: answers the survey world's questions
  * from a ground-truth file instead of the generic responder, so that every planted effect
  * (distributions per item and persona group, compression, group bias, order effect,
@@ -66,13 +85,18 @@ export class SyntheticRespondents {
     const d = this.planted(q);
     const later = this.answer(q, d, dice);
     let body: Record<string, unknown>;
+    let tokens: WireTokenLogprob[] | undefined;
     if (q.elicitation === 'distribution' && q.kind !== 'numeric') {
       const shown =
         later === undefined ? d : { ids: q.shown, p: q.shown.map((id) => (id === later ? 1 : 0)) };
       body = {
         distribution: Object.fromEntries(shown.ids.map((id, k) => [id, Number(shown.p[k].toFixed(6))])),
       };
-    } else body = { answer: this.value(q, later ?? draw(d, dice.unit('answer'))) };
+    } else {
+      const id = later ?? draw(d, dice.unit('answer'));
+      body = { answer: this.value(q, id) };
+      if (q.kind !== 'numeric') tokens = answerTokens(id, later === undefined ? d : { ids: [id], p: [1] });
+    }
     const content = JSON.stringify(body);
     let promptTokens = TOKENS_REPLY_PRIMING;
     for (const m of request.messages) promptTokens += TOKENS_PER_MESSAGE + countTokens(messageText(m));
@@ -84,6 +108,7 @@ export class SyntheticRespondents {
       promptTokens,
       completionTokens: countTokens(content),
       key: dice.key,
+      ...(tokens ? { tokens } : {}),
     };
   }
 

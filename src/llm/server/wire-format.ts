@@ -1,4 +1,5 @@
 import type { ResponderReply } from './responder.ts';
+import { certainTokens, wireLogprobs } from './token-logprobs.ts';
 import { streamPieces } from './tokenizer.ts';
 
 /**
@@ -12,8 +13,12 @@ export const LOCAL_FINGERPRINT = 'fp_grapevine_local';
 
 type Obj = Record<string, unknown>;
 
-/** The `chat.completion` object (non-streaming reply) for a responder reply. */
-export function completionBody(reply: ResponderReply, model: string): Obj {
+/**
+ * The `chat.completion` object (non-streaming reply) for a responder reply; with `topLogprobs`
+ * (the request asked for `logprobs`), the content's token log-probabilities with that many
+ * alternatives each, else `logprobs: null`.
+ */
+export function completionBody(reply: ResponderReply, model: string, topLogprobs?: number): Obj {
   const message: Obj = { role: 'assistant', content: reply.content, refusal: null };
   if (reply.toolCalls.length > 0)
     message.tool_calls = reply.toolCalls.map((c) => ({
@@ -26,7 +31,9 @@ export function completionBody(reply: ResponderReply, model: string): Obj {
     object: 'chat.completion',
     created: LOCAL_CREATED,
     model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
+    choices: [
+      { index: 0, message, logprobs: logprobsOf(reply, topLogprobs), finish_reason: reply.finishReason },
+    ],
     usage: usageOf(reply),
     system_fingerprint: LOCAL_FINGERPRINT,
   };
@@ -66,6 +73,11 @@ export function completionChunks(reply: ResponderReply, model: string, includeUs
   chunks.push(chunk({}, reply.finishReason));
   if (includeUsage) chunks.push({ ...base, choices: [], usage: usageOf(reply) });
   return chunks;
+}
+
+function logprobsOf(reply: ResponderReply, topLogprobs: number | undefined): Obj | null {
+  if (topLogprobs === undefined || reply.content === null) return null;
+  return wireLogprobs(reply.tokens ?? certainTokens(reply.content), topLogprobs);
 }
 
 function completionId(reply: ResponderReply): string {

@@ -133,7 +133,7 @@ describe('local LLM server over HTTP', () => {
       status: 'ok',
       model: 'tiny',
     });
-    const missing = await fetch(`${s.url}/embeddings`, { method: 'POST', body: '{}' });
+    const missing = await fetch(`${s.url}/audio/speech`, { method: 'POST', body: '{}' });
     expect(missing.status).toBe(404);
     expect((await jsonOf(missing)).error.code).toBe('unknown_url');
     const wrongMethod = await fetch(`${s.url}/chat/completions`);

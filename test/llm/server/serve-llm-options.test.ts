@@ -22,6 +22,7 @@ describe('localServerOptionsSchema', () => {
       faultTimeoutMs: 0,
       seed: 0,
       synthetic: '',
+      logprobs: true,
     });
   });
 

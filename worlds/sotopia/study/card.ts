@@ -7,6 +7,7 @@ import { ACTION_TYPES } from '../transcript.ts';
 import type { Mode } from '../views.ts';
 import { DEAL_RULE, MENTION_RULE } from './detectors.ts';
 import { episodeAttempts, type StudyConfig } from './plan.ts';
+import { renderTextDiagnostics, type StudyTextDiagnostics } from './text-diagnostics.ts';
 
 /** Who writes the turns in a mode and what the writer knows. */
 export const MODE_CARDS: Record<Mode, { simulation: string; writer: string; informationAsymmetry: string }> =
@@ -79,6 +80,8 @@ export interface SimulationCard {
   scenarios: { selector: string; count: number; bySource: Record<string, number>; pairsPerScenario: number };
   design: { episodes: number; seed: number; episodeSeeds: string; paired: string; logs: string };
   metrics: string[];
+  /** Alienness and free-text diversity of the episodes, per mode (added once the episodes are read). */
+  textDiagnostics?: StudyTextDiagnostics;
   intendedUse: string[];
   caveats: string[];
 }
@@ -276,6 +279,7 @@ export function renderCardMarkdown(card: SimulationCard): string {
     '',
     ...li(card.metrics),
     '',
+    ...(card.textDiagnostics ? renderTextDiagnostics(card.textDiagnostics) : []),
     '## Intended use',
     '',
     ...li(card.intendedUse),

@@ -11,6 +11,7 @@ import {
 } from './report.ts';
 import { renderReportHtml } from './report-html.ts';
 import { writeFileAtomic } from './runner.ts';
+import { studyTextDiagnostics } from './text-diagnostics.ts';
 
 /** The files a finished study writes next to its `episodes/`. */
 export const STUDY_OUTPUTS = ['report.json', 'report.md', 'report.html', 'card.json', 'card.md'] as const;
@@ -28,6 +29,7 @@ export async function writeStudyOutputs(
   const results = await readEpisodeResults(dir, plan);
   const report = buildReport(plan.config, plan.environments, results);
   const card = buildCard(plan.config, data, plan.environments);
+  card.textDiagnostics = await studyTextDiagnostics(dir, results, plan.config.modes);
   const texts: Record<(typeof STUDY_OUTPUTS)[number], string> = {
     'report.json': reportJson(report),
     'report.md': renderReportMarkdown(report),

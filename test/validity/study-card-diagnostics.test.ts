@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { alienness, distinctN, type Turn, transcriptFromLog } from '../../src/validity/index.ts';
+import type { SimulationCard } from '../../worlds/sotopia/study/card.ts';
+import { cli, tempDir } from '../cli/run-cli.ts';
+
+// A two-episode Sotopia study (agents and script on one scenario) against the local server:
+// its simulation card must carry the text diagnostics of those episodes, per mode.
+const dir = tempDir('grapevine-study-card-');
+const out = join(dir, 'study');
+let server: LocalLlmServer;
+let card: SimulationCard;
+
+beforeAll(async () => {
+  server = await startLocalLlmServer({ port: 0 });
+  const args = ['study', 'sotopia', '--modes', 'agents,script', '--scenarios', 'mutual_friend_00001'];
+  const more = ['--pairs', '1', '--seed', '5', '--max-turns', '4', '--out', out];
+  const llm = ['--llm-base-url', server.url, '--model', 'grapevine-local', '--judge-model', 'same'];
+  const r = await cli([...args, ...more, ...llm], { timeoutMs: 300_000 });
+  expect(r.code, r.stderr).toBe(0);
+  card = JSON.parse(readFileSync(join(out, 'card.json'), 'utf8')) as SimulationCard;
+}, 320_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Sotopia simulation card carries the text diagnostics of its episodes', () => {
+  it('per mode, the alienness rates and distinct-n of that mode’s episode logs', async () => {
+    const d = card.textDiagnostics!;
+    expect(d.modes.map((m) => m.mode)).toEqual(['agents', 'script']);
+    for (const mode of ['agents', 'script'] as const) {
+      const logs = readdirSync(join(out, 'episodes')).filter((f) => f.endsWith(`-${mode}.ndjson`));
+      const transcripts: Turn[][] = [];
+      for (const f of logs) transcripts.push(await transcriptFromLog(join(out, 'episodes', f)));
+      const a = alienness(transcripts);
+      const texts = transcripts.flat().map((t) => t.text);
+      const got = d.modes.find((m) => m.mode === mode)!;
+      expect(got.episodes).toBe(1);
+      expect(got.turns).toBe(a.turns);
+      expect(got.turns).toBeGreaterThan(0);
+      expect(got.wordsPerTurn).toBeCloseTo(a.wordsPerTurn, 3);
+      expect(got.partnerRepetition).toBeCloseTo(a.partnerRepetition, 3);
+      expect(got.distinct2).toBeCloseTo(distinctN(texts, 2), 3);
+    }
+    expect(d.rules.words).toMatch(/words per turn/);
+  });
+
+  it('card.md shows them as a table', () => {
+    const md = readFileSync(join(out, 'card.md'), 'utf8');
+    expect(md).toContain('## Text diagnostics (alienness, diversity)');
+    expect(md).toMatch(/\| agents \| 1 \| \d+ \|/);
+  });
+});
