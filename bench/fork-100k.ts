@@ -163,6 +163,7 @@ async function fork(
     atTick: at,
     out,
     layout,
+    ownsRecorded: true,
     wall: { fork: { parent, parentDigest: recorded.digest, atTick: at, interventions: 0 } },
   });
   return { result, readMs };
