@@ -138,7 +138,7 @@ function runFromZero(a: Args, path: string, wall: Record<string, string>): Promi
     seed: a.seed,
     ticks: a.ticks,
     snapshotEvery: a.every,
-    openLog: (header) => LogWriter.create(path, { ...header, wall }),
+    openLog: (header) => LogWriter.create(path, { ...header, wall }, { index: true }),
   });
 }
 
@@ -163,6 +163,7 @@ async function fork(
     atTick: at,
     out,
     layout,
+    ownsRecorded: true,
     wall: { fork: { parent, parentDigest: recorded.digest, atTick: at, interventions: 0 } },
   });
   return { result, readMs };

@@ -44,6 +44,12 @@ export interface ContinueOptions {
    * `standalone` (the default) copies the past. Resuming in place keeps the log's layout.
    */
   layout?: 'delta' | 'standalone';
+  /**
+   * The caller does not use `recorded` again (a single fork): the snapshot state it kept is
+   * restored as it is, not from a copy (saves a deep copy of the state, tens of ms at 10^5
+   * agents). Leave it unset when `recorded` continues several children.
+   */
+  ownsRecorded?: boolean;
 }
 
 const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
@@ -117,8 +123,9 @@ async function writePrefix(
   const inPlace = resolve(o.out) === resolve(o.path);
   const delta = o.recorded.delta;
   const kept = snapSeq === undefined ? undefined : o.recorded.snapshotStates.get(snapSeq);
+  const own = (s: Json): Json => (o.ownsRecorded ? s : structuredClone(s));
   const state = async () =>
-    snapSeq === undefined ? undefined : kept ? structuredClone(kept) : readSnapshotAt(o.path, snapSeq);
+    snapSeq === undefined ? undefined : kept ? own(kept) : readSnapshotAt(o.path, snapSeq);
   if (inPlace && delta && until >= delta.seq) {
     await copyOwnLines(o.path, target, until);
     return state();
@@ -140,7 +147,7 @@ async function writePrefix(
   }
   if (kept) {
     await copyPrefix(o.path, target, until, o.wall);
-    return structuredClone(kept);
+    return own(kept);
   }
   return copyPrefix(o.path, target, until, o.wall, snapSeq);
 }

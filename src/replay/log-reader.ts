@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
 import { childHeaderLine, type DeltaRef, deltaRef, isDeltaHeader, resolveParent } from './delta-log.ts';
+import { loadParentIndex } from './parent-index.ts';
 import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
@@ -117,11 +118,15 @@ async function* readParentPrefix(
   verify: boolean,
 ): AsyncGenerator<LogLine, void, undefined> {
   const parentPath = resolveParent(childPath, ref);
+  // A parent whose verification index (trusted while the file is unchanged) names the
+  // child's digest is read only up to the fork point: the lines after it are not the child's.
+  const indexed = loadParentIndex(parentPath);
+  const upToFork = indexed !== undefined && indexed.complete && indexed.digest === ref.digest;
   const lines = readLog(parentPath, { verify });
   let atFork: LogLine | undefined;
   let header: LogLine | undefined;
   let last: LogLine | undefined;
-  let summary: LogSummary;
+  let summary: LogSummary | undefined;
   try {
     for (;;) {
       let step: IteratorResult<LogLine, LogSummary>;
@@ -139,6 +144,7 @@ async function* readParentPrefix(
       if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
       if (last.seq === ref.seq) atFork = last;
       yield last.seq === 0 ? (header as LogLine) : last;
+      if (upToFork && atFork) break;
     }
   } finally {
     // a reader that stops early (readHeader) closes the parent's file too
@@ -146,14 +152,16 @@ async function* readParentPrefix(
   }
   const sameAtFork =
     atFork && (verify ? atFork.chain === ref.chain : hashOf(atFork) === ref.chain.slice(0, 16));
-  const sameDigest = verify
-    ? summary.digest === ref.digest
-    : last && hashOf(last) === ref.digest.slice(0, 16);
+  const sameDigest = upToFork
+    ? true
+    : verify
+      ? summary!.digest === ref.digest
+      : last && hashOf(last) === ref.digest.slice(0, 16);
   if (!sameAtFork || !sameDigest || !header)
     throw new LogFormatError(
       `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ` +
         (sameAtFork
-          ? `its digest is ${summary.digest ?? `...${last ? hashOf(last) : ''}`}, the child names ${ref.digest}`
+          ? `its digest is ${summary!.digest ?? `...${last ? hashOf(last) : ''}`}, the child names ${ref.digest}`
           : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`),
       {},
       { hint: `restore the parent with digest ${ref.digest} at ${ref.absolute}, or rerun the fork` },

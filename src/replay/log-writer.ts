@@ -2,10 +2,12 @@ import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
+import { IndexRecorder } from './index-recorder.ts';
 import { type EncodedLine, LineEncoder } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
 import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
+import { saveParentIndex } from './parent-index.ts';
 import {
   DEFAULT_SPLIT_ABOVE,
   estimateJsonSize,
@@ -44,6 +46,8 @@ export class LogWriter {
   private pending = '';
   private closed = false;
   private readonly split = splitBound();
+  /** Builds the verification index of a plain log written from its header (`create` with `index`). */
+  private index: IndexRecorder | null = null;
 
   private constructor(state: WriterState, encoder: LineEncoder) {
     this.state = state;
@@ -60,10 +64,19 @@ export class LogWriter {
    * With `exclusive`, the file is created only if it does not exist (an atomic check: of
    * two runs started at once with the same path, the second is refused).
    *
+   * With `index` (a plain, not gzip, log), closing the writer after an `end` line also
+   * writes the log's verification index `<path>.verified` (see `ParentIndex`), the same
+   * that a scan of the finished file builds, so that the first fork of the run is warm.
+   * The log's bytes do not change.
+   *
    * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`)
    *   or a header field is not JSON.
    */
-  static create(path: string, headerFields: LogFields, opts: { exclusive?: boolean } = {}): LogWriter {
+  static create(
+    path: string,
+    headerFields: LogFields,
+    opts: { exclusive?: boolean; index?: boolean } = {},
+  ): LogWriter {
     checkReserved(headerFields, 'header');
     const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
     const encoder = new LineEncoder();
@@ -98,6 +111,8 @@ export class LogWriter {
       },
       encoder,
     );
+    if (opts.index && !writer.gzip)
+      writer.index = new IndexRecorder(Buffer.byteLength(encoded.text), encoded.chain);
     writer.pending = `${encoded.text}\n`;
     writer.flush();
     return writer;
@@ -208,6 +223,7 @@ export class LogWriter {
           hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
         },
       );
+    this.index?.line(type, seq, t, this.pending.length, state.chain);
     state.seq = seq;
     state.lastTick = t;
     state.chain = encoded.chain;
@@ -226,6 +242,7 @@ export class LogWriter {
   flush(): void {
     if (this.pending === '') return;
     const bytes = this.gzip ? gzipSync(this.pending) : Buffer.from(this.pending, 'utf8');
+    this.index?.flushed(this.state.bytesWritten, this.pending, bytes);
     this.pending = '';
     try {
       let off = 0;
@@ -252,6 +269,8 @@ export class LogWriter {
     } catch (cause) {
       throw ioError(`cannot close log file ${this.state.path}`, cause);
     }
+    const index = this.index?.finish(this.state.path, this.state.chain);
+    if (index) saveParentIndex(this.state.path, index);
     return this.state.chain;
   }
 

@@ -92,6 +92,12 @@ export class Engine {
   private deliveries = 0;
   private tick = 0;
   private overlay: OverlayTopology | null = null;
+  /**
+   * The state of the periodic snapshot written at the end of this tick, while nothing has
+   * changed since (no intervention): the final snapshot of a run that stops right there is
+   * the same state, so it is not exported twice.
+   */
+  private snapshotAtTick: { tick: number; state: EngineState } | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -284,8 +290,12 @@ export class Engine {
       metrics,
     });
     const every = hooks.snapshotEvery ?? 0;
-    if (every > 0 && tick > 0 && tick % every === 0)
-      this.log.append('snapshot', tick, { state: this.exportState() as unknown as Json });
+    this.snapshotAtTick = null;
+    if (every > 0 && tick > 0 && tick % every === 0) {
+      const state = this.exportState();
+      this.log.append('snapshot', tick, { state: state as unknown as Json });
+      this.snapshotAtTick = { tick, state };
+    }
     for (const iv of hooks.interventionsAt?.(tick) ?? []) this.intervene(iv);
     this.log.flush();
   }
@@ -295,7 +305,9 @@ export class Engine {
     const metrics = this.history[this.history.length - 1] ?? {};
     const d = new Digest();
     this.executor.digest(d);
-    this.log.append('snapshot', this.tick, { state: this.exportState() as unknown as Json });
+    const kept = this.snapshotAtTick?.tick === this.tick ? this.snapshotAtTick.state : null;
+    this.snapshotAtTick = null;
+    this.log.append('snapshot', this.tick, { state: (kept ?? this.exportState()) as unknown as Json });
     this.log.append('end', this.tick, {
       finalState: d.hex(),
       reason,
@@ -320,6 +332,7 @@ export class Engine {
 
   /** Applies an intervention now (between ticks) and records it. */
   intervene(iv: Intervention): void {
+    this.snapshotAtTick = null;
     this.log.append('intervene', this.tick, { intervention: iv as unknown as Json });
     try {
       this.applyIntervention(iv);

@@ -11,8 +11,11 @@ describe('default output and log formats', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-replays-'));
     const r = await cli(['run', 'rumor', '--set', 'n=200', '--seed', '7', '--json'], { cwd: dir });
     expect(r.code).toBe(0);
-    const [file] = readdirSync(join(dir, 'replays'));
+    const files = readdirSync(join(dir, 'replays')).sort();
+    const [file] = files;
     expect(file).toMatch(/^rumor-s7-\d{8}-\d{6}\.ndjson$/);
+    // beside the log, its verification index (written by the run, for forks)
+    expect(files).toEqual([file, `${file}.verified`]);
     expect(JSON.parse(r.stdout).log).toBe(join('replays', file));
   });
 

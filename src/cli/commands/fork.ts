@@ -47,6 +47,8 @@ interface ForkPlan {
   path: string;
   atTick: number;
   layout: 'delta' | 'standalone';
+  /** Only one child reads `recorded` (see ContinueOptions.ownsRecorded). */
+  ownsRecorded?: boolean;
 }
 
 /** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
@@ -56,11 +58,11 @@ async function forkOne(
   interventions: readonly Intervention[],
   flags: LlmFlags,
 ): Promise<RunResult> {
-  const { def, recorded, path, atTick, layout } = plan;
+  const { def, recorded, path, atTick, layout, ownsRecorded } = plan;
   const wall = {
     fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
   };
-  const base = { def, recorded, path, atTick, out, interventions, layout };
+  const base = { def, recorded, path, atTick, out, interventions, layout, ownsRecorded };
   if (!def.needsLlm) return continueRun({ ...base, wall });
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
@@ -162,7 +164,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
-    const r = await forkOne(plan(ticks[0]), opts.out, ivs, opts);
+    const r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, opts.out, ivs, opts);
     report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }

@@ -1,0 +1,86 @@
+import { statSync } from 'node:fs';
+import { type IndexedSnapshot, PARENT_INDEX_KIND, type ParentIndex } from './parent-index.ts';
+
+/** Where a line starts: a character position in the writer's pending text until it is flushed, then a byte offset in the file. */
+interface Mark {
+  offset: number;
+  prev: string;
+}
+
+/**
+ * Builds, while a {@link LogWriter} writes a plain log from its header, the same
+ * {@link ParentIndex} that `buildParentIndex` finds by scanning the finished file: the
+ * header's length and chain, and for each snapshot line its seq, tick, byte offset, the
+ * chain value before it and the same for the line before it. The writer saves it beside
+ * the log when it closes a finished run, so that the first fork of that run reads it warm.
+ * Offsets are taken as character positions in the pending text and turned into byte
+ * offsets when that text is flushed (the same number for ASCII text).
+ */
+export class IndexRecorder {
+  private readonly snapshots: IndexedSnapshot[] = [];
+  /** Marks still holding a character position in the pending text. */
+  private unresolved: Mark[] = [];
+  /** The line taken last: its start and the chain before it. */
+  private lastAt = 0;
+  private lastPrev = '';
+  private lastResolved = false;
+  private lastType = 'header';
+  private lines = 1;
+
+  constructor(
+    private readonly headerBytes: number,
+    private readonly headerChain: string,
+  ) {}
+
+  /** Takes a line appended at character `pos` of the pending text, after the chain value `prev`. */
+  line(type: string, seq: number, tick: number, pos: number, prev: string): void {
+    if (type === 'snapshot') {
+      const entry: IndexedSnapshot = { seq, tick, offset: pos, prev, final: false, before: this.lastMark() };
+      this.unresolved.push(entry);
+      this.snapshots.push(entry);
+    }
+    this.lastAt = pos;
+    this.lastPrev = prev;
+    this.lastResolved = false;
+    this.lastType = type;
+    this.lines = seq + 1;
+  }
+
+  /** The pending text `text` (encoded as `bytes`) is being written at byte offset `base`. */
+  flushed(base: number, text: string, bytes: Buffer): void {
+    const ascii = bytes.length === text.length;
+    const at = (pos: number) => base + (ascii ? pos : Buffer.byteLength(text.slice(0, pos)));
+    for (const m of this.unresolved) m.offset = at(m.offset);
+    this.unresolved = [];
+    if (!this.lastResolved) {
+      this.lastAt = at(this.lastAt);
+      this.lastResolved = true;
+    }
+  }
+
+  /** The index of the closed log at `path` whose chain ends in `digest`, or undefined when the run did not finish. */
+  finish(path: string, digest: string): ParentIndex | undefined {
+    if (this.lastType !== 'end' || this.unresolved.length > 0) return undefined;
+    const last = this.snapshots.at(-1);
+    if (last && last.seq === this.lines - 2) last.final = true;
+    const st = statSync(path);
+    return {
+      kind: PARENT_INDEX_KIND,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      ino: st.ino,
+      digest,
+      lines: this.lines,
+      complete: true,
+      headerBytes: this.headerBytes,
+      headerChain: this.headerChain,
+      snapshots: this.snapshots,
+    };
+  }
+
+  private lastMark(): Mark {
+    const mark = { offset: this.lastAt, prev: this.lastPrev };
+    if (!this.lastResolved) this.unresolved.push(mark);
+    return mark;
+  }
+}
