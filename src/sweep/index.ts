@@ -1,3 +1,4 @@
+export * from './fork-task.ts';
 export * from './logged-outcome.ts';
 export * from './nats-queue.ts';
 export * from './point-summary.ts';

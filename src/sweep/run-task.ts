@@ -39,5 +39,5 @@ export interface RunOutcome {
 /** A run that failed: the error's message, code and hint (errors do not cross threads intact). */
 export interface RunFailure {
   index: number;
-  error: { message: string; code?: string; hint?: string };
+  error: { message: string; code?: string; hint?: string; exitCode?: 1 | 2 };
 }

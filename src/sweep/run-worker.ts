@@ -3,6 +3,7 @@
 import { type Json, RunError } from '../core/index.ts';
 import { GuardedLog, LogWriter } from '../replay/index.ts';
 import { runWorld, type WorldDefinition } from '../world/index.ts';
+import { type ForkTask, outcomeOf, runForkTask } from './fork-task.ts';
 import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
 
 interface LoadedRunWorld {
@@ -28,6 +29,13 @@ function loadOnce(w: WorldLocator): Promise<LoadedRunWorld> {
   return loaded;
 }
 
+/** A failure as plain data (errors do not cross threads intact). */
+function failureOf(index: number, err: unknown): RunFailure {
+  const e = err as { message?: string; code?: string; hint?: string; exitCode?: 1 | 2 };
+  const exit = e?.exitCode === 1 || e?.exitCode === 2 ? { exitCode: e.exitCode } : {};
+  return { index, error: { message: String(e?.message ?? err), code: e?.code, hint: e?.hint, ...exit } };
+}
+
 /** Runs one task in this thread; never throws (a failure is returned as data). */
 export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
   try {
@@ -39,16 +47,18 @@ export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
       source,
       openLog: (header) => new GuardedLog(LogWriter.create(task.log, header)),
     });
-    return {
-      index: task.index,
-      digest: r.digest,
-      ticks: r.ticks,
-      reason: r.reason,
-      metrics: r.metrics,
-      summary: r.summary,
-    };
+    return outcomeOf(task.index, r);
   } catch (err) {
-    const e = err as { message?: string; code?: string; hint?: string };
-    return { index: task.index, error: { message: String(e?.message ?? err), code: e?.code, hint: e?.hint } };
+    return failureOf(task.index, err);
+  }
+}
+
+/** Writes one child of a fork batch in this thread; never throws (a failure is returned as data). */
+export async function forkTask(task: ForkTask): Promise<RunOutcome | RunFailure> {
+  try {
+    const { def } = await loadOnce(task.world);
+    return await runForkTask(task, def);
+  } catch (err) {
+    return failureOf(task.index, err);
   }
 }
