@@ -90,8 +90,7 @@ export function program(
       .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
-  cli
-    .command('sweep')
+  addLlmOptions(cli.command('sweep'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
     .description(
       'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
     )

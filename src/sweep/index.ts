@@ -5,6 +5,7 @@ export * from './point-summary.ts';
 export * from './queue-sweep.ts';
 export * from './queue-worker.ts';
 export * from './results-table.ts';
+export * from './run-llm.ts';
 export * from './run-pool.ts';
 export * from './run-seed.ts';
 export * from './run-sweep.ts';
