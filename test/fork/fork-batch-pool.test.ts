@@ -1,6 +1,7 @@
 // Fork batches on the worker pool (issue 17's batch item): `fork --replicates` and
-// multi-point `--at` batches write their children on worker threads; the children are the
-// same bytes with one thread and with two, and each equals the child a single fork writes.
+// multi-point `--at` batches write their children on worker threads (with one thread, one
+// after another in the command's own thread); the children are the same bytes with one
+// thread and with two, and each equals the child a single fork writes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

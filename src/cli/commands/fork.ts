@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
@@ -175,8 +176,10 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
   for (const c of todo) checkOut(c.out, opts.force);
   for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
-  // a rule world's children run on the worker pool; an LLM world's one after another
-  const children: Record<string, Json>[] = def.needsLlm
+  // a rule world's children run on the worker pool; an LLM world's, or a batch given one
+  // thread, one after another here (a thread would only add its start-up cost)
+  const pooled = !def.needsLlm && Math.min(workers ?? availableParallelism(), todo.length) > 1;
+  const children: Record<string, Json>[] = !pooled
     ? []
     : await runForkBatch({
         parent: path,
@@ -188,7 +191,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
         worldFile: opts.world,
         networkFile: opts.networkFile,
       });
-  for (const c of def.needsLlm ? todo : []) {
+  for (const c of pooled ? [] : todo) {
     const r = await forkOne(plan(c.atTick), c.out, c.ivs, opts);
     children.push({ ...c.label, log: c.out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
   }
