@@ -66,7 +66,7 @@ export function program(
       .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
       .option('--seed <n>', 'reseed the future (same past, another random future)')
       .option('--replicates <n>', 'write N treated and N control children with different future seeds')
-      .option('--workers <n>', 'worker threads of a batch (default: the number of cores)')
+      .option('--workers <n>', 'worker threads of a batch (default 1; worth it when children are long)')
       .option('--out <path>', 'child log (or directory with --replicates)')
       .option('--force', 'overwrite existing outputs')
       .option(

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
@@ -41,7 +40,7 @@ export interface ForkCommandOptions extends LlmFlags {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
-  /** Worker threads of a batch (default: one per core). */
+  /** Worker threads of a batch (default 1: the children one after another in this thread). */
   workers?: string;
 }
 
@@ -136,8 +135,8 @@ function batchChildren(
  * `grapevine fork <log> --at TICK [--intervene file ...] [--set k=v ...] [--seed N] --out child`:
  * rewinds a run to TICK, changes something, and runs on; with `--replicates R`, writes R
  * treated and R control children with different future seeds to the --out directory;
- * with `--at T1,T2,...`, does so after each tick; a batch of a rule world runs on worker
- * threads (`--workers N`, default one per core). Children are delta children (they name
+ * with `--at T1,T2,...`, does so after each tick; with `--workers N`, a batch of a rule
+ * world runs on N worker threads. Children are delta children (they name
  * the parent and hold only their future) unless `--standalone`, or the parent is unfinished.
  */
 export async function forkCommand(path: string, opts: ForkCommandOptions): Promise<number> {
@@ -176,9 +175,10 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
   for (const c of todo) checkOut(c.out, opts.force);
   for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
-  // a rule world's children run on the worker pool; an LLM world's, or a batch given one
-  // thread, one after another here (a thread would only add its start-up cost)
-  const pooled = !def.needsLlm && Math.min(workers ?? availableParallelism(), todo.length) > 1;
+  // with --workers N > 1 a rule world's children run on the worker pool; otherwise (and for
+  // an LLM world) one after another here: a pool thread costs ~2 CPU s to start (it loads the
+  // engine and reads the parent), more than a short child (bench/fork-batch-pool.ts)
+  const pooled = !def.needsLlm && Math.min(workers ?? 1, todo.length) > 1;
   const children: Record<string, Json>[] = !pooled
     ? []
     : await runForkBatch({
