@@ -66,6 +66,7 @@ export function program(
       .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
       .option('--seed <n>', 'reseed the future (same past, another random future)')
       .option('--replicates <n>', 'write N treated and N control children with different future seeds')
+      .option('--workers <n>', 'worker threads of a batch (default 1; worth it when children are long)')
       .option('--out <path>', 'child log (or directory with --replicates)')
       .option('--force', 'overwrite existing outputs')
       .option(
@@ -89,8 +90,7 @@ export function program(
       .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
-  cli
-    .command('sweep')
+  addLlmOptions(cli.command('sweep'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
     .description(
       'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
     )
@@ -108,8 +108,7 @@ export function program(
     .action(async (w, o) =>
       setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
     );
-  cli
-    .command('worker')
+  addLlmOptions(cli.command('worker'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
     .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
     .option('--queue <url>', 'nats://HOST:PORT')
     .option('--concurrency <n>', 'runs at once (default 1)')

@@ -23,12 +23,17 @@ export function contributionSources(contributions: readonly CliContribution[]): 
   return { contributions: out };
 }
 
-/** Installs the contributions named in `data`, then loads `ref` as `grapevine run` would. */
-export async function loadRunWorld(ref: string, data: Json | undefined): Promise<LoadedWorld> {
+/** Installs the worlds of the contributions named in `data` (a {@link ContributionSources}) in this thread. */
+export async function installContributionSources(data: Json | undefined): Promise<void> {
   const sources = (data as unknown as ContributionSources | undefined)?.contributions ?? [];
   for (const { url, name } of sources) {
     const exported = (await import(url))[name] as CliContribution | readonly CliContribution[];
     installWorlds(Array.isArray(exported) ? exported : [exported as CliContribution]);
   }
+}
+
+/** Installs the contributions named in `data`, then loads `ref` as `grapevine run` would. */
+export async function loadRunWorld(ref: string, data: Json | undefined): Promise<LoadedWorld> {
+  await installContributionSources(data);
   return loadWorld(ref);
 }

@@ -5,6 +5,7 @@ import type { CliContribution } from './cli-contribution.ts';
 type WorldLoader = () => Promise<WorldDefinition>;
 
 const loaders = new Map<string, WorldLoader>();
+const installed: CliContribution[] = [];
 
 /**
  * Makes the contributions' worlds runnable by id in this process (the CLI's `main` calls it
@@ -13,6 +14,7 @@ const loaders = new Map<string, WorldLoader>();
  */
 export function installWorlds(contributions: readonly CliContribution[]): void {
   for (const c of contributions) {
+    if (!installed.includes(c)) installed.push(c);
     for (const [id, load] of Object.entries(c.worlds ?? {})) {
       const known = loaders.get(id);
       if (known === load) continue;
@@ -21,6 +23,11 @@ export function installWorlds(contributions: readonly CliContribution[]): void {
       loaders.set(id, load);
     }
   }
+}
+
+/** The contributions installed in this process (a worker thread installs those that name a `from`). */
+export function installedContributions(): readonly CliContribution[] {
+  return installed;
 }
 
 /** The ids of the worlds runnable by id, in the order they were installed. */

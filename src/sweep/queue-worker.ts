@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { JsMsg } from '@nats-io/jetstream';
 import { z } from 'zod';
 import type { Json } from '../core/index.ts';
+import type { LlmFlags } from '../llm/index.ts';
+import { loggedOutcome } from './logged-outcome.ts';
 import { DEAD_LETTER_SUBJECT, type NatsQueue, RUNS_STREAM, WORKERS_CONSUMER } from './nats-queue.ts';
 import { PULL_EXPIRES_MS, type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
 import { RunPool } from './run-pool.ts';
@@ -31,6 +33,10 @@ export interface QueueWorkerOptions {
   signal?: AbortSignal;
   /** Called when a run starts (its spec is valid and handed to a thread). */
   onStart?: (run: QueuedRun) => void;
+  /** Called when a spec's log already verifies here: its result is published again, the run is not redone. */
+  onReused?: (run: QueuedRun) => void;
+  /** The LLM flags runs of worlds that need an LLM open theirs from (an endpoint named). */
+  llm?: LlmFlags;
   /** Called after each run's result is published. */
   onResult?: (r: QueuedResult) => void;
 }
@@ -69,18 +75,26 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWait
     m.term(spec);
     return;
   }
-  opts.onStart?.(spec);
+  const log = join(opts.logs, spec.sweep, `${spec.id}.ndjson`);
   const stop = keepAlive(m, ackWaitMs);
   let result: QueuedResult;
   try {
-    const r = await pool.run({
-      index: spec.index,
-      world: opts.locate(spec.world),
-      params: spec.params as Record<string, Json>,
-      seed: spec.seed,
-      ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
-      log: join(opts.logs, spec.sweep, `${spec.id}.ndjson`),
-    });
+    // a spec taken again (re-published after its dedup entry was lost, or redelivered after a
+    // failed publish) whose log this worker already finished is not run twice (the local resume rule)
+    const reused = await loggedOutcome(log, spec.index, spec.seed);
+    if (reused) opts.onReused?.(spec);
+    else opts.onStart?.(spec);
+    const r =
+      reused ??
+      (await pool.run({
+        index: spec.index,
+        world: opts.locate(spec.world),
+        params: spec.params as Record<string, Json>,
+        seed: spec.seed,
+        ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
+        log,
+        ...(opts.llm ? { llm: opts.llm } : {}),
+      }));
     result = { ...r, sweep: spec.sweep, id: spec.id };
     // the result first, the ack after: a worker killed in between leaves the spec to be redelivered
     await opts.queue.js.publish(resultsSubject(spec.sweep), JSON.stringify(result), {
@@ -97,7 +111,9 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWait
  * Pulls run specs from the shared work-queue consumer and runs up to `concurrency` of them
  * at once on worker threads; each result is published (message id `<sweep>.<run>.result`)
  * before its spec is acked; while a run is under way the worker tells the server so every
- * third of the ack wait. A malformed spec is sent to `grapevine.dead` with the reason
+ * third of the ack wait. A spec whose log in `logs` already verifies (finished, same seed)
+ * is not run again: its logged outcome is published (a result that arrives twice is
+ * counted once by the coordinator). A malformed spec is sent to `grapevine.dead` with the reason
  * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts.
  */
 export async function runQueueWorker(opts: QueueWorkerOptions): Promise<void> {

@@ -2,10 +2,17 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
+import type { ForkTask } from './fork-task.ts';
 import type { RunFailure, RunOutcome, RunTask } from './run-task.ts';
 
-/** The worker module beside this one (.ts from the sources, .js from dist/). */
-const WORKER = new URL(`./run-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+/**
+ * The worker module beside this one: run-worker.js from dist/; from the sources, a small
+ * entry that registers the TypeScript loader in the thread first (run-worker-source.mjs).
+ */
+const WORKER = new URL(
+  extname(fileURLToPath(import.meta.url)) === '.ts' ? './run-worker-source.mjs' : './run-worker.js',
+  import.meta.url,
+);
 
 /** Options of a {@link RunPool}. */
 export interface RunPoolOptions {
@@ -43,6 +50,11 @@ export class RunPool {
   /** Runs one task on a free thread. Resolves to its outcome, or to the failure it reported. */
   run(task: RunTask): Promise<RunOutcome | RunFailure> {
     return this.pool.run(task, { name: 'runTask' }) as Promise<RunOutcome | RunFailure>;
+  }
+
+  /** Writes one child of a fork batch on a free thread. Resolves to its outcome, or to the failure it reported. */
+  fork(task: ForkTask): Promise<RunOutcome | RunFailure> {
+    return this.pool.run(task, { name: 'forkTask' }) as Promise<RunOutcome | RunFailure>;
   }
 
   /** Stops every thread (pending tasks are rejected). */

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Json, sha256Hex } from '../core/index.ts';
+import type { LlmFlags } from '../llm/index.ts';
 import { writeTable } from '../report/index.ts';
 import { loggedOutcome } from './logged-outcome.ts';
 import type { NatsQueue } from './nats-queue.ts';
@@ -36,6 +37,12 @@ export interface SweepOptions {
   onProgress?: (p: SweepProgress) => void;
   /** Run on the workers of this NATS JetStream queue instead of local threads (docs/DISTRIBUTED.md). */
   queue?: NatsQueue;
+  /**
+   * For a world that needs an LLM: the flags each local run opens its LLM from (an
+   * endpoint named, see {@link RunTask.llm}) and the model, recorded in sweep.json (another
+   * model is another sweep). Queue workers take the flags on their own command line.
+   */
+  llm?: { flags: LlmFlags; model: string };
 }
 
 /** What a sweep did. */
@@ -76,6 +83,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
     spec: opts.spec,
     world: opts.worldInfo,
     runs: plan.runs.length,
+    ...(opts.llm ? { llm: { model: opts.llm.model } } : {}),
   });
   const done = await reusable(dir, plan.runs);
   const progress: SweepProgress = { done: done.size, failed: 0, total: plan.runs.length };
@@ -116,6 +124,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
             seed: run.seed,
             log: join(dir, run.log),
             ...ticksOf(opts.spec),
+            ...(opts.llm ? { llm: opts.llm.flags } : {}),
           };
           settle(run, await pool.run(task));
         }),

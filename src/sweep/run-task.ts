@@ -1,4 +1,5 @@
 import type { Json } from '../core/index.ts';
+import type { LlmFlags } from '../llm/index.ts';
 
 /**
  * How a worker thread finds the world of a run: it imports `loaderUrl` and calls its
@@ -24,6 +25,11 @@ export interface RunTask {
   ticks?: number;
   /** Absolute path of the replay log to (over)write. */
   log: string;
+  /**
+   * The LLM flags of the batch (plain strings, as `grapevine run` takes them), with an
+   * endpoint named: a world that needs an LLM opens one from them; other worlds ignore them.
+   */
+  llm?: LlmFlags;
 }
 
 /** What a finished run reports back (plain data, sent between threads). */
@@ -39,5 +45,5 @@ export interface RunOutcome {
 /** A run that failed: the error's message, code and hint (errors do not cross threads intact). */
 export interface RunFailure {
   index: number;
-  error: { message: string; code?: string; hint?: string };
+  error: { message: string; code?: string; hint?: string; exitCode?: 1 | 2 };
 }

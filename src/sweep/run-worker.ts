@@ -1,8 +1,11 @@
 // The code a pool's worker thread runs (see run-pool.ts): loads the world once per thread,
 // runs one task, writes its log, and reports the outcome or the failure as plain data.
+import { rmSync } from 'node:fs';
 import { type Json, RunError } from '../core/index.ts';
 import { GuardedLog, LogWriter } from '../replay/index.ts';
 import { runWorld, type WorldDefinition } from '../world/index.ts';
+import { type ForkTask, outcomeOf, runForkTask } from './fork-task.ts';
+import { checkRunLlm, openRunLlm } from './run-llm.ts';
 import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
 
 interface LoadedRunWorld {
@@ -28,27 +31,48 @@ function loadOnce(w: WorldLocator): Promise<LoadedRunWorld> {
   return loaded;
 }
 
+/** A failure as plain data (errors do not cross threads intact). */
+function failureOf(index: number, err: unknown): RunFailure {
+  const e = err as { message?: string; code?: string; hint?: string; exitCode?: 1 | 2 };
+  const exit = e?.exitCode === 1 || e?.exitCode === 2 ? { exitCode: e.exitCode } : {};
+  return { index, error: { message: String(e?.message ?? err), code: e?.code, hint: e?.hint, ...exit } };
+}
+
 /** Runs one task in this thread; never throws (a failure is returned as data). */
 export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
   try {
     const { def, source } = await loadOnce(task.world);
-    const r = await runWorld(def, {
-      params: task.params,
-      seed: task.seed,
-      ticks: task.ticks,
-      source,
-      openLog: (header) => new GuardedLog(LogWriter.create(task.log, header)),
-    });
-    return {
-      index: task.index,
-      digest: r.digest,
-      ticks: r.ticks,
-      reason: r.reason,
-      metrics: r.metrics,
-      summary: r.summary,
-    };
+    if (def.needsLlm && !task.llm)
+      throw new RunError(`world "${def.id}" needs an LLM and the batch gave its runs none`, {
+        hint: 'give the batch LLM flags (--llm-base-url, --model)',
+      });
+    const llm = def.needsLlm && task.llm ? await openRunLlm(task.llm, task.seed) : undefined;
+    try {
+      const r = await runWorld(def, {
+        params: task.params,
+        seed: task.seed,
+        ticks: task.ticks,
+        source,
+        openLog: (header) => new GuardedLog(LogWriter.create(task.log, header)),
+        ...llm?.services,
+      });
+      // a run whose every LLM call failed is redone by a resumed sweep: its log goes
+      if (llm) checkRunLlm(llm.counters, () => rmSync(task.log, { force: true }));
+      return outcomeOf(task.index, r);
+    } finally {
+      await llm?.close();
+    }
   } catch (err) {
-    const e = err as { message?: string; code?: string; hint?: string };
-    return { index: task.index, error: { message: String(e?.message ?? err), code: e?.code, hint: e?.hint } };
+    return failureOf(task.index, err);
+  }
+}
+
+/** Writes one child of a fork batch in this thread; never throws (a failure is returned as data). */
+export async function forkTask(task: ForkTask): Promise<RunOutcome | RunFailure> {
+  try {
+    const { def } = await loadOnce(task.world);
+    return await runForkTask(task, def);
+  } catch (err) {
+    return failureOf(task.index, err);
   }
 }

@@ -12,6 +12,8 @@ export interface SweepManifest {
   spec: SweepSpec;
   world: { id: string; version: string; source: Json };
   runs: number;
+  /** The model of a sweep of a world that needs an LLM (absent for rule worlds). */
+  llm?: { model: string };
 }
 
 /**

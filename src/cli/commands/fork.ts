@@ -16,7 +16,8 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
-import { checkOutPath, intFlag } from '../flags.ts';
+import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
+import { runForkBatch } from '../fork-batch.ts';
 import { checkForkParams } from '../fork-params.ts';
 import { readInterventions } from '../interventions-file.ts';
 import { openContinuationLlm } from '../llm-session.ts';
@@ -39,6 +40,8 @@ export interface ForkCommandOptions extends LlmFlags {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
+  /** Worker threads of a batch (default 1: the children one after another in this thread). */
+  workers?: string;
 }
 
 interface ForkPlan {
@@ -134,11 +137,13 @@ function batchChildren(
  * `grapevine fork <log> --at TICK [--intervene file ...] [--set k=v ...] [--seed N] --out child`:
  * rewinds a run to TICK, changes something, and runs on; with `--replicates R`, writes R
  * treated and R control children with different future seeds to the --out directory;
- * with `--at T1,T2,...`, does so after each tick. Children are delta children (they name
+ * with `--at T1,T2,...`, does so after each tick; with `--workers N`, a batch of a rule
+ * world runs on N worker threads. Children are delta children (they name
  * the parent and hold only their future) unless `--standalone`, or the parent is unfinished.
  */
 export async function forkCommand(path: string, opts: ForkCommandOptions): Promise<number> {
   const ticks = parseTicks(opts.at);
+  const workers = positiveIntFlag('workers', opts.workers);
   if (!opts.out)
     throw new UsageError('fork needs --out', {
       hint: 'a log path, or a directory with --replicates or several --at',
@@ -171,9 +176,24 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const base = seed ?? (recorded.header.seed as number);
   const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
   for (const c of todo) checkOut(c.out, opts.force);
-  const children: Record<string, Json>[] = [];
-  for (const c of todo) {
-    mkdirSync(dirname(c.out), { recursive: true });
+  for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
+  // with --workers N > 1 a rule world's children run on the worker pool; otherwise (and for
+  // an LLM world) one after another here: a pool thread costs ~2 CPU s to start (it loads the
+  // engine and reads the parent), more than a short child (bench/fork-batch-pool.ts)
+  const pooled = !def.needsLlm && Math.min(workers ?? 1, todo.length) > 1;
+  const children: Record<string, Json>[] = !pooled
+    ? []
+    : await runForkBatch({
+        parent: path,
+        recorded,
+        ticks,
+        layout,
+        children: todo,
+        workers,
+        worldFile: opts.world,
+        networkFile: opts.networkFile,
+      });
+  for (const c of pooled ? [] : todo) {
     const r = await forkOne(plan(c.atTick), c.out, c.ivs, opts);
     children.push({ ...c.label, log: c.out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
   }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Json, UsageError } from '../../core/index.ts';
+import type { LlmFlags } from '../../llm/index.ts';
 import {
   checkSweepSpec,
   openNatsQueue,
@@ -17,6 +18,7 @@ import {
   parseSetValue,
   resolveParams,
 } from '../../world/index.ts';
+import { type BatchLlm, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { checkPlannedParams } from '../file-driven-params.ts';
@@ -25,8 +27,8 @@ import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 import { contributionSources } from '../sweep-world-loader.ts';
 
-/** Options of `grapevine sweep`. */
-export interface SweepCommandOptions {
+/** Options of `grapevine sweep` (the LLM flags serve worlds that need an LLM). */
+export interface SweepCommandOptions extends LlmFlags {
   grid?: string[];
   set?: string[];
   replicates?: string;
@@ -127,10 +129,6 @@ export async function sweepCommand(
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
   const { def, source } = await loadWorld(spec.world);
-  if (def.needsLlm)
-    throw new UsageError(`world "${def.id}" needs an LLM, which sweep does not give its runs yet`, {
-      hint: 'sweep a rule world (grapevine worlds lists them)',
-    });
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) {
     const resolved = resolveParams(def, run.params);
@@ -139,6 +137,8 @@ export async function sweepCommand(
   }
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
   const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
+  // queue workers open their LLM from their own flags (docs/DISTRIBUTED.md)
+  const llm: BatchLlm | undefined = def.needsLlm && !queue ? await openBatchLlm(opts) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });
   const started = Date.now();
   const result = await runSweep({
@@ -156,9 +156,11 @@ export async function sweepCommand(
     ...(workers === undefined ? {} : { workers }),
     onProgress: (p) => progress.tick(p.done, p.total),
     ...(queue ? { queue } : {}),
+    ...(llm ? { llm: { flags: llm.flags, model: llm.model } } : {}),
   }).finally(async () => {
     progress.stop();
     await queue?.nc.close();
+    await llm?.close();
   });
   const wallMs = Date.now() - started;
   for (const f of result.failures)

@@ -1,0 +1,126 @@
+// Fork batches on the worker pool: the same counterfactual batch of a rumour-world parent
+// (`fork --at T --replicates R`: R treated + R control children) written with 1 worker
+// thread and with 2, through the built CLI (run `npm run build` first), alternated `--pairs`
+// times. Prints CPU seconds (user+sys of the fork process, threads included, from
+// /usr/bin/time), wall seconds, peak RSS, and the paired ratios 2 threads / 1 thread; checks
+// that both batches wrote the same children (digests). On a loaded machine trust CPU and ratios.
+//
+// The fork tick defaults to 80% of the ticks the parent ran (a rumour run may end early).
+//
+//   npx tsx bench/fork-batch-pool.ts [--n 10000] [--ticks 100] [--at T] [--replicates 10] [--pairs 3]
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '10000' },
+    ticks: { type: 'string', default: '100' },
+    at: { type: 'string' },
+    replicates: { type: 'string', default: '10' },
+    pairs: { type: 'string', default: '3' },
+  },
+});
+const BIN = resolve('bin/grapevine.mjs');
+const OUT = resolve('bench/out/fork-batch-pool');
+
+interface Usage {
+  wall: number;
+  cpu: number;
+  rssMb: number;
+  stdout: string;
+}
+
+/** Runs the CLI under /usr/bin/time; resolves to its stdout and usage. */
+function timed(args: string[], tag: string): Promise<Usage> {
+  const file = join(OUT, `${tag}.time`);
+  return new Promise((done, fail) => {
+    const t0 = process.hrtime.bigint();
+    const c = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', file, process.execPath, BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    c.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    c.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      const [u, s, kb] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+      if (code !== 0) fail(new Error(`${tag} failed: ${stderr}`));
+      else done({ stdout, wall, cpu: u + s, rssMb: kb / 1024 });
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (xs: number[], d = 2) =>
+  `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+
+async function main(): Promise<void> {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const parent = join(OUT, 'parent.ndjson');
+  const every = String(Math.max(1, Math.floor(Number(values.ticks) / 5)));
+  const parentArgs = ['run', 'rumor', '--set', `n=${values.n}`, '--seed', '3', '--ticks', values.ticks!];
+  const rerun = await timed([...parentArgs, '--snapshot-every', every, '--out', parent, '--json'], 'parent');
+  const at = values.at ?? String(Math.floor(0.8 * (JSON.parse(rerun.stdout) as { ticks: number }).ticks));
+  const byWorkers: Record<string, Usage[]> = { '1': [], '2': [] };
+  const digests: Record<string, string> = {};
+  for (let k = 0; k < Number(values.pairs); k++) {
+    for (const w of k % 2 === 0 ? ['1', '2'] : ['2', '1']) {
+      const out = join(OUT, `w${w}-${k}`);
+      const u = await timed(
+        ['fork', parent, '--at', at, '--replicates', values.replicates!].concat([
+          '--workers',
+          w,
+          '--out',
+          out,
+          '--json',
+        ]),
+        `w${w}-${k}`,
+      );
+      const children = (JSON.parse(u.stdout) as { children: { digest: string }[] }).children;
+      const key = children.map((c) => c.digest).join(',');
+      if (digests[w] !== undefined && digests[w] !== key) throw new Error(`batch ${w} gave other digests`);
+      digests[w] = key;
+      byWorkers[w].push(u);
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+  if (digests['1'] !== digests['2']) throw new Error('1 and 2 threads wrote different children');
+  const children = 2 * Number(values.replicates);
+  const [one, two] = [byWorkers['1'], byWorkers['2']];
+  const ratio = (f: (u: Usage) => number) => one.map((u, k) => f(two[k]) / f(u));
+  const rows = [
+    `| fork batch (rumour world, n=${values.n}, ${values.ticks} ticks, fork at ${at}, ${children} children, ${values.pairs} pairs) | 1 thread | 2 threads | 2 / 1 (paired) |`,
+    '|---|--:|--:|--:|',
+    `| wall s, median (min–max) | ${fmt(one.map((u) => u.wall))} | ${fmt(two.map((u) => u.wall))} | ${fmt(
+      ratio((u) => u.wall),
+      3,
+    )} |`,
+    `| CPU s (user+sys) | ${fmt(one.map((u) => u.cpu))} | ${fmt(two.map((u) => u.cpu))} | ${fmt(
+      ratio((u) => u.cpu),
+      3,
+    )} |`,
+    `| peak RSS MB | ${fmt(
+      one.map((u) => u.rssMb),
+      0,
+    )} | ${fmt(
+      two.map((u) => u.rssMb),
+      0,
+    )} | ${fmt(
+      ratio((u) => u.rssMb),
+      3,
+    )} |`,
+    `| one rerun of the parent (wall s; CPU s) | ${rerun.wall.toFixed(2)}; ${rerun.cpu.toFixed(2)} | | |`,
+    '| children equal (digests) for 1 and 2 threads | yes | | |',
+  ];
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
+await main();

@@ -1,0 +1,53 @@
+import { type LlmFlags, parseModelRef, resolveLlmConfig, startLocalLlmServer } from '../llm/index.ts';
+
+/** The LLM flags a batch hands on to its runs (plain strings: they cross to worker threads). */
+const FLAG_NAMES = [
+  'llmBaseUrl',
+  'model',
+  'llmTimeoutMs',
+  'llmConcurrency',
+  'llmRpm',
+  'llmTpm',
+  'llmCache',
+  'llmAttempts',
+] as const satisfies readonly (keyof LlmFlags)[];
+
+/** The LLM of a batch of runs (sweep, queue worker): the flags its runs open theirs from. */
+export interface BatchLlm {
+  /** Flags naming an endpoint (the local server's URL when none was given) and the model. */
+  flags: LlmFlags;
+  model: string;
+  /** Where the calls go, for the user. */
+  endpoint: string;
+  /** Stops the local server when this started one. */
+  close(): Promise<void>;
+}
+
+/**
+ * Validates the LLM flags and variables of a batch (a ConfigError, exit 2) and, when they
+ * name no endpoint and no `provider:name` model, starts the shipped local server once for
+ * the whole batch, as `grapevine run` starts it for one run; every run of the batch then
+ * opens its own client to the same endpoint (or endpoint pool) with the same model.
+ */
+export async function openBatchLlm(
+  opts: LlmFlags,
+  env: Record<string, string | undefined> = process.env,
+): Promise<BatchLlm> {
+  const flags: LlmFlags = {};
+  for (const name of FLAG_NAMES) if (opts[name] !== undefined) Object.assign(flags, { [name]: opts[name] });
+  const config = resolveLlmConfig({ flags, env });
+  if (config.baseURL !== undefined || parseModelRef(config.model).provider !== undefined)
+    return {
+      flags: { ...flags, model: config.model },
+      model: config.model,
+      endpoint: (config.baseURLs ?? [config.baseURL ?? config.model]).join(', '),
+      close: async () => {},
+    };
+  const server = await startLocalLlmServer({ port: 0 });
+  return {
+    flags: { ...flags, llmBaseUrl: server.url, model: config.model },
+    model: config.model,
+    endpoint: `${server.url} (shipped local server)`,
+    close: () => server.close(),
+  };
+}
