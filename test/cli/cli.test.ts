@@ -91,8 +91,9 @@ describe('grapevine run / replay --verify', () => {
   });
 });
 
+// independent cases, run side by side (at most two children per test worker, see run-cli.ts)
 describe('bad input gets exit 2 and a message naming the problem', () => {
-  it.each([
+  it.concurrent.each([
     [['run', 'no-such-world'], 'unknown world "no-such-world"'],
     [['run', 'rumor', '--set', 'nope=1'], 'unknown parameter "nope"'],
     [['run', 'rumor', '--set', 'beta=high'], 'parameter "beta"'],
@@ -101,7 +102,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
     [['run', 'rumor', '--config', '/no/such/config.json'], 'config file not found'],
     [['replay', '/no/such/log.ndjson', '--verify'], 'no such log file'],
     [['run', 'rumor', '--log', 'loud'], 'loud'],
-  ])('%j', async (args, message) => {
+  ])('%j', { timeout: 120_000 }, async (args, message) => {
     const r = await cli(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
