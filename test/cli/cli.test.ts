@@ -15,7 +15,8 @@ const log = join(dir, 'base.ndjson');
 let summary: Record<string, unknown>;
 
 beforeAll(async () => {
-  const r = await cli('run', 'rumor', '--set', 'n=2000', '--seed', '4', '--out', log, '--json');
+  // 300 agents: 27 ticks, 31 lines (the edits below touch seq 7 to 20)
+  const r = await cli('run', 'rumor', '--set', 'n=300', '--seed', '4', '--out', log, '--json');
   expect(r.code).toBe(0);
   summary = JSON.parse(r.stdout);
 });
@@ -90,8 +91,9 @@ describe('grapevine run / replay --verify', () => {
   });
 });
 
+// independent cases, run side by side (at most two children per test worker, see run-cli.ts)
 describe('bad input gets exit 2 and a message naming the problem', () => {
-  it.each([
+  it.concurrent.each([
     [['run', 'no-such-world'], 'unknown world "no-such-world"'],
     [['run', 'rumor', '--set', 'nope=1'], 'unknown parameter "nope"'],
     [['run', 'rumor', '--set', 'beta=high'], 'parameter "beta"'],
@@ -100,7 +102,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
     [['run', 'rumor', '--config', '/no/such/config.json'], 'config file not found'],
     [['replay', '/no/such/log.ndjson', '--verify'], 'no such log file'],
     [['run', 'rumor', '--log', 'loud'], 'loud'],
-  ])('%j', async (args, message) => {
+  ])('%j', { timeout: 120_000 }, async (args, message) => {
     const r = await cli(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
@@ -208,8 +210,11 @@ describe('a killed run', () => {
         return 0;
       }
     };
-    // once a few ticks are on disk, kill without warning
-    await runCli(['run', 'rumor', '--set', 'n=200000', '--log', 'full', '--out', out, '--quiet'], {
+    // once a few ticks are on disk, kill without warning: a small opinion run that never
+    // converges (tolerance 0) and would go on for a million ticks, so the kill always lands
+    // mid-run (a large rumour run did the same at the cost of building 200,000 agents twice)
+    const args = ['--set', 'n=300', '--set', 'tolerance=0', '--ticks', '1000000', '--log', 'full'];
+    await runCli(['run', 'opinion', ...args, '--out', out, '--quiet'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (ticksOnDisk() < 3) return;

@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import { cli, hasStack, tempDir } from './run-cli.ts';
 /**
  * Every option of every command, read from the commander definitions (so a new option is
  * covered, or this test fails until it is classified), started with an invalid value:
- * exit 2, one error line and a hint, no stack trace, no hang, no file left behind.
+ * exit 2, one error line and a hint, no stack trace, no hang, no file left behind. The cases
+ * run side by side (at most two children per test worker, see run-cli.ts), each with the
+ * outputs of its otherwise valid arguments in a folder of its own.
  */
 const dir = tempDir();
 const base = join(dir, 'base.ndjson');
@@ -36,24 +38,24 @@ function invalidValue(o: Option): string | undefined {
   throw new Error(`option ${o.flags}: no invalid value known for <${arg}>; classify it in this test`);
 }
 
-/** The arguments that make a command otherwise valid. */
-function validArgs(path: string): string[] {
+/** The arguments that make a command otherwise valid; their outputs go to `outDir` (one folder per case). */
+function validArgs(path: string, outDir: string): string[] {
   const args: Record<string, string[]> = {
     worlds: [],
-    run: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'run-out.ndjson')],
-    fork: [base, '--at', '1', '--out', join(dir, 'fork-out.ndjson')],
-    flatten: [base, '--out', join(dir, 'flatten-out.ndjson')],
+    run: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(outDir, 'run-out.ndjson')],
+    fork: [base, '--at', '1', '--out', join(outDir, 'fork-out.ndjson')],
+    flatten: [base, '--out', join(outDir, 'flatten-out.ndjson')],
     resume: [base],
     diff: [base, base],
     replay: [base, '--verify'],
     inspect: [base],
     audit: [base],
-    report: [base, '--out', join(dir, 'report-out.html')],
+    report: [base, '--out', join(outDir, 'report-out.html')],
     // every option is checked before the log is read or a port opened
     view: [base, '--port', '0'],
-    sweep: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(dir, 'sweep-out')],
-    worker: ['--queue', 'nats://127.0.0.1:9', '--logs', join(dir, 'worker-logs')],
-    export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(dir, 'export-out.csv')],
+    sweep: ['rumor', '--set', 'n=50', '--ticks', '2', '--out', join(outDir, 'sweep-out')],
+    worker: ['--queue', 'nats://127.0.0.1:9', '--logs', join(outDir, 'worker-logs')],
+    export: [base, '--what', 'metrics', '--format', 'csv', '--out', join(outDir, 'export-out.csv')],
     // a case that does not exist: every flag is checked before the (long) battery would run
     validate: ['--only', 'sir-well-mixed-r0-0.5'],
     compare: [join(dir, 'answers.csv'), '--human', join(dir, 'human.csv')],
@@ -64,8 +66,8 @@ function validArgs(path: string): string[] {
   return a;
 }
 
-function cases(): [string, string, string[]][] {
-  const out: [string, string, string[]][] = [];
+function cases(): [string, string, string[], string][] {
+  const out: [string, string, string[], string][] = [];
   const walk = (c: Command, prefix: string[]) => {
     for (const sub of c.commands) {
       const path = [...prefix, sub.name()];
@@ -75,8 +77,10 @@ function cases(): [string, string, string[]][] {
         if (ownedElsewhere(name, o)) continue;
         const value = invalidValue(o);
         if (value === undefined) continue;
-        const args = validArgs(name).filter((_, k, all) => all[k] !== o.long && all[k - 1] !== o.long);
-        out.push([name, o.long!, [...path, ...args, o.long!, value]]);
+        const own = join(dir, `case-${out.length}`);
+        mkdirSync(own);
+        const args = validArgs(name, own).filter((_, k, all) => all[k] !== o.long && all[k - 1] !== o.long);
+        out.push([name, o.long!, [...path, ...args, o.long!, value], own]);
       }
     }
   };
@@ -119,9 +123,9 @@ describe('every option with an invalid value', () => {
     );
   });
 
-  it.each(all)(
+  it.concurrent.each(all)(
     '%s %s',
-    async (_name, _option, args) => {
+    async (_name, _option, args, own) => {
       const before = readdirSync(dir).sort();
       const r = await cli(args, { timeoutMs: 120_000 });
       expect(r.hung).toBe(false);
@@ -129,6 +133,7 @@ describe('every option with an invalid value', () => {
       expect(hasStack(r.stderr)).toBe(false);
       expect(r.stderr).toMatch(/^(grapevine: |error: )/);
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(readdirSync(own)).toEqual([]);
       expect(readdirSync(dir).sort()).toEqual(before);
     },
     180_000,

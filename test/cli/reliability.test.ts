@@ -33,7 +33,8 @@ describe('bytes after the end line are detected (issue 15, item 6)', () => {
       ['empty.ndjson.gz', gz, gzipSync('')],
       ['zeros.ndjson.gz', gz, Buffer.alloc(64)],
     ];
-    for (const [k, [name, from, extra]] of cases.entries()) {
+    // the six commands are independent: started side by side (run-cli.ts bounds the children)
+    const runs = cases.map(async ([name, from, extra], k) => {
       const path = join(dir, name);
       copyFileSync(from, path);
       appendFileSync(path, extra);
@@ -45,7 +46,9 @@ describe('bytes after the end line are detected (issue 15, item 6)', () => {
         ['resume', path],
         ['replay', path, '--verify'],
       ][k];
-      const r = await cli(cmd, { timeoutMs: 120_000 });
+      return { name, cmd, r: await cli(cmd, { timeoutMs: 120_000 }) };
+    });
+    for (const { name, cmd, r } of await Promise.all(runs)) {
       expect(r.hung).toBe(false);
       expect(r.code, `${name} ${cmd[0]}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/after its end|follows the end line/);
@@ -180,15 +183,16 @@ describe('write errors stop the run (issue 15, item 4)', () => {
   }, 180_000);
 });
 
+// Independent cases, run side by side (at most two children per test worker, see run-cli.ts).
 describe('early checks exit 2 and write nothing (issue 15, item 10)', () => {
-  it.each([
+  it.concurrent.each([
     [['--seed', '1.5']],
     [['--seed', '99999999999999999999']],
     [['--seed', '-1']],
     [['--ticks', '2.5']],
     [['--set', 'network=csv', '--set', 'networkFile=/dev/zero']],
     [['--set', 'n=4294967296']],
-  ])('run rumor %j', async (args) => {
+  ])('run rumor %j', { timeout: 120_000 }, async (args) => {
     const out = join(dir, `bad-${Math.random()}.ndjson`);
     const r = await cli(['run', 'rumor', ...args, '--out', out], { timeoutMs: 60_000 });
     expect(r.hung).toBe(false);
@@ -197,13 +201,13 @@ describe('early checks exit 2 and write nothing (issue 15, item 10)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it.each([
+  it.concurrent.each([
     ['{"params": {}, "seed": 1.5}'],
     ['{"params": {}, "seed": -1}'],
     ['{"params": {}, "ticks": -5}'],
     ['{"params": {}, "ticks": 2.5}'],
     ['{"params": {}, "ticks": "10"}'],
-  ])('run rumor --config %s', async (json) => {
+  ])('run rumor --config %s', { timeout: 120_000 }, async (json) => {
     const config = join(dir, `config-${Math.random()}.json`);
     writeFileSync(config, json);
     const out = join(dir, `bad-${Math.random()}.ndjson`);
@@ -272,7 +276,7 @@ describe('fork parameters: applied or refused (issue 15, item 15)', () => {
     expect(rumor.params.map((p) => p.name).sort()).toEqual(Object.keys(VALUES).sort());
   }, 60_000);
 
-  it.each(Object.entries(VALUES))(
+  it.concurrent.each(Object.entries(VALUES))(
     'fork --set %s=%j',
     async (name, value) => {
       const out = join(dir, `fork-${name}.ndjson`);

@@ -15,7 +15,9 @@ beforeAll(() => {
   copyFileSync(EXAMPLE, join(dir, 'bounded-confidence.ts'));
 });
 
-describe('a world file outside the checkout', () => {
+// Every case is independent (its own files in the folder): they run side by side, at most
+// two children per test worker (run-cli.ts); a type check costs seconds of CPU.
+describe.concurrent('a world file outside the checkout', { timeout: 180_000 }, () => {
   it('is listed with its parameters', async () => {
     const r = await cli(['worlds', './bounded-confidence.ts', '--json'], { cwd: dir });
     expect(r.stderr).toBe('');
@@ -60,7 +62,7 @@ export const world = defineWorld({
 });
 `;
 
-describe('a broken world file', () => {
+describe.concurrent('a broken world file', { timeout: 180_000 }, () => {
   it('grapevine check names each problem (exit 2)', async () => {
     writeFileSync(join(dir, 'broken.ts'), BROKEN);
     const r = await cli(['check', './broken.ts', '--json'], { cwd: dir });

@@ -37,7 +37,8 @@ beforeAll(async () => {
   expect(r.ticks as number).toBeGreaterThan(25);
 }, SLOW);
 
-describe('a delta child holds only its future', () => {
+// its cases only read the parent and write files of their own: they run side by side
+describe.concurrent('a delta child holds only its future', () => {
   it(
     'without intervention: the parent digest, a header naming the parent, fewer lines; flatten = --standalone bytes',
     async () => {

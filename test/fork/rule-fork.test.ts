@@ -1,5 +1,5 @@
-// Forks of a rule-world run (the rumour world, 3,000 agents, full log, snapshots every
-// 15 ticks) through the CLI: no intervention reproduces the parent byte for byte from
+// Forks of a rule-world run (the rumour world, 1,000 agents: 48 ticks, full log, snapshots
+// every 15 ticks) through the CLI: no intervention reproduces the parent byte for byte from
 // any tick; each kind of intervention keeps the shared past byte-identical, changes the
 // future, and the child verifies.
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ beforeAll(async () => {
     'run',
     'rumor',
     '--set',
-    'n=3000',
+    'n=1000',
     '--seed',
     '3',
     '--snapshot-every',
@@ -49,7 +49,8 @@ describe('a fork without intervention reproduces the parent exactly', () => {
   it('the parent is long enough to fork between snapshots and has several snapshots', () => {
     expect(parentRun.ticks).toBeGreaterThan(35);
     expect(snapshotTicks).toEqual([15, 30, 45].filter((t) => t <= parentRun.ticks));
-    expect(lines(parent).length).toBeGreaterThan(5000);
+    // a full log: several lines per agent (4,332 at 1,000 agents)
+    expect(lines(parent).length).toBeGreaterThan(4000);
   });
 
   it('from tick 0, from every snapshot, between snapshots and from the last tick: same digest, same bytes', async () => {
@@ -121,12 +122,12 @@ const variants: Variant[] = [
       write(
         d,
         'agents.yaml',
-        `interventions:\n${Array.from({ length: 10 }, (_, i) => `  - type: agent\n    agent: ${i * 300}\n    events: [HEAR_RUMOR]\n    memory: { role: 2 }\n`).join('')}`,
+        `interventions:\n${Array.from({ length: 10 }, (_, i) => `  - type: agent\n    agent: ${i * 100}\n    events: [HEAR_RUMOR]\n    memory: { role: 2 }\n`).join('')}`,
       ),
     ],
     recorded: Array.from({ length: 10 }, (_, i) => ({
       type: 'agent',
-      agent: i * 300,
+      agent: i * 100,
       events: ['HEAR_RUMOR'],
       memory: { role: 2 },
       forget: [],
@@ -144,14 +145,14 @@ const variants: Variant[] = [
           {
             type: 'network',
             add: [
-              [0, 1500],
-              [1, 2500],
+              [0, 500],
+              [1, 833],
             ],
             remove: [
               [0, 1],
               [2, 3],
             ],
-            isolate: Array.from({ length: 200 }, (_, i) => i * 15),
+            isolate: Array.from({ length: 200 }, (_, i) => i * 5),
           },
         ]),
       ),
@@ -160,14 +161,14 @@ const variants: Variant[] = [
       {
         type: 'network',
         add: [
-          [0, 1500],
-          [1, 2500],
+          [0, 500],
+          [1, 833],
         ],
         remove: [
           [0, 1],
           [2, 3],
         ],
-        isolate: Array.from({ length: 200 }, (_, i) => i * 15),
+        isolate: Array.from({ length: 200 }, (_, i) => i * 5),
       },
     ],
   },
@@ -227,7 +228,7 @@ describe('a child is itself a run: forking it again reproduces it', () => {
         'interventions:',
         '  - { type: message, to: all, kind: tell, item: rumor }',
         '  - { type: agent, agent: 7, events: [HEAR_FACT], memory: { role: 1 } }',
-        '  - { type: network, add: [[5, 2005]], remove: [[0, 1]], isolate: [9, 99, 999] }',
+        '  - { type: network, add: [[5, 668]], remove: [[0, 1]], isolate: [9, 99, 999] }',
         '  - { type: params, set: { skeptics: 0.3, skepticism: 0.9 } }',
         '  - { type: reseed, seed: 12345 }',
       ].join('\n'),
