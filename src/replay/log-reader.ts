@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
 import { childHeaderLine, type DeltaRef, deltaRef, isDeltaHeader, resolveParent } from './delta-log.ts';
-import { loadParentIndex } from './parent-index.ts';
 import { findGzipTail } from './gzip-members.ts';
 import { readRawLines } from './line-source.ts';
 import { LineVerifier } from './line-verifier.ts';
 import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
+import { loadParentIndex } from './parent-index.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
 
 /** Options of {@link readLog}. */

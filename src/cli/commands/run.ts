@@ -123,7 +123,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
         checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
           String(def.params.shape[k]?.description ?? ''),
         );
-        const log = new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }));
+        const log = new GuardedLog(
+          LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }),
+        );
         opened = true;
         return log;
       },
