@@ -1,6 +1,6 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isGrapevineError } from '../core/index.ts';
+import { isGrapevineError, UsageError } from '../core/index.ts';
 import {
   analyzeLog,
   auditFigure,
@@ -47,6 +47,7 @@ export function defaultReportPath(log: string): string {
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
   if (opts.out !== undefined) checkOutPath(opts.out);
+  checkEmbeddingFlags(opts);
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world, opts.networkFile);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
@@ -54,6 +55,10 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));
+  if (!analysis.header.llm && opts.embeddingModel !== undefined)
+    throw new UsageError(`--embedding-model embeds LLM text, and ${path} has none (a rule world's log)`, {
+      hint: 'give --embedding-model with a log of a world whose agents call an LLM, or leave it out',
+    });
   if (analysis.header.llm) {
     figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
     const turns = await transcriptFromLog(path);
@@ -62,6 +67,23 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   }
   figures.push(...(await forkOverlayFigures(analysis)));
   return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
+}
+
+/** `--embedding-model` and `--embedding-base-url` checked before anything is read (exit 2). */
+function checkEmbeddingFlags(opts: ReportCommandOptions): void {
+  if (opts.embeddingModel !== undefined && opts.embeddingModel.trim() === '')
+    throw new UsageError('--embedding-model is empty', {
+      hint: 'name the embedding model, e.g. text-embedding-3-small',
+    });
+  if (opts.embeddingBaseUrl === undefined) return;
+  if (opts.embeddingModel === undefined)
+    throw new UsageError('--embedding-base-url is given without --embedding-model', {
+      hint: 'add --embedding-model NAME, the model that endpoint serves',
+    });
+  if (!/^https?:\/\/[^/\s]+/.test(opts.embeddingBaseUrl))
+    throw new UsageError(`--embedding-base-url must be an http(s) URL, got "${opts.embeddingBaseUrl}"`, {
+      hint: 'e.g. --embedding-base-url http://127.0.0.1:8080/v1',
+    });
 }
 
 /**

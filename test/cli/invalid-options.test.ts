@@ -35,6 +35,7 @@ function invalidValue(o: Option): string | undefined {
   if (arg === 'path') return join(base, 'under-a-file.ndjson');
   if (['file', 'dir'].includes(arg)) return notAFile;
   if (arg === 'file.json') return join(base, 'under-a-file.json');
+  if (arg === 'name') return ''; // --embedding-model: an empty model name
   throw new Error(`option ${o.flags}: no invalid value known for <${arg}>; classify it in this test`);
 }
 
