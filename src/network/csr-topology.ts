@@ -1,5 +1,5 @@
 import { ConfigError, type Rng } from '../core/index.ts';
-import { sortRows } from './sort-rows.ts';
+import { dropDuplicates, endOffsets, sortRows } from './sort-rows.ts';
 import type { Topology } from './topology.ts';
 
 /**
@@ -173,22 +173,6 @@ function ownedDegrees(size: number, per: number, far: Int32Array): Int32Array {
   return degrees;
 }
 
-/**
- * Turns degrees `offsets[0..size)` into row ends in place (`offsets[i]` = end of row i,
- * `offsets[size]` = total), so a backward fill that decrements them leaves row starts,
- * without a cursor array. Returns the total.
- */
-function endOffsets(offsets: Int32Array): number {
-  const size = offsets.length - 1;
-  let sum = 0;
-  for (let i = 0; i < size; i++) {
-    sum += offsets[i];
-    offsets[i] = sum;
-  }
-  offsets[size] = sum;
-  return sum;
-}
-
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {
   if (!Number.isInteger(size) || size < 0 || size >= 0x7fffffff)
     throw new ConfigError(`${kind}: topology size must be a non-negative integer, got ${size}`, {
@@ -225,23 +209,4 @@ function countArcs(
   }
   for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
   return offsets[size];
-}
-
-/** Removes repeated entries from each sorted row in place, rewriting `offsets`. */
-function dropDuplicates(offsets: Int32Array, rows: Int32Array): Int32Array {
-  const size = offsets.length - 1;
-  let w = 0;
-  for (let i = 0; i < size; i++) {
-    const start = offsets[i];
-    const end = offsets[i + 1];
-    offsets[i] = w;
-    let prev = -1;
-    for (let p = start; p < end; p++) {
-      const v = rows[p];
-      if (v !== prev) rows[w++] = v;
-      prev = v;
-    }
-  }
-  offsets[size] = w;
-  return w === rows.length ? rows : rows.slice(0, w);
 }

@@ -1,5 +1,5 @@
 import { CsrTopology } from './csr-topology.ts';
-import { sortRows } from './sort-rows.ts';
+import { dropDuplicates, endOffsets, sortRows } from './sort-rows.ts';
 
 /**
  * A set of undirected edges {a, b}, a < b, stored by their lower endpoint: the b's of
@@ -26,15 +26,11 @@ export class UpperRows {
   static from(size: number, lo: Int32Array, hi: Int32Array, len: number): UpperRows {
     const offsets = new Int32Array(size + 1);
     for (let e = 0; e < len; e++) offsets[lo[e]]++;
-    let sum = 0;
-    for (let a = 0; a < size; a++) {
-      sum += offsets[a];
-      offsets[a] = sum;
-    }
-    offsets[size] = sum;
+    endOffsets(offsets);
     const rows = new Int32Array(len);
     for (let e = len - 1; e >= 0; e--) rows[--offsets[lo[e]]] = hi[e];
-    return new UpperRows(offsets, sortUnique(offsets, rows));
+    sortRows(offsets, rows);
+    return new UpperRows(offsets, dropDuplicates(offsets, rows, false));
   }
 
   /** True if {a, b} (a < b) is in the set. */
@@ -69,7 +65,7 @@ export class UpperRows {
       degrees[extraLo[e]]++;
       degrees[extraHi[e]]++;
     }
-    const total = ends(degrees);
+    const total = endOffsets(degrees);
     const rows = new Int32Array(total);
     for (let e = extraLo.length - 1; e >= 0; e--) {
       rows[--degrees[extraLo[e]]] = extraHi[e];
@@ -86,36 +82,4 @@ export class UpperRows {
     sortRows(degrees, rows);
     return new CsrTopology(kind, degrees, rows);
   }
-}
-
-/** Degrees to row ends in place; returns the total. */
-function ends(degrees: Int32Array): number {
-  const size = degrees.length - 1;
-  let sum = 0;
-  for (let i = 0; i < size; i++) {
-    sum += degrees[i];
-    degrees[i] = sum;
-  }
-  degrees[size] = sum;
-  return sum;
-}
-
-/** Sorts each row and drops repeats in place, rewriting `offsets`; returns the rows in use. */
-function sortUnique(offsets: Int32Array, rows: Int32Array): Int32Array {
-  sortRows(offsets, rows);
-  const size = offsets.length - 1;
-  let w = 0;
-  for (let i = 0; i < size; i++) {
-    const start = offsets[i];
-    const end = offsets[i + 1];
-    offsets[i] = w;
-    let prev = -1;
-    for (let p = start; p < end; p++) {
-      const v = rows[p];
-      if (v !== prev) rows[w++] = v;
-      prev = v;
-    }
-  }
-  offsets[size] = w;
-  return rows.subarray(0, w);
 }
