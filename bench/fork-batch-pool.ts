@@ -8,10 +8,10 @@
 // The fork tick defaults to 80% of the ticks the parent ran (a rumour run may end early).
 //
 //   npx tsx bench/fork-batch-pool.ts [--n 10000] [--ticks 100] [--at T] [--replicates 10] [--pairs 3]
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { timedCli, type Usage } from './timed-cli.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,40 +22,9 @@ const { values } = parseArgs({
     pairs: { type: 'string', default: '3' },
   },
 });
-const BIN = resolve('bin/grapevine.mjs');
 const OUT = resolve('bench/out/fork-batch-pool');
 
-interface Usage {
-  wall: number;
-  cpu: number;
-  rssMb: number;
-  stdout: string;
-}
-
-/** Runs the CLI under /usr/bin/time; resolves to its stdout and usage. */
-function timed(args: string[], tag: string): Promise<Usage> {
-  const file = join(OUT, `${tag}.time`);
-  return new Promise((done, fail) => {
-    const t0 = process.hrtime.bigint();
-    const c = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', file, process.execPath, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    c.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    c.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const [u, s, kb] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-      if (code !== 0) fail(new Error(`${tag} failed: ${stderr}`));
-      else done({ stdout, wall, cpu: u + s, rssMb: kb / 1024 });
-    });
-  });
-}
+const timed = (args: string[], tag: string) => timedCli(OUT, args, tag);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs: number[], d = 2) =>

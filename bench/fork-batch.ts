@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   writeFileSync(join(HERE, 'out', 'fork-batch.json'), `${JSON.stringify(figures, null, 2)}\n`);
   const mb = (b: number) => (b / 2 ** 20).toFixed(1);
   process.stdout.write(
-    [
+    `${[
       `| measure (rumour world, n=${n}, ${p.ticks} ticks, fork at ${at}, ${figures.layout}) | value |`,
       '|---|--:|',
       `| parent run (log ${mb(figures.parent.bytes)} MiB) | ${(p.ms / 1000).toFixed(2)} s |`,
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       `| per child | ${(perChild / 1000).toFixed(3)} s = ${(perChild / again.ms).toFixed(3)} x a rerun |`,
       `| CPU seconds: rerun; batch (the fork process); per child / rerun | ${(again.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / files.length / again.cpuMs).toFixed(3)} |`,
       `| replay --verify of one child | ${(verify.ms / 1000).toFixed(2)} s |`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }
 

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { timedCli, type Usage } from './timed-cli.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,36 +27,7 @@ const total = BETAS.length * replicates;
 const BIN = resolve('bin/grapevine.mjs');
 const OUT = resolve('bench/out');
 
-interface Usage {
-  wall: number;
-  cpu: number;
-  rssMb: number;
-}
-
-/** Runs a command under /usr/bin/time; resolves to its stdout and usage. */
-function timed(args: string[], tag: string): Promise<Usage & { stdout: string }> {
-  const file = join(OUT, `${tag}.time`);
-  return new Promise((done, fail) => {
-    const t0 = process.hrtime.bigint();
-    const c = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', file, process.execPath, BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    c.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    c.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const [u, s, kb] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-      if (code !== 0) fail(new Error(`${tag} failed: ${stderr}`));
-      else done({ stdout, wall, cpu: u + s, rssMb: kb / 1024 });
-    });
-  });
-}
+const timed = (args: string[], tag: string) => timedCli(OUT, args, tag);
 
 function sweepArgs(out: string): string[] {
   rmSync(out, { recursive: true, force: true });
