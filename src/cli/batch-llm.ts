@@ -1,4 +1,4 @@
-import { type LlmFlags, parseModelRef, resolveLlmConfig, startLocalLlmServer } from '../llm/index.ts';
+import { type LlmFlags, needsLocalServer, resolveLlmConfig, startLocalLlmServer } from '../llm/index.ts';
 
 /** The LLM flags a batch hands on to its runs (plain strings: they cross to worker threads). */
 const FLAG_NAMES = [
@@ -36,7 +36,7 @@ export async function openBatchLlm(
   const flags: LlmFlags = {};
   for (const name of FLAG_NAMES) if (opts[name] !== undefined) Object.assign(flags, { [name]: opts[name] });
   const config = resolveLlmConfig({ flags, env });
-  if (config.baseURL !== undefined || parseModelRef(config.model).provider !== undefined)
+  if (!needsLocalServer(config))
     return {
       flags: { ...flags, model: config.model },
       model: config.model,

@@ -67,6 +67,11 @@ export interface OpenLlmOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** True when `config` names no endpoint and no `provider:name` model: its calls go to the shipped local server. */
+export function needsLocalServer(config: LlmConfig): boolean {
+  return config.baseURL === undefined && parseModelRef(config.model).provider === undefined;
+}
+
 /**
  * The one place where LLM configuration becomes a model stack (concordia's
  * `language_model_setup`). `config` comes from `resolveLlmConfig`, already validated, so
@@ -80,11 +85,7 @@ export interface OpenLlmOptions {
  */
 export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
   const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
-  const provider = parseModelRef(config.model).provider;
-  const server =
-    config.baseURL === undefined && provider === undefined
-      ? await startLocalLlmServer({ port: 0 })
-      : undefined;
+  const server = needsLocalServer(config) ? await startLocalLlmServer({ port: 0 }) : undefined;
   try {
     const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
     const pool = config.baseURLs ? await poolFor(resolved, config.baseURLs) : undefined;
