@@ -224,6 +224,7 @@ export type {
   Variant,
 } from './validity/index.ts';
 export {
+  ALIENNESS_RULES,
   alienness,
   bias,
   compareAnswers,

@@ -1,22 +1,21 @@
 import { join } from 'node:path';
-import { alienness, distinctN, type Turn, transcriptFromLog } from '../../../src/index.ts';
+import {
+  ALIENNESS_RULES,
+  type AliennessReport,
+  alienness,
+  distinctN,
+  type Turn,
+  transcriptFromLog,
+} from '../../../src/index.ts';
 import type { Mode } from '../views.ts';
 import type { EpisodeResult } from './report.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** The text diagnostics of one mode's episodes (docs/VALIDITY.md, "Diagnostics"). */
-export interface ModeTextDiagnostics {
+/** The text diagnostics of one mode's episodes (docs/VALIDITY.md, "Diagnostics"): alienness, rounded, and distinct-n. */
+export interface ModeTextDiagnostics extends Omit<AliennessReport, 'rules'> {
   mode: Mode;
   episodes: number;
-  turns: number;
-  wordsPerTurn: number;
-  selfRepetition: number;
-  partnerRepetition: number;
-  aiIdentity: number;
-  refusal: number;
-  identityConfusion: number;
-  politenessPer100Words: number;
   distinct1: number;
   distinct2: number;
 }
@@ -43,11 +42,9 @@ export async function studyTextDiagnostics(
   const transcripts = new Map<Mode, Turn[][]>(modes.map((m) => [m, []]));
   for (const r of results)
     transcripts.get(r.episode.mode)?.push(await transcriptFromLog(join(dir, r.log ?? r.episode.log)));
-  let rules: Record<string, string> = {};
   const out = modes.map((mode) => {
     const episodes = transcripts.get(mode) ?? [];
     const a = alienness(episodes);
-    rules = { ...a.rules };
     const texts = episodes.flat().map((t) => t.text);
     return {
       mode,
@@ -64,11 +61,12 @@ export async function studyTextDiagnostics(
       distinct2: round(distinctN(texts, 2)),
     };
   });
-  rules.distinct =
-    'distinct-n: distinct word n-grams / all word n-grams of the mode’s turns (Li et al. 2016)';
   return {
     source: "each episode's replay log (messages with a text), as grapevine report reads a log",
-    rules,
+    rules: {
+      ...ALIENNESS_RULES,
+      distinct: 'distinct-n: distinct word n-grams / all word n-grams of the mode’s turns (Li et al. 2016)',
+    },
     modes: out,
   };
 }
