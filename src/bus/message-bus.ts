@@ -261,7 +261,7 @@ export class MessageBus extends ObservedInboxes {
    * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
    * chunks of `chunkChars` characters when one string would be longer (see
    * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
-   * @throws ConfigError when the state would not fit in the heap (see {@link checkBusStateFits}).
+   * @throws ConfigError when the state would not fit in the memory left (see {@link checkBusStateFits}).
    */
   exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
     const batch = (b: DeliveryBatch): Json => ({

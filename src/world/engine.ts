@@ -195,6 +195,7 @@ export class Engine {
         break;
       }
       this.tick = t;
+      this.snapshotAtTick = null; // not held while another tick runs
       const popped = this.queue.popUntil(t);
       this.bus.release(t);
       await this.stepAll(t, this.turnPolicy.turns(t, popped, this.queue, this.turnCtx));
@@ -290,7 +291,6 @@ export class Engine {
       metrics,
     });
     const every = hooks.snapshotEvery ?? 0;
-    this.snapshotAtTick = null;
     if (every > 0 && tick > 0 && tick % every === 0) {
       const state = this.exportState();
       this.log.append('snapshot', tick, { state: state as unknown as Json });
