@@ -121,7 +121,7 @@ async function* readParentPrefix(
   // A parent whose verification index (trusted while the file is unchanged) names the
   // child's digest is read only up to the fork point: the lines after it are not the child's.
   const indexed = loadParentIndex(parentPath);
-  const upToFork = indexed !== undefined && indexed.complete && indexed.digest === ref.digest;
+  const upToFork = indexed?.complete === true && indexed.digest === ref.digest;
   const lines = readLog(parentPath, { verify });
   let atFork: LogLine | undefined;
   let header: LogLine | undefined;
