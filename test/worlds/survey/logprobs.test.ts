@@ -1,57 +1,41 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/index.ts';
-import { ChatOpenAIPort, type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
-import { type SurveyAnswer, surveyAnswersFromLog } from '../../../worlds/survey/answers.ts';
+import { ChatOpenAIPort, startLocalLlmServer } from '../../../src/llm/index.ts';
+import type { SurveyAnswer } from '../../../worlds/survey/answers.ts';
 import { logprobShares } from '../../../worlds/survey/logprob-shares.ts';
-import { cli } from '../../cli/run-cli.ts';
+import { expectOfflineReplay, type SyntheticSurveyRun, syntheticSurveyRun } from './synthetic-run.ts';
 
 // elicitation=logprobs through real HTTP: the local server's synthetic respondents put the
 // planted distribution into the answer token's top_logprobs, the port asks for and records
 // them, and the answers read back from the log carry the planted distribution.
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-survey-logprobs-'));
-const items = join(dir, 'items.yaml');
-const truth = join(dir, 'truth.yaml');
-const log = join(dir, 'run.ndjson');
 const AGENTS = 24;
 const ORDER_EFFECT = 0.2;
 const PLANTED: Record<string, Record<string, number>> = {
   transit: { car: 0.5, transit: 0.3, bike: 0.2, walk: 0 },
   trust: { '1': 0.1, '2': 0.2, '3': 0.4, '4': 0.2, '5': 0.1 },
 };
-let server: LocalLlmServer;
+let run: SyntheticSurveyRun;
 let answers: SurveyAnswer[];
 
 beforeAll(async () => {
-  writeFileSync(
-    items,
+  run = await syntheticSurveyRun(
+    'logprobs',
     [
       '- {id: transit, kind: choice, text: How do you get to work?, options: [car=Car, transit=Transit, bike=Bike, walk=Walk]}',
       '- {id: trust, kind: likert, text: Most people can be trusted., options: [1=No, 2=Rather not, 3=Unsure, 4=Rather yes, 5=Yes]}',
-    ].join('\n'),
-  );
-  writeFileSync(
-    truth,
+    ],
     [
       `orderEffect: ${ORDER_EFFECT}`,
       'items:',
       ...Object.entries(PLANTED).map(([id, shares]) => `  ${id}: { answers: ${JSON.stringify(shares)} }`),
-    ].join('\n'),
+    ],
+    [`agents=${AGENTS}`, 'elicitation=logprobs'],
   );
-  server = await startLocalLlmServer({ port: 0, synthetic: truth });
-  const set = ['--set', `agents=${AGENTS}`, '--set', `items=${items}`, '--set', 'elicitation=logprobs'];
-  const r = await cli(['run', 'survey', ...set, '--out', log, '--llm-base-url', server.url, '--json'], {
-    timeoutMs: 120_000,
-  });
-  expect(r.code, r.stderr).toBe(0);
-  answers = await surveyAnswersFromLog(log);
+  answers = run.answers;
 }, 180_000);
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await run?.close();
 });
 
 /** The planted distribution a respondent shown `order` answers from: shares, then the order effect. */
@@ -78,10 +62,7 @@ describe('elicitation=logprobs against the synthetic respondents', () => {
   });
 
   it('the run with logprobs replays offline byte for byte', async () => {
-    await server.close();
-    const r = await cli(['replay', log, '--verify', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).verified).toBe(true);
+    await expectOfflineReplay(run);
   }, 60_000);
 });
 

@@ -1,64 +1,43 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RngStreams } from '../../../src/core/index.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
 import { bootstrapCi, wilson } from '../../../src/stats/index.ts';
-import { type SurveyAnswer, surveyAnswersFromLog } from '../../../worlds/survey/answers.ts';
+import type { SurveyAnswer } from '../../../worlds/survey/answers.ts';
 import { cli } from '../../cli/run-cli.ts';
+import { expectOfflineReplay, type SyntheticSurveyRun, syntheticSurveyRun } from './synthetic-run.ts';
 
 // A survey run through real HTTP against `serve-llm --synthetic`: the planted flip rate and
 // variance compression must be recovered from the recorded answers, within their CIs.
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-survey-synthetic-'));
-const items = join(dir, 'items.yaml');
-const truth = join(dir, 'truth.yaml');
-const log = join(dir, 'run.ndjson');
 const AGENTS = 80;
 // The planted numeric distribution: mean 50, variance 0.5 · 50² = 1250; compression keeps half.
 const HUMAN_VARIANCE = 1250;
-let server: LocalLlmServer;
+let run: SyntheticSurveyRun;
 let answers: SurveyAnswer[];
+let dir: string;
 
 beforeAll(async () => {
-  writeFileSync(
-    items,
+  run = await syntheticSurveyRun(
+    'synthetic',
     [
       '- {id: trust, kind: likert, text: Most people can be trusted., options: [1=No, 2=Rather not, 3=Unsure, 4=Rather yes, 5=Yes]}',
       '- {id: gift, kind: numeric, text: How many of 100 coins do you give away?, min: 0, max: 100}',
-    ].join('\n'),
-  );
-  writeFileSync(
-    truth,
+    ],
     [
       'compression: 0.5',
       'flip: 0.3',
       'items:',
       '  trust: { answers: { "1": 0.1, "2": 0.2, "3": 0.4, "4": 0.2, "5": 0.1 } }',
       '  gift: { answers: { "0": 0.25, "50": 0.5, "100": 0.25 } }',
-    ].join('\n'),
+    ],
+    [`agents=${AGENTS}`, 'pushback=disagree'],
   );
-  server = await startLocalLlmServer({ port: 0, synthetic: truth });
-  const args = [
-    'run',
-    'survey',
-    '--set',
-    `agents=${AGENTS}`,
-    '--set',
-    `items=${items}`,
-    '--set',
-    'pushback=disagree',
-  ];
-  const r = await cli([...args, '--out', log, '--llm-base-url', server.url, '--json'], {
-    timeoutMs: 120_000,
-  });
-  expect(r.code, r.stderr).toBe(0);
-  answers = await surveyAnswersFromLog(log);
+  answers = run.answers;
+  dir = run.dir;
 }, 180_000);
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await run?.close();
 });
 
 describe('synthetic respondents over HTTP', () => {
@@ -104,10 +83,7 @@ describe('synthetic respondents over HTTP', () => {
   });
 
   it('the run replays offline byte for byte', async () => {
-    await server.close();
-    const r = await cli(['replay', log, '--verify', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).verified).toBe(true);
+    await expectOfflineReplay(run);
   }, 60_000);
 });
 
