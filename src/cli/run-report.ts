@@ -13,7 +13,13 @@ import {
   reportFigures,
   reportJson,
 } from '../report/index.ts';
-import { embedTexts, meanPairwiseCosineDistance, type Turn, transcriptFromLog } from '../validity/index.ts';
+import {
+  type EmbeddingDistanceCi,
+  embedTexts,
+  meanPairwiseCosineDistanceCi,
+  type Turn,
+  transcriptFromLog,
+} from '../validity/index.ts';
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
@@ -88,13 +94,14 @@ function checkEmbeddingFlags(opts: ReportCommandOptions): void {
 
 /**
  * The mean pairwise cosine distance of the turns' embeddings when `--embedding-model` is set
- * (at least two turns), embedded through `<log>.embeddings.json` so a second report is offline.
+ * (at least two turns), embedded through `<log>.embeddings.json` so a second report is offline,
+ * with a bootstrap 95% CI resampling speakers (1000 resamples, fixed seed).
  */
 async function embeddingDistance(
   path: string,
   turns: readonly Turn[],
   opts: ReportCommandOptions,
-): Promise<{ model: string; distance: number } | undefined> {
+): Promise<{ model: string; distance: EmbeddingDistanceCi } | undefined> {
   const model = opts.embeddingModel;
   if (model === undefined || turns.length < 2) return undefined;
   const config = {
@@ -107,7 +114,8 @@ async function embeddingDistance(
     config,
     `${path}.embeddings.json`,
   );
-  return { model, distance: meanPairwiseCosineDistance(vectors) };
+  const clusters = turns.map((t) => t.speaker);
+  return { model, distance: meanPairwiseCosineDistanceCi(vectors, { clusters, seed: 'report' }) };
 }
 
 /** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */
