@@ -9,7 +9,14 @@ import type { Topology } from './topology.ts';
 
 /** The network parameters a world exposes (`--set network=... k=... beta=...`). */
 export interface WorldNetworkParams {
-  network: 'watts-strogatz' | 'erdos-renyi' | 'barabasi-albert' | 'ring-lattice' | 'complete' | 'csv';
+  network:
+    | 'watts-strogatz'
+    | 'erdos-renyi'
+    | 'barabasi-albert'
+    | 'stochastic-block-model'
+    | 'ring-lattice'
+    | 'complete'
+    | 'csv';
   n: number;
   /** Mean degree (watts-strogatz and ring-lattice: an integer; erdos-renyi: any). */
   k: number;
@@ -19,6 +26,12 @@ export interface WorldNetworkParams {
   m: number;
   /** Edge-list CSV when `network=csv`. */
   networkFile?: string;
+  /** Stochastic block model: number of blocks (sizes as equal as possible, larger ones first). */
+  blocks?: number;
+  /** Stochastic block model: edge probability of a pair within one block. */
+  pIn?: number;
+  /** Stochastic block model: edge probability of a pair in two different blocks. */
+  pOut?: number;
 }
 
 /**
@@ -59,7 +72,8 @@ export function checkRunFits(
 
 /**
  * Builds a world's network from its parameters: one generator draw from `rng` (the run's
- * `network` stream), Erdős–Rényi as G(n, p = k/(n−1)); `network=csv` loads the file and
+ * `network` stream), Erdős–Rényi as G(n, p = k/(n−1)), the stochastic block model as
+ * `blocks` near-equal blocks with `pIn` within and `pOut` between them (see {@link plantedPartition}); `network=csv` loads the file and
  * reports its sha256 in `inputs` (recorded in the log header, so a replay notices a change).
  * @throws ConfigError naming the parameter to fix.
  */
@@ -92,5 +106,32 @@ export function networkFromParams(
     'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
     complete: { kind: 'complete', n: p.n },
   };
-  return { topology: generateNetwork(specs[p.network], rng) };
+  const spec = p.network === 'stochastic-block-model' ? plantedPartition(p) : specs[p.network];
+  return { topology: generateNetwork(spec, rng) };
+}
+
+/**
+ * The stochastic-block-model spec of a world's `blocks`, `pIn` and `pOut`: n agents in
+ * `blocks` consecutive blocks whose sizes differ by at most one (the first n mod blocks
+ * have one more), each pair within a block linked with probability pIn and each pair across
+ * two blocks with pOut. This is NetworkX's `random_partition_graph(sizes, p_in, p_out)`, and
+ * with equal sizes its `planted_partition_graph(blocks, n / blocks, p_in, p_out)` (Condon &
+ * Karp 2001), both a `stochastic_block_model` with that block matrix.
+ * @throws ConfigError if one of the three is missing, or blocks is not an integer in [1, n].
+ */
+export function plantedPartition(p: WorldNetworkParams): NetworkSpec {
+  const missing = (['blocks', 'pIn', 'pOut'] as const).filter((key) => p[key] === undefined);
+  if (missing.length > 0)
+    throw new ConfigError(`network=stochastic-block-model needs ${missing.join(', ')}`, {
+      hint: 'add e.g. --set blocks=4 --set pIn=0.01 --set pOut=0.001 (pIn within a block, pOut between blocks)',
+    });
+  const blocks = p.blocks as number;
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > p.n)
+    throw new ConfigError(`blocks must be an integer in [1, n=${p.n}] (got ${blocks})`, {
+      hint: 'every block needs at least one agent',
+    });
+  const base = Math.floor(p.n / blocks);
+  const sizes = Array.from({ length: blocks }, (_, b) => base + (b < p.n % blocks ? 1 : 0));
+  const matrix = sizes.map((_, a) => sizes.map((_, b) => (a === b ? p.pIn : p.pOut) as number));
+  return { kind: 'stochastic-block-model', sizes, p: matrix };
 }

@@ -77,7 +77,19 @@ describe('deliveries in flight that cannot fit are refused before the snapshot (
 });
 
 /** Two values of each generator parameter (both valid for every network that reads it). */
-const TWO_VALUES: Record<string, [number, number]> = { k: [4, 6], beta: [0.05, 0.6], m: [2, 3] };
+const TWO_VALUES: Record<string, [number, number]> = {
+  k: [4, 6],
+  beta: [0.05, 0.6],
+  m: [2, 3],
+  blocks: [2, 3],
+  pIn: [0.2, 0.5],
+  pOut: [0.05, 0.2],
+};
+
+/** Parameters a network needs besides the one under test (the block model has no defaults). */
+const NEEDS: Record<string, Record<string, number>> = {
+  'stochastic-block-model': { blocks: 2, pIn: 0.3, pOut: 0.05 },
+};
 
 /** Every edge of a topology, as text (to compare two builds). */
 function edges(t: Topology): string {
@@ -124,7 +136,12 @@ describe('generator parameters a network ignores are refused (issue 15, every ac
     '%s network=%s %s: applied, or refused naming both',
     (_id, network, param, { def }) => {
       const reads = NETWORK_READS[network as keyof typeof NETWORK_READS].includes(param);
-      const given = (v: number) => ({ ...('n' in def.params.shape ? { n: 40 } : {}), network, [param]: v });
+      const given = (v: number) => ({
+        ...('n' in def.params.shape ? { n: 40 } : {}),
+        ...NEEDS[network],
+        network,
+        [param]: v,
+      });
       const check = () =>
         checkNetworkParamsApplied(
           def,
