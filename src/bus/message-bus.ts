@@ -1,10 +1,13 @@
 import {
   BASE64_CHUNK_CHARS,
+  type Base64Like,
+  type Base64Text,
   base64ToTyped,
   ConfigError,
   type Json,
   RunError,
   typedToBase64Chunks,
+  typedToBase64Texts,
 } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { AddressRouter, routeOf } from './address-router.ts';
@@ -261,14 +264,28 @@ export class MessageBus extends ObservedInboxes {
    * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
    * chunks of `chunkChars` characters when one string would be longer (see
    * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
-   * @throws ConfigError when the state would not fit in the memory left (see {@link checkBusStateFits}).
+   * @throws ConfigError when the messages would not fit in the memory left (see {@link checkBusStateFits}).
    */
   exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
+    return this.exportWith((view) => typedToBase64Chunks(view, chunkChars));
+  }
+
+  /**
+   * {@link exportState} with the columns as {@link Base64Text}s: views of the bus's own
+   * columns, encoded only when written (a snapshot written part by part never holds its
+   * columns' text). Its canonical JSON is {@link exportState}'s. It is valid until the bus
+   * next releases, imports or exports: write it at once.
+   */
+  exportStateView(chunkChars = BASE64_CHUNK_CHARS): Json {
+    return this.exportWith((view) => typedToBase64Texts(view, chunkChars) as unknown as Json);
+  }
+
+  private exportWith(column: (view: Int32Array) => Json): Json {
     const batch = (b: DeliveryBatch): Json => ({
       deliverAt: b.deliverAt,
       messages: b.messages() as unknown as Json,
-      to: typedToBase64Chunks(b.to.subarray(0, b.length), chunkChars),
-      msg: typedToBase64Chunks(b.msg.subarray(0, b.length), chunkChars),
+      to: column(b.to.subarray(0, b.length)),
+      msg: column(b.msg.subarray(0, b.length)),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
     let messages = this.current.count;
@@ -286,15 +303,15 @@ export class MessageBus extends ObservedInboxes {
     };
   }
 
-  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world); columns in either form. */
+  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world); columns in any form. */
   importState(json: Json): void {
     const s = json as { nextId: number; releasedTick: number; pending: Json[]; waiting: Json | null };
     const batch = (j: Json): DeliveryBatch => {
       const o = j as unknown as {
         deliverAt: number;
         messages: Message[];
-        to: string | string[];
-        msg: string | string[];
+        to: Base64Like | Base64Like[];
+        msg: Base64Like | Base64Like[];
       };
       const b = this.fresh(o.deliverAt);
       for (const m of o.messages) b.addMessage(m);

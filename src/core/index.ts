@@ -1,4 +1,5 @@
 export * from './base64.ts';
+export * from './base64-text.ts';
 export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
