@@ -5,6 +5,7 @@ import {
   base64ToTyped,
   ConfigError,
   type Json,
+  type MemoryBudget,
   RunError,
   typedToBase64Chunks,
   typedToBase64Texts,
@@ -14,7 +15,7 @@ import { AddressRouter, routeOf } from './address-router.ts';
 import type { DeliveryBatch } from './delivery-batch.ts';
 import type { Message, OutgoingMessage, Visibility, VisibilityRule } from './message.ts';
 import { ObservedInboxes } from './observed-inboxes.ts';
-import { checkBusStateFits } from './state-budget.ts';
+import { BusGrowthGuard, checkBusStateFits } from './state-budget.ts';
 import { VisibilityRules } from './visibility-rules.ts';
 import { WithheldLog } from './withheld-log.ts';
 
@@ -28,6 +29,8 @@ export interface BusOptions {
   latency?: number;
   /** The world's visibility rule(s), applied to every delivery. */
   visibility?: Visibility;
+  /** The memory budget the deliveries in flight are held to (default: `memoryBudget()`). */
+  memory?: MemoryBudget;
 }
 
 /**
@@ -51,6 +54,7 @@ export class MessageBus extends ObservedInboxes {
   private nextId = 0;
   private lastBatch: DeliveryBatch;
   private lastIndex = 0;
+  private readonly growth: BusGrowthGuard;
 
   constructor(opts: BusOptions) {
     super(opts.size);
@@ -65,6 +69,7 @@ export class MessageBus extends ObservedInboxes {
     this.visibility = this.rules.apply;
     this.visibilityCtx = { network: opts.topology };
     this.lastBatch = this.current;
+    this.growth = new BusGrowthGuard(opts.memory);
   }
 
   /** Replaces the network used for `neighbours` addressing (network interventions). */
@@ -147,6 +152,13 @@ export class MessageBus extends ObservedInboxes {
     return this.sent(batch, before, tick, m);
   }
 
+  /** Messages the batches in flight hold (pending and the current inbox). */
+  private messagesInFlight(): number {
+    let messages = this.current.count;
+    for (const b of this.pending.values()) messages += b.count;
+    return messages;
+  }
+
   private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
     const l = latency ?? this.latency;
     if (!Number.isInteger(l) || l < 1)
@@ -165,6 +177,8 @@ export class MessageBus extends ObservedInboxes {
     this.pendingRows += recipients;
     this.lastBatch = batch;
     this.lastIndex = m;
+    if (this.growth.due(recipients))
+      this.growth.check({ rows: this.pendingCount, messages: this.messagesInFlight(), tick });
     if (this.events.observed)
       this.events.next({
         type: 'sent',
@@ -288,9 +302,10 @@ export class MessageBus extends ObservedInboxes {
       msg: column(b.msg.subarray(0, b.length)),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
-    let messages = this.current.count;
-    for (const b of this.pending.values()) messages += b.count;
-    checkBusStateFits({ rows: this.pendingCount, messages, tick: this.releasedTick });
+    checkBusStateFits(
+      { rows: this.pendingCount, messages: this.messagesInFlight(), tick: this.releasedTick },
+      this.growth.allowance,
+    );
     const waiting = this.carryOver(this.releasedTick);
     if (waiting) this.index(waiting);
     this.recycle(this.current);

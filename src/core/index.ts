@@ -4,4 +4,5 @@ export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './hash.ts';
+export * from './memory-budget.ts';
 export * from './rng.ts';
