@@ -8,7 +8,7 @@ import {
   estimateInFlightBytes,
   MessageBus,
 } from '../../src/bus/index.ts';
-import { ConfigError, GrapevineError, RunError } from '../../src/core/index.ts';
+import { ConfigError, type GrapevineError, RunError } from '../../src/core/index.ts';
 
 /** A bus of 50 agents on one channel, held to a budget of `bytes`. */
 function channelBus(bytes: number): MessageBus {
