@@ -330,9 +330,15 @@ export class MessageBus extends ObservedInboxes {
       };
       const b = this.fresh(o.deliverAt);
       for (const m of o.messages) b.addMessage(m);
-      const to = base64ToTyped(o.to, Int32Array);
-      const msg = base64ToTyped(o.msg, Int32Array);
-      for (let r = 0; r < to.length; r++) b.add(to[r], msg[r]);
+      // chunk by chunk (the columns are cut alike), so that only one chunk is decoded at a time
+      const to = Array.isArray(o.to) ? o.to : [o.to];
+      const msg = Array.isArray(o.msg) ? o.msg : [o.msg];
+      const pairs = to.length === msg.length ? to.map((t, k) => [t, msg[k]]) : [[to, msg]];
+      for (const [t, m] of pairs) {
+        const rows = base64ToTyped(t, Int32Array);
+        const index = base64ToTyped(m, Int32Array);
+        for (let r = 0; r < rows.length; r++) b.add(rows[r], index[r]);
+      }
       return b;
     };
     this.nextId = s.nextId;
