@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { ConfigError, type Rng, sha256Hex } from '../core/index.ts';
+import {
+  ConfigError,
+  formatBytes,
+  type MemoryBudget,
+  memoryBudget,
+  type Rng,
+  sha256Hex,
+} from '../core/index.ts';
 import { generateNetwork } from './generate-network.ts';
 import { loadEdgeListCsv } from './load-edge-list-csv.ts';
 import type { NetworkSpec } from './network-spec.ts';
@@ -53,19 +59,24 @@ export function estimateRunBytes(p: Pick<WorldNetworkParams, 'network' | 'n' | '
 
 const GIB = 1024 ** 3;
 
+/** Bytes as GiB with one decimal, or a smaller unit below 1 GiB. */
+const gib = (n: number): string => (n >= GIB ? `${(n / GIB).toFixed(1)} GiB` : formatBytes(n));
+
 /**
- * Refuses, before anything is allocated, a population that cannot fit in this machine's
- * memory (even by the lower-bound estimate).
+ * Refuses, before anything is allocated, a population that cannot fit in the run's memory
+ * budget (see {@link MemoryBudget}: `GRAPEVINE_MEMORY_LIMIT`, the cgroup limit or the
+ * machine's memory), even by the lower-bound estimate. A number is taken as the budget.
  * @throws ConfigError saying how much it needs and how much there is.
  */
 export function checkRunFits(
   p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm'>,
-  total = totalmem(),
+  budget: MemoryBudget | number = memoryBudget(),
 ): void {
+  const b: MemoryBudget = typeof budget === 'number' ? { bytes: budget, source: 'given' } : budget;
   const need = estimateRunBytes(p);
-  if (need <= total) return;
+  if (need <= b.bytes) return;
   throw new ConfigError(
-    `n=${p.n} needs at least ${(need / GIB).toFixed(1)} GiB of memory; this machine has ${(total / GIB).toFixed(1)} GiB`,
+    `n=${p.n} needs at least ${gib(need)} of memory; this run has ${gib(b.bytes)} (${b.source})`,
     { hint: 'use a smaller n (or a smaller degree k), or a machine with more memory' },
   );
 }
