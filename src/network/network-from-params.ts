@@ -49,12 +49,24 @@ export const MIN_BYTES_PER_AGENT = 200;
 /**
  * A lower bound of the memory a run of these parameters needs: {@link MIN_BYTES_PER_AGENT}
  * per agent plus 8 bytes per arc while the network is built (its edge list and the CSR
- * neighbour array). A network file is not counted (its size is known only once read).
+ * neighbour array). The stochastic block model counts its expected degree, pIn × (n/blocks −
+ * 1) + pOut × (n − n/blocks). A network file is not counted (its size is known only once read).
  */
-export function estimateRunBytes(p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm'>): number {
-  const degree =
-    p.network === 'complete' || p.network === 'csv' ? 0 : p.network === 'barabasi-albert' ? 2 * p.m : p.k;
-  return p.n * (MIN_BYTES_PER_AGENT + 8 * degree);
+export function estimateRunBytes(
+  p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm' | 'blocks' | 'pIn' | 'pOut'>,
+): number {
+  return p.n * (MIN_BYTES_PER_AGENT + 8 * meanDegree(p));
+}
+
+/** The mean degree the estimate counts for a network (0 where the graph is not built as arcs). */
+function meanDegree(
+  p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm' | 'blocks' | 'pIn' | 'pOut'>,
+): number {
+  if (p.network === 'complete' || p.network === 'csv') return 0;
+  if (p.network === 'barabasi-albert') return 2 * p.m;
+  if (p.network !== 'stochastic-block-model') return p.k;
+  const block = p.n / Math.max(1, p.blocks ?? 1);
+  return (p.pIn ?? 0) * Math.max(0, block - 1) + (p.pOut ?? 0) * (p.n - block);
 }
 
 const GIB = 1024 ** 3;
@@ -69,7 +81,7 @@ const gib = (n: number): string => (n >= GIB ? `${(n / GIB).toFixed(1)} GiB` : f
  * @throws ConfigError saying how much it needs and how much there is.
  */
 export function checkRunFits(
-  p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm'>,
+  p: Pick<WorldNetworkParams, 'network' | 'n' | 'k' | 'm' | 'blocks' | 'pIn' | 'pOut'>,
   budget: MemoryBudget | number = memoryBudget(),
 ): void {
   const b: MemoryBudget = typeof budget === 'number' ? { bytes: budget, source: 'given' } : budget;
