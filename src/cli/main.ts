@@ -112,7 +112,10 @@ export function program(
     .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
     .option('--queue <url>', 'nats://HOST:PORT')
     .option('--concurrency <n>', 'runs at once (default 1)')
-    .option('--logs <folder>', 'where the run logs go (default ./sweep-logs)')
+    .option(
+      '--logs <folder|nats-obj://BUCKET>',
+      'where the run logs go: a folder (default ./sweep-logs) or an object store on the queue',
+    )
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
     .option('--ack-wait-ms <n>', 'the same in milliseconds')
     .option('--quiet', 'no output')

@@ -11,6 +11,7 @@ import type { SweepRow } from './results-table.ts';
 import { resultsTable } from './results-table.ts';
 import { isRunFailure, RunPool } from './run-pool.ts';
 import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
+import { StoredLogFetcher } from './stored-log-fetch.ts';
 import { claimSweepDir } from './sweep-manifest.ts';
 import { type PlannedRun, planSweep } from './sweep-plan.ts';
 import { sweepReportHtml } from './sweep-report.ts';
@@ -109,7 +110,11 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       seed: run.seed,
       ...ticksOf(opts.spec),
     }));
-    await runOnQueue(opts.queue, queued, (r) => settle(plan.runs[r.index], r));
+    const fetcher = new StoredLogFetcher(opts.queue.js);
+    await runOnQueue(opts.queue, queued, async (r) => {
+      const run = plan.runs[r.index];
+      settle(run, await fetcher.settle(r, join(dir, run.log), run.seed));
+    });
   } else if (todo.length) {
     const pool = new RunPool({
       workers: Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1,
