@@ -90,7 +90,11 @@ export function program(
       .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
-  addLlmOptions(cli.command('sweep'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
+  addLlmOptions(cli.command('sweep'), {
+    budget: true,
+    cache: true,
+    purpose: 'for the runs of a world that needs an LLM',
+  })
     .description(
       'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
     )
