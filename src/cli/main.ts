@@ -112,7 +112,11 @@ export function program(
     .action(async (w, o) =>
       setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
     );
-  addLlmOptions(cli.command('worker'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
+  addLlmOptions(cli.command('worker'), {
+    budget: true,
+    cache: true,
+    purpose: 'for the runs of a world that needs an LLM',
+  })
     .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
     .option('--queue <url>', 'nats://HOST:PORT')
     .option('--concurrency <n>', 'runs at once (default 1)')

@@ -9,7 +9,8 @@ import { loggedOutcome } from './logged-outcome.ts';
 import { DEAD_LETTER_SUBJECT, type NatsQueue, RUNS_STREAM, WORKERS_CONSUMER } from './nats-queue.ts';
 import { PULL_EXPIRES_MS, type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
 import { isRunFailure, RunPool } from './run-pool.ts';
-import type { RunOutcome, WorldLocator } from './run-task.ts';
+import { BUDGET_STOP, type RunOutcome, type WorldLocator } from './run-task.ts';
+import { BatchBudget, type BudgetLimits } from './sweep-budget.ts';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const QUEUED_RUN = z.strictObject({
@@ -43,6 +44,12 @@ export interface QueueWorkerOptions {
   llm?: LlmFlags;
   /** Called after each run's result is published. */
   onResult?: (r: QueuedResult) => void;
+  /**
+   * The LLM budget of this worker, over all its runs ({@link BatchBudget}): a run it stops
+   * is not published but handed back to the queue (another worker does it), and the worker
+   * stops taking runs; {@link runQueueWorker} then resolves to true.
+   */
+  budget?: BudgetLimits;
 }
 
 /** Parses a spec; a reason when it is malformed. */
@@ -100,8 +107,21 @@ function keepAlive(m: JsMsg, ackWaitMs: number): () => void {
   return () => clearInterval(timer);
 }
 
-async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWaitMs: number): Promise<void> {
+/** What a worker's runs share: its thread pool, the ack wait, its budget, and the stop of its pulls. */
+interface WorkerState {
+  pool: RunPool;
+  ackWaitMs: number;
+  budget: BatchBudget;
+  stop: () => void;
+}
+
+async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): Promise<void> {
+  const { pool, ackWaitMs, budget } = state;
   const spec = parseSpec(m);
+  if (budget.spent() && typeof spec !== 'string') {
+    m.nak(); // taken before the budget was spent: left to another worker
+    return;
+  }
   if (typeof spec === 'string') {
     const dead = { reason: spec, subject: m.subject, seq: m.seq, data: m.string() };
     opts.queue.nc.publish(DEAD_LETTER_SUBJECT, JSON.stringify(dead));
@@ -126,8 +146,15 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWait
         seed: spec.seed,
         ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
         log,
-        ...(opts.llm ? { llm: opts.llm } : {}),
+        ...(opts.llm ? { llm: budget.flagsFor(opts.llm) } : {}),
       }));
+    budget.add(r.llmSpent);
+    if (budget.spent()) state.stop();
+    if (isRunFailure(r) && r.error.code === BUDGET_STOP) {
+      // not a finished run: handed back at once to the queue for another worker
+      m.nak();
+      return;
+    }
     const stored =
       reused?.stored ??
       (opts.store && !isRunFailure(r)
@@ -153,20 +180,24 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, pool: RunPool, ackWait
  * third of the ack wait. With a `store`, each finished log is put in it before the result
  * is published, and the result names the object. A spec whose log (in `logs`, or in the
  * store) already verifies (finished, same seed) is not run again: its logged outcome is published (a result that arrives twice is
- * counted once by the coordinator). A malformed spec is sent to `grapevine.dead` with the reason
- * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts.
+ * counted once by the coordinator). With a `budget`, resolves to true when it was spent
+ * (the worker stopped taking runs), else false. A malformed spec is sent to `grapevine.dead` with the reason
+ * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts
+ * or the budget is spent.
  */
-export async function runQueueWorker(opts: QueueWorkerOptions): Promise<void> {
+export async function runQueueWorker(opts: QueueWorkerOptions): Promise<boolean> {
   const pool = new RunPool({ workers: opts.concurrency });
+  const budget = new BatchBudget(opts.budget ?? {});
   const consumer = await opts.queue.js.consumers.get(RUNS_STREAM, WORKERS_CONSUMER);
   const ackWaitMs = ((await consumer.info()).config.ack_wait ?? 30e9) / 1e6;
   const messages = await consumer.consume({ max_messages: opts.concurrency, expires: PULL_EXPIRES_MS });
   opts.signal?.addEventListener('abort', () => void messages.close(), { once: true });
+  const state: WorkerState = { pool, ackWaitMs, budget, stop: () => void messages.close() };
   const inFlight = new Set<Promise<void>>();
   try {
     for await (const m of messages) {
       // a failed publish or ack (server gone) leaves the spec unacked: it is redelivered after the ack wait
-      const job: Promise<void> = handle(m, opts, pool, ackWaitMs)
+      const job: Promise<void> = handle(m, opts, state)
         .catch((err) => {
           process.stderr.write(`grapevine worker: ${(err as Error).message}\n`);
         })
@@ -178,4 +209,5 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<void> {
   } finally {
     await pool.close();
   }
+  return budget.spent();
 }

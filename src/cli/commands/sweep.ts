@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Json, UsageError } from '../../core/index.ts';
-import { type LlmFlags, resolveLlmConfig } from '../../llm/index.ts';
+import type { LlmFlags } from '../../llm/index.ts';
 import {
   type BudgetLimits,
   checkSweepSpec,
@@ -19,7 +19,7 @@ import {
   parseSetValue,
   resolveParams,
 } from '../../world/index.ts';
-import { type BatchLlm, openBatchLlm } from '../batch-llm.ts';
+import { type BatchLlm, batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { checkPlannedParams } from '../file-driven-params.ts';
@@ -108,29 +108,14 @@ function sweepSpec(target: string, opts: SweepCommandOptions): SweepSpec {
   return spec;
 }
 
-/**
- * The sweep's LLM budget from `--budget-tokens` / `--budget-usd` (or their variables),
- * checked as `run` checks them (exit 2); undefined when none is set. A budget is spent by
- * local runs only: with --queue it is refused (each worker's runs are its own).
- */
+/** The sweep's LLM budget ({@link batchBudget}); refused with --queue (each worker's runs are its own). */
 function sweepBudget(opts: SweepCommandOptions): BudgetLimits | undefined {
-  const { budgetTokens, budgetUsd } = resolveLlmConfig({
-    flags: { budgetTokens: opts.budgetTokens, budgetUsd: opts.budgetUsd },
-    // only the budget's variables: the other LLM settings matter to LLM worlds only
-    env: {
-      GRAPEVINE_BUDGET_TOKENS: process.env.GRAPEVINE_BUDGET_TOKENS,
-      GRAPEVINE_BUDGET_USD: process.env.GRAPEVINE_BUDGET_USD,
-    },
-  });
-  if (budgetTokens === undefined && budgetUsd === undefined) return undefined;
-  if (opts.queue)
+  const budget = batchBudget(opts);
+  if (budget && opts.queue)
     throw new UsageError('a budget (--budget-tokens, --budget-usd) is for local sweeps, not with --queue', {
-      hint: 'drop the budget, or run the sweep on local threads (--workers)',
+      hint: 'give the budget to each worker (grapevine worker --budget-tokens), or drop --queue',
     });
-  return {
-    ...(budgetTokens === undefined ? {} : { budgetTokens }),
-    ...(budgetUsd === undefined ? {} : { budgetUsd }),
-  };
+  return budget;
 }
 
 /** Checks early that the sweep folder can be created: it and its nearest existing ancestor are folders. */

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { objectStoreBucket, openNatsQueue, RunLogStore, runQueueWorker } from '../../sweep/index.ts';
-import { openBatchLlm } from '../batch-llm.ts';
+import { batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { positiveIntFlag } from '../flags.ts';
@@ -35,6 +35,7 @@ export async function workerCommand(
     positiveIntFlag('ack-wait-ms', opts.ackWaitMs) ??
     (positiveIntFlag('ack-wait', opts.ackWait) ?? 30) * 1000;
   const bucket = objectStoreBucket(opts.logs);
+  const budget = batchBudget(opts);
   const logs = bucket ? mkdtempSync(join(tmpdir(), 'grapevine-worker-')) : resolve(opts.logs ?? 'sweep-logs');
   // validated before the queue opens; with no endpoint named, the shipped local server serves this worker's runs
   const llm = await openBatchLlm(opts);
@@ -55,8 +56,10 @@ export async function workerCommand(
     io.err(
       `grapevine worker: pulling runs from ${opts.queue} (${concurrency} at once), logs in ${bucket ? `the object store ${bucket}` : logs}, LLM ${llm.model} via ${llm.endpoint}\n`,
     );
+  let spent = false;
   try {
-    await runQueueWorker({
+    spent = await runQueueWorker({
+      ...(budget ? { budget } : {}),
       queue,
       concurrency,
       logs,
@@ -84,7 +87,11 @@ export async function workerCommand(
     await llm.close();
     if (bucket) rmSync(logs, { recursive: true, force: true });
   }
-  return 0;
+  if (!spent) return 0;
+  io.err(
+    "grapevine: this worker's LLM budget is spent: it stopped taking runs (the run it stopped went back to the queue)\n",
+  );
+  return 1;
 }
 
 /** The queue, and the object store bucket when `--logs nats-obj://BUCKET` names one (created if missing). */
