@@ -121,8 +121,8 @@ export function program(
     .option('--queue <url>', 'nats://HOST:PORT')
     .option('--concurrency <n>', 'runs at once (default 1)')
     .option(
-      '--logs <folder|nats-obj://BUCKET>',
-      'where the run logs go: a folder (default ./sweep-logs) or an object store on the queue',
+      '--logs <folder>',
+      'where the run logs go: a folder (default ./sweep-logs), or nats-obj://BUCKET for an object store on the queue',
     )
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
     .option('--ack-wait-ms <n>', 'the same in milliseconds')
