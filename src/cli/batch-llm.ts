@@ -1,4 +1,5 @@
 import { type LlmFlags, needsLocalServer, resolveLlmConfig, startLocalLlmServer } from '../llm/index.ts';
+import type { BudgetLimits } from '../sweep/index.ts';
 
 /** The LLM flags a batch hands on to its runs (plain strings: they cross to worker threads). */
 const FLAG_NAMES = [
@@ -49,5 +50,29 @@ export async function openBatchLlm(
     model: config.model,
     endpoint: `${server.url} (shipped local server)`,
     close: () => server.close(),
+  };
+}
+
+/**
+ * The LLM budget of a batch (sweep, queue worker) from `--budget-tokens` / `--budget-usd`
+ * or their variables, checked as `run` checks them (a ConfigError, exit 2); undefined when
+ * none is set. Only the budget's variables are read: the other LLM settings matter to
+ * worlds that need an LLM only.
+ */
+export function batchBudget(
+  opts: LlmFlags,
+  env: Record<string, string | undefined> = process.env,
+): BudgetLimits | undefined {
+  const { budgetTokens, budgetUsd } = resolveLlmConfig({
+    flags: { budgetTokens: opts.budgetTokens, budgetUsd: opts.budgetUsd },
+    env: {
+      GRAPEVINE_BUDGET_TOKENS: env.GRAPEVINE_BUDGET_TOKENS,
+      GRAPEVINE_BUDGET_USD: env.GRAPEVINE_BUDGET_USD,
+    },
+  });
+  if (budgetTokens === undefined && budgetUsd === undefined) return undefined;
+  return {
+    ...(budgetTokens === undefined ? {} : { budgetTokens }),
+    ...(budgetUsd === undefined ? {} : { budgetUsd }),
   };
 }

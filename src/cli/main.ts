@@ -90,7 +90,11 @@ export function program(
       .option('--network-file <file>', NETWORK_FILE_HELP),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
-  addLlmOptions(cli.command('sweep'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
+  addLlmOptions(cli.command('sweep'), {
+    budget: true,
+    cache: true,
+    purpose: 'for the runs of a world that needs an LLM',
+  })
     .description(
       'run a grid (or Latin hypercube) of parameters × replicates on worker threads; tables and a report',
     )
@@ -108,11 +112,18 @@ export function program(
     .action(async (w, o) =>
       setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
     );
-  addLlmOptions(cli.command('worker'), { cache: true, purpose: 'for the runs of a world that needs an LLM' })
+  addLlmOptions(cli.command('worker'), {
+    budget: true,
+    cache: true,
+    purpose: 'for the runs of a world that needs an LLM',
+  })
     .description('run the sweeps published on a NATS JetStream queue (docs/DISTRIBUTED.md) until stopped')
     .option('--queue <url>', 'nats://HOST:PORT')
     .option('--concurrency <n>', 'runs at once (default 1)')
-    .option('--logs <folder>', 'where the run logs go (default ./sweep-logs)')
+    .option(
+      '--logs <folder>',
+      'where the run logs go: a folder (default ./sweep-logs), or nats-obj://BUCKET for an object store on the queue',
+    )
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
     .option('--ack-wait-ms <n>', 'the same in milliseconds')
     .option('--quiet', 'no output')

@@ -1,4 +1,5 @@
 export * from './fork-task.ts';
+export * from './log-store.ts';
 export * from './logged-outcome.ts';
 export * from './nats-queue.ts';
 export * from './point-summary.ts';
@@ -10,6 +11,8 @@ export * from './run-pool.ts';
 export * from './run-seed.ts';
 export * from './run-sweep.ts';
 export * from './run-task.ts';
+export * from './stored-log-fetch.ts';
+export * from './sweep-budget.ts';
 export * from './sweep-manifest.ts';
 export * from './sweep-plan.ts';
 export * from './sweep-points.ts';

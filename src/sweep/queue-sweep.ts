@@ -1,4 +1,5 @@
 import type { Json } from '../core/index.ts';
+import type { StoredLogRef } from './log-store.ts';
 import { type NatsQueue, RESULTS_STREAM } from './nats-queue.ts';
 import type { RunFailure, RunOutcome } from './run-task.ts';
 
@@ -15,8 +16,11 @@ export interface QueuedRun {
   ticks?: number;
 }
 
-/** A result on the queue: the run's outcome or failure, and which sweep and run it is. */
-export type QueuedResult = (RunOutcome | RunFailure) & { sweep: string; id: string };
+/**
+ * A result on the queue: the run's outcome or failure, which sweep and run it is, and
+ * where its log was stored when the worker puts logs in an object store.
+ */
+export type QueuedResult = (RunOutcome | RunFailure) & { sweep: string; id: string; log?: StoredLogRef };
 
 /** Subject of a sweep's run specs. */
 export const runsSubject = (sweep: string) => `grapevine.runs.${sweep}`;
@@ -27,13 +31,14 @@ export const resultsSubject = (sweep: string) => `grapevine.results.${sweep}`;
  * Runs a sweep's runs on the queue's workers: reads the results already on the results
  * stream for this sweep (a rerun after a crash), publishes the specs of the runs still
  * missing (message id `<sweep>.<run>`, so the server drops a re-published spec within its
- * duplicate window), and resolves once every run has a result. A result that arrives twice
+ * duplicate window), and resolves once every run has a result (and `onResult` has settled
+ * it). A result that arrives twice
  * (a redelivered spec run again) is counted once.
  */
 export async function runOnQueue(
   q: NatsQueue,
   runs: readonly QueuedRun[],
-  onResult: (r: QueuedResult) => void,
+  onResult: (r: QueuedResult) => void | Promise<void>,
 ): Promise<void> {
   if (runs.length === 0) return;
   const sweep = runs[0].sweep;
@@ -52,7 +57,7 @@ export async function runOnQueue(
   const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
   for await (const m of messages) {
     const r = m.json<QueuedResult>();
-    if (wanted.delete(r.index)) onResult(r);
+    if (wanted.delete(r.index)) await onResult(r);
     if (before > 0 && --before === 0) await publishMissing();
     if (wanted.size === 0) break;
   }

@@ -10,7 +10,7 @@ import { InputBuffer, type RunOptions } from '../world/index.ts';
 
 /** The LLM of one run in a worker thread: what `runWorld` takes, and how to close it. */
 export interface RunLlm {
-  services: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks'>;
+  services: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
   counters: LlmCounters;
   close(): Promise<void>;
 }
@@ -35,6 +35,8 @@ export async function openRunLlm(flags: LlmFlags, seed: number): Promise<RunLlm>
       llmInfo: { model: config.model } as { model: string; [key: string]: Json },
       inputs,
       fallbacks: session.counters,
+      // the budget of the flags (`budgetTokens`, `budgetUsd`), checked at tick boundaries as in `run`
+      shouldStop: () => session.budgetSpent(),
     },
     counters: session.counters,
     close: () => endpoint.close(),

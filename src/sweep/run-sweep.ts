@@ -10,7 +10,15 @@ import { runOnQueue } from './queue-sweep.ts';
 import type { SweepRow } from './results-table.ts';
 import { resultsTable } from './results-table.ts';
 import { isRunFailure, RunPool } from './run-pool.ts';
-import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
+import {
+  BUDGET_STOP,
+  type RunFailure,
+  type RunOutcome,
+  type RunTask,
+  type WorldLocator,
+} from './run-task.ts';
+import { StoredLogFetcher } from './stored-log-fetch.ts';
+import { BatchBudget, type BudgetLimits } from './sweep-budget.ts';
 import { claimSweepDir } from './sweep-manifest.ts';
 import { type PlannedRun, planSweep } from './sweep-plan.ts';
 import { sweepReportHtml } from './sweep-report.ts';
@@ -43,6 +51,12 @@ export interface SweepOptions {
    * model is another sweep). Queue workers take the flags on their own command line.
    */
   llm?: { flags: LlmFlags; model: string };
+  /**
+   * The LLM budget of the whole sweep (local runs of a world that needs an LLM): no run
+   * starts once it is spent and each run gets what is left ({@link BatchBudget}); a run it
+   * stops is not kept (a rerun redoes it).
+   */
+  budget?: BudgetLimits;
 }
 
 /** What a sweep did. */
@@ -51,6 +65,10 @@ export interface SweepResult {
   failures: { run: PlannedRun; error: RunFailure['error'] }[];
   /** Runs whose verified log was reused. */
   skipped: number;
+  /** Runs not done because the LLM budget was spent (stopped mid-run or never started); a rerun does them. */
+  stopped: number;
+  /** What the runs of this invocation spent, when a budget was given. */
+  spent?: string;
   /** Files written, relative to the folder. */
   files: string[];
 }
@@ -90,11 +108,17 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   opts.onProgress?.(progress);
   const failures: SweepResult['failures'] = [];
   const todo = plan.runs.filter((r) => !done.has(r.index));
+  const budget = new BatchBudget(opts.budget ?? {});
   const settle = (run: PlannedRun, r: RunOutcome | RunFailure) => {
+    budget.add(r.llmSpent);
+    if (isRunFailure(r) && r.error.code === BUDGET_STOP) return;
     if (isRunFailure(r)) {
       failures.push({ run, error: r.error });
       progress.failed++;
-    } else done.set(run.index, r);
+    } else {
+      const { llmSpent: _spent, ...outcome } = r;
+      done.set(run.index, outcome);
+    }
     progress.done++;
     opts.onProgress?.(progress);
   };
@@ -109,29 +133,13 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       seed: run.seed,
       ...ticksOf(opts.spec),
     }));
-    await runOnQueue(opts.queue, queued, (r) => settle(plan.runs[r.index], r));
-  } else if (todo.length) {
-    const pool = new RunPool({
-      workers: Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1,
+    const fetcher = new StoredLogFetcher(opts.queue.js);
+    await runOnQueue(opts.queue, queued, async (r) => {
+      const run = plan.runs[r.index];
+      settle(run, await fetcher.settle(r, join(dir, run.log), run.seed));
     });
-    try {
-      await Promise.all(
-        todo.map(async (run) => {
-          const task: RunTask = {
-            index: run.index,
-            world: opts.world,
-            params: run.params,
-            seed: run.seed,
-            log: join(dir, run.log),
-            ...ticksOf(opts.spec),
-            ...(opts.llm ? { llm: opts.llm.flags } : {}),
-          };
-          settle(run, await pool.run(task));
-        }),
-      );
-    } finally {
-      await pool.close();
-    }
+  } else if (todo.length) {
+    await runLocally(opts, dir, todo, budget, settle);
   }
   const rows = plan.runs.flatMap((run) => {
     const outcome = done.get(run.index);
@@ -139,7 +147,45 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   });
   const files = await writeOutputs(dir, rows, plan.points, opts.worldInfo.id);
   failures.sort((a, b) => a.run.index - b.run.index);
-  return { rows, failures, skipped: plan.runs.length - todo.length, files };
+  const stopped = plan.runs.length - done.size - failures.length;
+  const spent = budget.limited ? { spent: budget.describe() } : {};
+  return { rows, failures, skipped: plan.runs.length - todo.length, stopped, files, ...spent };
+}
+
+/**
+ * Runs `todo` on a pool of worker threads, one lane per thread: a lane takes the next run
+ * until none is left or the budget is spent.
+ */
+async function runLocally(
+  opts: SweepOptions,
+  dir: string,
+  todo: readonly PlannedRun[],
+  budget: BatchBudget,
+  settle: (run: PlannedRun, r: RunOutcome | RunFailure) => void,
+): Promise<void> {
+  const workers = Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1;
+  const pool = new RunPool({ workers });
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length && !budget.spent()) {
+      const run = todo[next++];
+      const task: RunTask = {
+        index: run.index,
+        world: opts.world,
+        params: run.params,
+        seed: run.seed,
+        log: join(dir, run.log),
+        ...ticksOf(opts.spec),
+        ...(opts.llm ? { llm: budget.flagsFor(opts.llm.flags) } : {}),
+      };
+      settle(run, await pool.run(task));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, lane));
+  } finally {
+    await pool.close();
+  }
 }
 
 async function writeOutputs(

@@ -40,10 +40,23 @@ export interface RunOutcome {
   reason: string;
   metrics: Record<string, number>;
   summary: Record<string, Json>;
+  /** What the run's LLM calls spent (runs of worlds that need an LLM; not in the results table). */
+  llmSpent?: LlmSpent;
 }
+
+/** Tokens (in and out) and money a run's LLM calls spent. */
+export interface LlmSpent {
+  tokens: number;
+  costUsd: number;
+}
+
+/** The error code of a run stopped because the batch's LLM budget was spent (its log removed: it is redone on resume). */
+export const BUDGET_STOP = 'E_BUDGET';
 
 /** A run that failed: the error's message, code and hint (errors do not cross threads intact). */
 export interface RunFailure {
   index: number;
   error: { message: string; code?: string; hint?: string; exitCode?: 1 | 2 };
+  /** What the run's LLM calls spent before it failed or was stopped. */
+  llmSpent?: LlmSpent;
 }

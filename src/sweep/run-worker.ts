@@ -2,11 +2,19 @@
 // runs one task, writes its log, and reports the outcome or the failure as plain data.
 import { rmSync } from 'node:fs';
 import { type Json, RunError } from '../core/index.ts';
+import type { LlmCounters } from '../llm/index.ts';
 import { GuardedLog, LogWriter } from '../replay/index.ts';
 import { runWorld, type WorldDefinition } from '../world/index.ts';
 import { type ForkTask, outcomeOf, runForkTask } from './fork-task.ts';
 import { checkRunLlm, openRunLlm } from './run-llm.ts';
-import type { RunFailure, RunOutcome, RunTask, WorldLocator } from './run-task.ts';
+import {
+  BUDGET_STOP,
+  type LlmSpent,
+  type RunFailure,
+  type RunOutcome,
+  type RunTask,
+  type WorldLocator,
+} from './run-task.ts';
 
 interface LoadedRunWorld {
   def: WorldDefinition;
@@ -29,6 +37,11 @@ function loadOnce(w: WorldLocator): Promise<LoadedRunWorld> {
     worlds.set(key, loaded);
   }
   return loaded;
+}
+
+/** Tokens and money spent, from a run's LLM counters. */
+function spentOf(c: LlmCounters): LlmSpent {
+  return { tokens: c.tokensIn + c.tokensOut, costUsd: c.costUsd };
 }
 
 /** A failure as plain data (errors do not cross threads intact). */
@@ -58,7 +71,20 @@ export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
       });
       // a run whose every LLM call failed is redone by a resumed sweep: its log goes
       if (llm) checkRunLlm(llm.counters, () => rmSync(task.log, { force: true }));
-      return outcomeOf(task.index, r);
+      const llmSpent = llm ? spentOf(llm.counters) : undefined;
+      if (r.reason !== 'budget-exhausted')
+        return { ...outcomeOf(task.index, r), ...(llmSpent ? { llmSpent } : {}) };
+      // stopped by the batch's budget: not a finished run (a resumed sweep redoes it)
+      rmSync(task.log, { force: true });
+      return {
+        index: task.index,
+        error: {
+          message: `stopped at tick ${r.ticks}: the LLM budget is spent`,
+          code: BUDGET_STOP,
+          exitCode: 1,
+        },
+        ...(llmSpent ? { llmSpent } : {}),
+      };
     } finally {
       await llm?.close();
     }

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import {
+  type BudgetLimits,
   checkSweepSpec,
   openNatsQueue,
   planSweep,
@@ -18,7 +19,7 @@ import {
   parseSetValue,
   resolveParams,
 } from '../../world/index.ts';
-import { type BatchLlm, openBatchLlm } from '../batch-llm.ts';
+import { type BatchLlm, batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { checkPlannedParams } from '../file-driven-params.ts';
@@ -107,6 +108,16 @@ function sweepSpec(target: string, opts: SweepCommandOptions): SweepSpec {
   return spec;
 }
 
+/** The sweep's LLM budget ({@link batchBudget}); refused with --queue (each worker's runs are its own). */
+function sweepBudget(opts: SweepCommandOptions): BudgetLimits | undefined {
+  const budget = batchBudget(opts);
+  if (budget && opts.queue)
+    throw new UsageError('a budget (--budget-tokens, --budget-usd) is for local sweeps, not with --queue', {
+      hint: 'give the budget to each worker (grapevine worker --budget-tokens), or drop --queue',
+    });
+  return budget;
+}
+
 /** Checks early that the sweep folder can be created: it and its nearest existing ancestor are folders. */
 function checkOutDir(out: string): void {
   let dir = resolve(out);
@@ -128,6 +139,7 @@ export async function sweepCommand(
   checkOutDir(opts.out);
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
+  const budget = sweepBudget(opts);
   const { def, source } = await loadWorld(spec.world);
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) {
@@ -157,6 +169,7 @@ export async function sweepCommand(
     onProgress: (p) => progress.tick(p.done, p.total),
     ...(queue ? { queue } : {}),
     ...(llm ? { llm: { flags: llm.flags, model: llm.model } } : {}),
+    ...(budget && llm ? { budget } : {}),
   }).finally(async () => {
     progress.stop();
     await queue?.nc.close();
@@ -167,9 +180,11 @@ export async function sweepCommand(
     io.err(`grapevine: run ${f.run.id} (seed ${f.run.seed}) failed: ${f.error.message}\n`);
   const summary = {
     runs: plan.runs.length,
-    ran: plan.runs.length - result.skipped - result.failures.length,
+    ran: plan.runs.length - result.skipped - result.failures.length - result.stopped,
     reused: result.skipped,
     failed: result.failures.length,
+    ...(result.stopped ? { stopped: result.stopped } : {}),
+    ...(result.spent ? { llmSpent: result.spent } : {}),
     out: resolve(opts.out),
     files: result.files,
     wallMs,
@@ -180,5 +195,9 @@ export async function sweepCommand(
       `sweep ${def.id}: ${summary.runs} runs (${plan.points.length} points × ${spec.replicates} replicates): ${summary.ran} run, ${summary.reused} reused, ${summary.failed} failed in ${(wallMs / 1000).toFixed(2)} s\n` +
         `tables ${summary.out}/results.csv, results.parquet, summary.csv; report ${summary.out}/report.html\n`,
     );
-  return result.failures.length ? 1 : 0;
+  if (result.stopped)
+    io.err(
+      `grapevine: the sweep's LLM budget is spent (${result.spent}): ${result.stopped} of ${summary.runs} runs not done; rerun the same sweep to do them\n`,
+    );
+  return result.failures.length || result.stopped ? 1 : 0;
 }

@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { openNatsQueue, runQueueWorker } from '../../sweep/index.ts';
-import { openBatchLlm } from '../batch-llm.ts';
+import { objectStoreBucket, openNatsQueue, RunLogStore, runQueueWorker } from '../../sweep/index.ts';
+import { batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { positiveIntFlag } from '../flags.ts';
@@ -32,13 +34,17 @@ export async function workerCommand(
   const ackWaitMs =
     positiveIntFlag('ack-wait-ms', opts.ackWaitMs) ??
     (positiveIntFlag('ack-wait', opts.ackWait) ?? 30) * 1000;
-  const logs = resolve(opts.logs ?? 'sweep-logs');
+  const bucket = objectStoreBucket(opts.logs);
+  const budget = batchBudget(opts);
+  const logs = bucket ? mkdtempSync(join(tmpdir(), 'grapevine-worker-')) : resolve(opts.logs ?? 'sweep-logs');
   // validated before the queue opens; with no endpoint named, the shipped local server serves this worker's runs
   const llm = await openBatchLlm(opts);
-  const queue = await openNatsQueue(opts.queue, ackWaitMs).catch(async (err) => {
+  const opened = await openWithStore(opts.queue, ackWaitMs, bucket).catch(async (err) => {
     await llm.close();
+    if (bucket) rmSync(logs, { recursive: true, force: true });
     throw err;
   });
+  const { queue, store } = opened;
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -48,13 +54,16 @@ export async function workerCommand(
   const data = contributionSources(contributions) as unknown as Json;
   if (!opts.quiet)
     io.err(
-      `grapevine worker: pulling runs from ${opts.queue} (${concurrency} at once), logs in ${logs}, LLM ${llm.model} via ${llm.endpoint}\n`,
+      `grapevine worker: pulling runs from ${opts.queue} (${concurrency} at once), logs in ${bucket ? `the object store ${bucket}` : logs}, LLM ${llm.model} via ${llm.endpoint}\n`,
     );
+  let spent = false;
   try {
-    await runQueueWorker({
+    spent = await runQueueWorker({
+      ...(budget ? { budget } : {}),
       queue,
       concurrency,
       logs,
+      ...(store ? { store } : {}),
       locate: (ref) => ({ loaderUrl, ref, data }),
       signal: stop.signal,
       llm: llm.flags,
@@ -76,6 +85,30 @@ export async function workerCommand(
     process.off('SIGTERM', onSignal);
     await queue.nc.close();
     await llm.close();
+    if (bucket) rmSync(logs, { recursive: true, force: true });
   }
-  return 0;
+  if (!spent) return 0;
+  io.err(
+    "grapevine: this worker's LLM budget is spent: it stopped taking runs (the run it stopped went back to the queue)\n",
+  );
+  return 1;
+}
+
+/** The queue, and the object store bucket when `--logs nats-obj://BUCKET` names one (created if missing). */
+async function openWithStore(
+  url: string,
+  ackWaitMs: number,
+  bucket: string | undefined,
+): Promise<{ queue: Awaited<ReturnType<typeof openNatsQueue>>; store?: RunLogStore }> {
+  const queue = await openNatsQueue(url, ackWaitMs);
+  if (!bucket) return { queue };
+  try {
+    return { queue, store: await RunLogStore.open(queue.js, bucket) };
+  } catch (cause) {
+    await queue.nc.close();
+    throw new UsageError(`cannot open the object store ${bucket} at ${url}: ${(cause as Error).message}`, {
+      cause,
+      hint: 'the server needs JetStream with room for the logs (docs/DISTRIBUTED.md)',
+    });
+  }
 }

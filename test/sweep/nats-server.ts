@@ -1,0 +1,36 @@
+// A real nats-server (JetStream on) for the sweep tests, on a free loopback port with a
+// store in the given folder (.ci/run installs nats-server when it is missing).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+
+/** A free loopback TCP port. */
+export function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ok = await new Promise<boolean>((done) => {
+      const c = new Socket().once('connect', () => done(true)).once('error', () => done(false));
+      c.connect(port, '127.0.0.1');
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('nats-server did not start');
+}
+
+/** Starts nats-server with JetStream storing in `store`; resolves once it listens. */
+export async function startNats(store: string): Promise<{ url: string; server: ChildProcess }> {
+  const port = await freePort();
+  const server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {
+    stdio: 'ignore',
+  });
+  await listening(port);
+  return { url: `nats://127.0.0.1:${port}`, server };
+}
