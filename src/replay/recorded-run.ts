@@ -58,7 +58,10 @@ export class RecordedRunBuilder {
 
   /** Takes the next line of the log. */
   add(line: LogLine): void {
-    if (line.seq === 0) this.header = line.event as LogHeader;
+    if (line.seq === 0) {
+      this.header = line.event as LogHeader;
+      this.chain.format = this.header.format;
+    }
     if (line.type === 'llm') {
       const { seq: _s, t: _t, type: _y, ...record } = line.event;
       this.llmRecords.push(record);

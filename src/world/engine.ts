@@ -118,6 +118,9 @@ export class Engine {
       world.executor === 'columnar'
         ? new ColumnarExecutor(world.agents, size)
         : new XStateExecutor(world.agents, size);
+    // A rerun or continuation of a format-1 log digests JSON memory as format 1 did.
+    if (this.executor instanceof XStateExecutor && log.format === 'grapevine-log/1')
+      this.executor.useDigestScheme('full');
     this.bus = new MessageBus({
       size,
       topology: world.network,
