@@ -12,6 +12,8 @@ interface Field {
   /** For a memory stream: its entries and their lanes, entry after entry. */
   entries?: readonly object[];
   entryLanes?: Uint32Array;
+  /** Per entry: 1 when it was deeply frozen when hashed (so it can never change). */
+  entryFrozen?: Uint8Array;
 }
 
 /**
@@ -109,6 +111,7 @@ export class JsonMemoryDigest {
     this.add(lanes, 0, 1);
     const entries = v.entries;
     const entryLanes = new Uint32Array(entries.length * LANES);
+    const entryFrozen = new Uint8Array(entries.length);
     const before = old?.entries ?? [];
     const beforeLanes = old?.entryLanes;
     let j = 0; // merge walk over the old entries, both in ascending id order
@@ -116,17 +119,19 @@ export class JsonMemoryDigest {
       const entry = entries[e] as { id: number };
       while (j < before.length && (before[j] as { id: number }).id < entry.id)
         this.add(beforeLanes!, j++, -1);
-      if (j < before.length && before[j] === entry && this.isDeepFrozen(entry)) {
-        entryLanes.set(beforeLanes!.subarray(j * LANES, (j + 1) * LANES), e * LANES);
+      if (j < before.length && before[j] === entry && old!.entryFrozen![j] === 1) {
+        for (let l = 0; l < LANES; l++) entryLanes[e * LANES + l] = beforeLanes![j * LANES + l];
+        entryFrozen[e] = 1;
         j++;
         continue;
       }
       if (j < before.length && (before[j] as { id: number }).id === entry.id) this.add(beforeLanes!, j++, -1);
       entryLanes.set(term(`e\n${prefix}${canonicalJson(entry)}`), e * LANES);
+      entryFrozen[e] = this.isDeepFrozen(entry) ? 1 : 0;
       this.add(entryLanes, e, 1);
     }
     while (j < before.length) this.add(beforeLanes!, j++, -1);
-    return { value: v, lanes, entries, entryLanes };
+    return { value: v, lanes, entries, entryLanes, entryFrozen };
   }
 
   /** Adds (`sign` 1) or subtracts (-1) the `n`th lane group of `lanes` to the sum. */
