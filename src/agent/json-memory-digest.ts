@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { canonicalJson } from '../core/index.ts';
 
 /** Lanes of 32 bits in the sum: 256 bits. */
@@ -153,7 +153,7 @@ export class JsonMemoryDigest {
 
 /** SHA-256 of `line` as eight little-endian u32 lanes. */
 function term(line: string): Uint32Array {
-  const d = createHash('sha256').update(line).digest();
+  const d = hash('sha256', line, 'buffer'); // one-shot: no Hash object per term
   const out = new Uint32Array(LANES);
   for (let l = 0; l < LANES; l++) out[l] = d.readUInt32LE(l * 4);
   return out;
