@@ -85,7 +85,9 @@
  * (`"grapevine-log/2\n"`), so one reader verifies both. What differs (docs/LOG-FORMAT.md):
  * the per-tick `state` digest of XState agents that keep JSON memory is an additive hash
  * of their fields and memory entries (src/agent/json-memory-digest.ts), updated per
- * inserted or evicted entry instead of re-encoding every agent's memory each tick.
+ * inserted or evicted entry instead of re-encoding every agent's memory each tick; and an
+ * `llm` line's JSON schema is written once, in a `schema` line before its first use, and
+ * referred to by its SHA-256 (`params.json.schemaRef`) from every `llm` line.
  *
  * @packageDocumentation
  */
