@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { JsonMemoryDigest } from '../../src/agent/json-memory-digest.ts';
+import { entryJson, JsonMemoryDigest } from '../../src/agent/json-memory-digest.ts';
 import { canonicalJson } from '../../src/core/index.ts';
 import { emptyMemory, type MemoryStreamState, remember } from '../../src/memory/index.ts';
 
@@ -101,5 +101,18 @@ describe('JsonMemoryDigest (log format 2 state of JSON memory)', () => {
     const seen = new Set([one(0, m), one(1, m), one(0, { other: m.memory }), one(0, { memory: 'hello' })]);
     expect(seen.size).toBe(4);
     expect(one(0, { note: 'x' })).toBe(reference([{ note: 'x' }]));
+  });
+
+  it('writes a remembered entry as canonicalJson does (escapes, source, fractions, ids)', () => {
+    const texts = ['plain', 'quote " and \\ back', 'line\nbreak\ttab', 'unicode é ☃ \u2028 😀', ''];
+    let mem = emptyMemory();
+    texts.forEach((text, n) => {
+      const m = { t: n * 0.5, kind: 'observation' as const, text, importance: 1 + n * 1.7 };
+      mem = remember(mem, n % 2 ? { ...m, source: `src "${n}"` } : m);
+    });
+    for (const e of mem.entries) expect(entryJson(e)).toBe(canonicalJson(e));
+    // not made by remember (a restored copy): canonicalJson itself
+    const copy = JSON.parse(JSON.stringify(mem.entries[1]));
+    expect(entryJson(copy)).toBe(canonicalJson(copy));
   });
 });
