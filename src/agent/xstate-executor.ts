@@ -6,6 +6,7 @@ import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import { type AgentMachine, COMMIT, MEMORY_EVENT, OBSERVE } from './agent-machine.ts';
 import { CanonicalJsonCache } from './canonical-json-cache.ts';
 import { makeColumn } from './columnar-executor.ts';
+import { JsonMemoryDigest } from './json-memory-digest.ts';
 import type { MachineLayout } from './machine-layout.ts';
 import { StateHash } from './state-hash.ts';
 
@@ -25,6 +26,9 @@ export class XStateExecutor implements AgentExecutor {
   private readonly activeSet: ActiveSet;
   private readonly hash = new StateHash();
   private readonly json = new CanonicalJsonCache();
+  private readonly jsonDigest: JsonMemoryDigest;
+  /** 'additive' (log format 2, the default) or 'full' (format 1); see {@link XStateExecutor.stateHash}. */
+  private digestScheme: 'additive' | 'full' = 'additive';
   private readonly slotNames: ReadonlySet<string>;
   /** One-element columns that coerce slot values exactly as the columnar executor stores them. */
   private readonly coerce: ReturnType<typeof makeColumn>[];
@@ -50,6 +54,7 @@ export class XStateExecutor implements AgentExecutor {
     ];
     this.coerce = this.layout.slotTypes.map((t) => makeColumn(t, 1, 0));
     this.actors = new Array(size);
+    this.jsonDigest = new JsonMemoryDigest(size);
     const start = createActor(agentMachine.machine);
     start.start();
     this.initial = start.getPersistedSnapshot() as unknown as AgentSnapshot;
@@ -211,7 +216,22 @@ export class XStateExecutor implements AgentExecutor {
     });
   }
 
+  /**
+   * Chooses how {@link XStateExecutor.stateHash} covers JSON memory: `additive` (log format 2,
+   * the default: see {@link JsonMemoryDigest}) or `full` (format 1: SHA-256 of the canonical
+   * JSON of every agent's JSON memory, every tick).
+   */
+  useDigestScheme(scheme: 'additive' | 'full'): void {
+    this.digestScheme = scheme;
+  }
+
   stateHash(): string {
+    if (this.digestScheme === 'additive') {
+      for (let i = 0; i < this.size; i++) {
+        if (this.actors[i]) this.jsonDigest.update(i, this.mem(i), this.slotNames);
+      }
+      return this.jsonDigest.hex(this.hash.hex());
+    }
     const extra = this.extraMemory();
     if (extra.length === 0) return this.hash.hex();
     // sha256(hex + canonicalJson(extra)), fed piece by piece: the same bytes, no joined copy.
@@ -286,6 +306,7 @@ export class XStateExecutor implements AgentExecutor {
     }
     for (let i = 0; i < this.size; i++) this.actors[i]?.stop();
     this.actors.fill(undefined);
+    this.jsonDigest.reset();
     for (const [i, snap] of s.agents) {
       const a = createActor(this.agentMachine.machine, { snapshot: snap as never });
       a.start();

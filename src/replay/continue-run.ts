@@ -141,6 +141,7 @@ async function writePrefix(
         chain: o.recorded.boundaryChains.get(until)!,
       },
       o.wall,
+      o.recorded.chain.format, // a child keeps its parent's format
     );
     writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
     return state();

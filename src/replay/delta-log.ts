@@ -95,12 +95,13 @@ function isFile(path: string): boolean {
   return existsSync(path) && statSync(path).isFile();
 }
 
-/** The header line of a new delta child of `parentPath` written to `childPath`. */
+/** The header line of a new delta child of `parentPath` written to `childPath`, in the parent's `format`. */
 export function deltaHeaderLine(
   childPath: string,
   parentPath: string,
   at: { digest: string; atTick: number; seq: number; chain: string },
   wall?: Record<string, Json>,
+  format: string = LOG_FORMAT,
 ): string {
   const rel = relative(dirname(resolve(childPath)), resolve(parentPath));
   const delta = {
@@ -109,7 +110,7 @@ export function deltaHeaderLine(
     parent: { absolute: resolve(parentPath), digest: at.digest, path: isAbsolute(rel) ? rel : rel || '.' },
     seq: at.seq,
   };
-  const header: Record<string, unknown> = { type: 'header', seq: 0, t: 0, format: LOG_FORMAT, delta };
+  const header: Record<string, unknown> = { type: 'header', seq: 0, t: 0, format, delta };
   if (wall && Object.keys(wall).length) header.wall = wall;
   return new LineEncoder().encode(header, null).text;
 }

@@ -52,6 +52,10 @@ export class GuardedLog implements RunLog {
     return this.next;
   }
 
+  get format(): string | undefined {
+    return this.inner.format;
+  }
+
   /** The first failure, if any (the run stops at the next tick boundary). */
   get failed(): Error | undefined {
     return this.failure;

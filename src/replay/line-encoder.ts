@@ -1,7 +1,6 @@
 import * as crypto from 'node:crypto';
 import { canonicalJson } from '../core/index.ts';
 import { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
-import { LOG_FORMAT } from './log-format.ts';
 
 /** One log line as the writer produces it. */
 export interface EncodedLine {
@@ -92,7 +91,8 @@ export class LineEncoder {
       members.splice(wall, 1);
       hashed = `{${members.join(',')}}`;
     }
-    const chain = sha256Hex(prevChain === null ? `${LOG_FORMAT}\n${hashed}` : `${prevChain}\n${hashed}`);
+    // The chain starts with the header's own format tag (`grapevine-log/1` or `/2`).
+    const chain = sha256Hex(prevChain === null ? `${fields.format}\n${hashed}` : `${prevChain}\n${hashed}`);
     const h = `"h":"${chain.slice(0, 16)}"}`;
     return { text: inner === '' ? `{${h}` : `{${inner},${h}`, chain };
   }

@@ -1,6 +1,12 @@
 import { LogFormatError } from '../core/index.ts';
 import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encoder.ts';
-import { LOG_FORMAT, type LogHeader, type LogLine } from './log-format.ts';
+import {
+  isReadableFormat,
+  LOG_FORMAT,
+  type LogHeader,
+  type LogLine,
+  READABLE_FORMATS,
+} from './log-format.ts';
 
 const TAMPER_HINT = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
 
@@ -120,9 +126,9 @@ export class LineVerifier {
   private checkHeader(record: Record<string, unknown> | null): Record<string, unknown> {
     if (record === null || record.type !== 'header' || typeof record.format !== 'string')
       throw this.notALog('line 1 is not a grapevine log header');
-    if (record.format !== LOG_FORMAT)
+    if (!isReadableFormat(record.format))
       throw new LogFormatError(
-        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads ${formatNumber(LOG_FORMAT)}`,
+        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${READABLE_FORMATS.map(formatNumber).join(' and ')}`,
         { line: 1, seq: 0, tick: 0 },
         { hint: 'use the grapevine version that wrote the log' },
       );

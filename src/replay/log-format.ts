@@ -1,5 +1,5 @@
 /**
- * # The grapevine replay log, format `grapevine-log/1`
+ * # The grapevine replay log, formats `grapevine-log/2` (written) and `grapevine-log/1` (read)
  *
  * A replay log records one run: everything needed to rerun it byte for byte, fork it at
  * any tick, and prove that it was not edited afterwards.
@@ -79,11 +79,35 @@
  * removed, repeated or moved line shows here); the bytes are exactly the canonical
  * encoding of the parsed line with its `h` last; `h` continues the hash chain.
  *
+ * ## Format 2
+ *
+ * Format 2 keeps every rule above; the chain starts with the header's own format tag
+ * (`"grapevine-log/2\n"`), so one reader verifies both. What differs (docs/LOG-FORMAT.md):
+ * the per-tick `state` digest of XState agents that keep JSON memory is an additive hash
+ * of their fields and memory entries (src/agent/json-memory-digest.ts), updated per
+ * inserted or evicted entry instead of re-encoding every agent's memory each tick; and an
+ * `llm` line's JSON schema is written once, in a `schema` line before its first use, and
+ * referred to by its SHA-256 (`params.json.schemaRef`) from every `llm` line.
+ *
  * @packageDocumentation
  */
 
-/** The format tag written in every header, and the prefix of the hash chain. */
-export const LOG_FORMAT = 'grapevine-log/1';
+/** The format tag written in the header of every new log, and the prefix of its hash chain. */
+export const LOG_FORMAT = 'grapevine-log/2';
+
+/** The first format: still read, verified, replayed, resumed and forked (in that format). */
+export const LOG_FORMAT_1 = 'grapevine-log/1';
+
+/** A format this grapevine reads. */
+export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_1;
+
+/** Every format this grapevine reads, oldest first. */
+export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT];
+
+/** True when `format` is one this grapevine reads. */
+export function isReadableFormat(format: unknown): format is LogFormat {
+  return READABLE_FORMATS.includes(format as LogFormat);
+}
 
 /** Keys that the log itself owns; callers cannot set them as payload fields. */
 export const RESERVED_FIELDS: readonly string[] = ['seq', 't', 'type', 'h', 'format'];
@@ -99,8 +123,8 @@ export interface LogHeader extends LogFields {
   seq: 0;
   /** Always 0. */
   t: 0;
-  /** Always {@link LOG_FORMAT}. */
-  format: typeof LOG_FORMAT;
+  /** {@link LOG_FORMAT} for new logs, or an older {@link LogFormat} this grapevine reads. */
+  format: LogFormat;
 }
 
 /** True when `path` names a gzip-compressed log (it ends in `.gz`). */

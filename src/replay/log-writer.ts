@@ -5,7 +5,14 @@ import { LogFormatError } from '../core/index.ts';
 import { IndexRecorder } from './index-recorder.ts';
 import { type EncodedLine, LineEncoder } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
-import { isGzipPath, LOG_FORMAT, type LogFields, type LogHeader, RESERVED_FIELDS } from './log-format.ts';
+import {
+  isGzipPath,
+  LOG_FORMAT,
+  type LogFields,
+  type LogFormat,
+  type LogHeader,
+  RESERVED_FIELDS,
+} from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
 import { saveParentIndex } from './parent-index.ts';
 import {
@@ -62,7 +69,8 @@ export class LogWriter {
    * writer and may not be given.
    *
    * With `exclusive`, the file is created only if it does not exist (an atomic check: of
-   * two runs started at once with the same path, the second is refused).
+   * two runs started at once with the same path, the second is refused). `format` is
+   * {@link LOG_FORMAT} unless given (an older format, to continue a log written in it).
    *
    * With `index` (a plain, not gzip, log), closing the writer after an `end` line also
    * writes the log's verification index `<path>.verified` (see `ParentIndex`), the same
@@ -75,10 +83,11 @@ export class LogWriter {
   static create(
     path: string,
     headerFields: LogFields,
-    opts: { exclusive?: boolean; index?: boolean } = {},
+    opts: { exclusive?: boolean; index?: boolean; format?: LogFormat } = {},
   ): LogWriter {
     checkReserved(headerFields, 'header');
-    const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
+    const format = opts.format ?? LOG_FORMAT;
+    const header = { ...headerFields, type: 'header', seq: 0, t: 0, format } as LogHeader;
     const encoder = new LineEncoder();
     let encoded: EncodedLine;
     try {
@@ -287,6 +296,11 @@ export class LogWriter {
   /** Full 64-hex chain value of the last line appended, flushed or not: the run digest so far. */
   get digest(): string {
     return this.state.chain;
+  }
+
+  /** The log's format (a resumed or continued log keeps the one it was written in). */
+  get format(): LogFormat {
+    return this.state.header.format;
   }
 
   /** The header of this log (for a resumed log, the one read from the file). */

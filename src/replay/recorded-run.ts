@@ -1,6 +1,7 @@
 import type { Json } from '../core/index.ts';
 import type { Intervention } from '../world/index.ts';
 import type { DeltaRef } from './delta-log.ts';
+import { LlmSchemaRefs } from './llm-schema-refs.ts';
 import type { LogHeader, LogLine } from './log-format.ts';
 import type { SplitInfo } from './snapshot-split.ts';
 import type { RecordedChain } from './verifying-log.ts';
@@ -50,18 +51,30 @@ export class RecordedRunBuilder {
   private end: RecordedRun['end'];
   private header: LogHeader | undefined;
   private readonly keep: SnapshotKeeper;
+  private schemas: LlmSchemaRefs;
 
-  /** `restoreTicks`: keep the snapshot states a continuation after each of these ticks restores. */
-  constructor(restoreTicks: readonly number[] = []) {
+  /**
+   * `restoreTicks`: keep the snapshot states a continuation after each of these ticks
+   * restores. `path` names the log in errors.
+   */
+  constructor(
+    restoreTicks: readonly number[] = [],
+    private readonly path = 'the log',
+  ) {
     this.keep = new SnapshotKeeper(restoreTicks);
+    this.schemas = new LlmSchemaRefs(path);
   }
 
   /** Takes the next line of the log. */
   add(line: LogLine): void {
-    if (line.seq === 0) this.header = line.event as LogHeader;
+    if (line.seq === 0) {
+      this.header = line.event as LogHeader;
+      this.chain.format = this.header.format;
+    }
+    if (line.type === 'schema') this.schemas.define(line.event);
     if (line.type === 'llm') {
       const { seq: _s, t: _t, type: _y, ...record } = line.event;
-      this.llmRecords.push(record);
+      this.llmRecords.push(this.schemas.resolve(record, line.line));
     }
     const boundary =
       line.seq === 0 || line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene';
@@ -94,6 +107,8 @@ export class RecordedRunBuilder {
 
   /** Stands in for the lines before `seq` that were not read (no hash, tick or type is known for them). */
   skipTo(seq: number): void {
+    // Schema lines before `seq` are not read: references to them stay unresolved.
+    if (seq > this.chain.hashes.length) this.schemas = new LlmSchemaRefs(this.path, false);
     while (this.chain.hashes.length < seq) this.push('', Number.NaN, '');
   }
 

@@ -19,7 +19,7 @@ export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
 /** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
 export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
-  const builder = new RecordedRunBuilder(opts.restoreTicks ?? []);
+  const builder = new RecordedRunBuilder(opts.restoreTicks ?? [], path);
   const lines = readLog(path);
   for (;;) {
     const step = await lines.next();

@@ -1,7 +1,7 @@
 import { DivergenceError } from '../core/index.ts';
 import type { RunLog } from '../world/index.ts';
 import { LineEncoder } from './line-encoder.ts';
-import { LOG_FORMAT } from './log-format.ts';
+import { LOG_FORMAT, type LogFormat } from './log-format.ts';
 import { SNAPSHOT_PART, splitSnapshotLines } from './snapshot-split.ts';
 
 /** The recorded line hashes a rerun is checked against. */
@@ -14,6 +14,8 @@ export interface RecordedChain {
   types: string[];
   /** Split snapshots: the part size, by the seq of their first `snapshot-part` line. */
   splits?: Map<number, number>;
+  /** The recorded log's format (default {@link LOG_FORMAT}): the rerun writes in it. */
+  format?: LogFormat;
 }
 
 /** Where a verified rerun starts and what takes over after the verified part (resume, fork). */
@@ -35,13 +37,15 @@ export class VerifyingLog implements RunLog {
   private readonly encoder = new LineEncoder();
   private chain: string;
   seq = 0;
+  readonly format: LogFormat;
 
   constructor(
     header: Record<string, unknown>,
     private readonly recorded: RecordedChain,
     private readonly tail: VerifyingTail = {},
   ) {
-    const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: LOG_FORMAT }, null);
+    this.format = recorded.format ?? LOG_FORMAT;
+    const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: this.format }, null);
     this.chain = tail.from?.chain ?? line.chain;
     this.seq = tail.from?.seq ?? 0;
     if (line.chain.slice(0, 16) !== recorded.hashes[0]) {

@@ -23,6 +23,7 @@ import { DeliveryLog } from './delivery-log.ts';
 import { dueList } from './due-list.ts';
 import type { InputBuffer } from './input-buffer.ts';
 import type { EngineIntervention, Intervention } from './intervention.ts';
+import { LlmSchemaTable } from './llm-schema-table.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
 import { WorldControl, type WorldView } from './world-view.ts';
@@ -41,6 +42,8 @@ export interface EngineState {
   queue: EventQueueState;
   network: EdgeEdit[] | null;
   world: Json | null;
+  /** Ids of the LLM schemas written to the log so far (format 2; absent when none). */
+  schemas?: string[];
 }
 
 /** What the engine reports at the end. */
@@ -99,6 +102,8 @@ export class Engine {
    */
   private snapshotAtTick: { tick: number; state: EngineState } | null = null;
   private readonly unsubscribe: () => void;
+  /** Schemas of `llm` lines written once (log format 2); null for format 1. */
+  private readonly schemas: LlmSchemaTable | null;
 
   constructor(
     private readonly def: WorldDefinition,
@@ -118,6 +123,11 @@ export class Engine {
       world.executor === 'columnar'
         ? new ColumnarExecutor(world.agents, size)
         : new XStateExecutor(world.agents, size);
+    // A rerun or continuation of a format-1 log writes what format 1 did: JSON memory
+    // digested in full, schemas inside the llm lines.
+    const format1 = log.format === 'grapevine-log/1';
+    if (this.executor instanceof XStateExecutor && format1) this.executor.useDigestScheme('full');
+    this.schemas = format1 ? null : new LlmSchemaTable();
     this.bus = new MessageBus({
       size,
       topology: world.network,
@@ -240,7 +250,7 @@ export class Engine {
     for (const d of decided)
       if (d.status === 'rejected')
         throw d.reason instanceof Error ? d.reason : new RunError(String(d.reason));
-    for (const input of this.inputs.drain()) this.log.append(input.type, tick, input.fields);
+    for (const input of this.inputs.drain()) this.logInput(input.type, tick, input.fields);
     const emptyInbox = this.bus.emptyInbox();
     let k = 0;
     for (const d of deferred) {
@@ -268,6 +278,17 @@ export class Engine {
           }
         : late,
     );
+  }
+
+  /** Appends an input; in log format 2 an `llm` record's schema goes to the schema table. */
+  private logInput(type: string, tick: number, fields: Record<string, unknown>): void {
+    if (type !== 'llm' || !this.schemas) {
+      this.log.append(type, tick, fields);
+      return;
+    }
+    const split = this.schemas.split(fields);
+    if (split.schema) this.log.append('schema', tick, { ...split.schema });
+    this.log.append(type, tick, split.fields);
   }
 
   private logAct(i: number, record: ActionRecord | null): void {
@@ -436,6 +457,7 @@ export class Engine {
       queue: this.queue.state(),
       network: this.overlay ? this.overlay.edits() : null,
       world: this.world.getState?.() ?? null,
+      ...(this.schemas?.state().length ? { schemas: this.schemas.state() } : {}),
     };
   }
 
@@ -464,6 +486,7 @@ export class Engine {
     this.queue = EventQueue.restore(s.queue);
     if (s.network?.length) this.editNetwork(s.network, []);
     if (s.world !== null) this.world.setState?.(s.world);
+    this.schemas?.restore(s.schemas ?? []);
     this.control.tick = s.tick;
   }
 

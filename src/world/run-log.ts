@@ -8,6 +8,11 @@ export interface RunLog {
   close(): string;
   /** Sequence number of the last line written. */
   readonly seq: number;
+  /**
+   * The log's format tag (`grapevine-log/2`, or `grapevine-log/1` when rerunning or
+   * continuing an older log); what the engine writes depends on it. Unset: the newest.
+   */
+  readonly format?: string;
 }
 
 /** Log detail: `minimal` = enough to rerun plus per-tick digests and metrics; `full` adds every action and delivery. */

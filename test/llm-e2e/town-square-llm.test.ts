@@ -59,6 +59,12 @@ describe('town-square against the local server, then replay offline', () => {
     const llm = llmLines(baseLog);
     expect(llm).toHaveLength(24);
     expect(llm.every((l) => l.reply !== null && l.attempts.length === 0)).toBe(true);
+    // format 2: each agent's schema (its contacts differ) is written once, then referenced
+    const schemas = events(baseLog).filter((e) => e.type === 'schema');
+    const refs = new Set(llm.map((l) => (l.params as { json: { schemaRef: string } }).json.schemaRef));
+    expect(new Set(schemas.map((e) => e.id))).toEqual(refs);
+    expect(schemas.length).toBe(refs.size);
+    expect(llm.some((l) => 'schema' in (l.params as { json: object }).json)).toBe(false);
   });
 
   it('replay --verify after the server is closed: exit 0, same digest, zero connections anywhere', async () => {

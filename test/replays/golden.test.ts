@@ -18,6 +18,12 @@ describe('golden replays from earlier versions', () => {
     for (const w of ['rumor', 'town', 'sotopia', 'survey', 'epidemic']) expect(worlds.has(w)).toBe(true);
   });
 
+  it('has a log of every built-in world in log format 2 (grapevine-log/2)', () => {
+    const format2 = new Set(logs.filter((f) => /-format2\.ndjson/.test(f)).map((f) => f.split('-')[0]));
+    for (const w of ['rumor', 'town', 'sotopia', 'survey', 'opinion', 'epidemic'])
+      expect(format2.has(w)).toBe(true);
+  });
+
   it.each(logs)('%s verifies', async (file) => {
     const r = await cli(['replay', join(golden, file), '--verify', '--json']);
     expect(r.code, r.stderr).toBe(0);
