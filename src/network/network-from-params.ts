@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ConfigError, type Rng, sha256Hex } from '../core/index.ts';
 import { generateNetwork } from './generate-network.ts';
 import { loadEdgeListCsv } from './load-edge-list-csv.ts';
+import { sharedNetwork } from './network-share.ts';
 import type { NetworkSpec } from './network-spec.ts';
 import type { Topology } from './topology.ts';
 
@@ -92,5 +93,6 @@ export function networkFromParams(
     'barabasi-albert': { kind: 'barabasi-albert', n: p.n, m: p.m },
     complete: { kind: 'complete', n: p.n },
   };
-  return { topology: generateNetwork(specs[p.network], rng) };
+  const spec = specs[p.network];
+  return { topology: sharedNetwork(spec, rng, () => generateNetwork(spec, rng)) };
 }

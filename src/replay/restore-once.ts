@@ -1,4 +1,5 @@
 import { canonicalJson, type Json } from '../core/index.ts';
+import { NetworkShare } from '../network/index.ts';
 import {
   type Engine,
   type EngineState,
@@ -42,12 +43,13 @@ class Taken extends Error {}
  * the recorded ticks from the nearest snapshot before it up to `atTick` once (each line
  * checked against the recording, as a single fork does), encoded as a snapshot would be.
  * Each child then restores a copy of that state and runs on, so R children pay for the
- * parent's tail once instead of R times. A child's log is byte-identical to forking it
+ * parent's tail once instead of R times; the world's network is built once for them all
+ * (see NetworkShare). A child's log is byte-identical to forking it
  * alone (see test/fork/restore-once.test.ts).
  *
- * An LLM world (its recorded replies up to the fork tick are served per child), a fork
- * before the first snapshot, or after the run's last line, gets a factory whose children
- * restore on their own (`shared: 'none'`).
+ * An LLM world (its recorded replies up to the fork tick are served per child), or a fork
+ * before the first snapshot, gets a factory whose children restore on their own
+ * (`shared: 'none'`).
  */
 export async function restoreOnce(
   def: WorldDefinition,
@@ -64,12 +66,15 @@ export async function restoreOnce(
     const chain = recorded.boundaryChains.get(snap.seq);
     if (chain === undefined) return own;
     point = { state: await snapshotState(recorded, path, snap.seq), seq: snap.seq, chain };
-  } else point = await takeState(def, recorded, path, snap, atTick);
+  }
+  // the world's network too is built once (by the first run here) and reused by the others
+  const networks = new NetworkShare();
+  if (point === undefined) point = await networks.during(() => takeState(def, recorded, path, snap, atTick));
   const restored = point;
   return {
     atTick,
     shared: snap.tick === atTick ? 'snapshot' : 'rerun',
-    fork: (c) => continueRun({ ...c, ...base, restored }),
+    fork: (c) => networks.during(() => continueRun({ ...c, ...base, restored })),
   };
 }
 

@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RngStreams } from '../../src/core/index.ts';
+import { NetworkShare, networkFromParams, type WorldNetworkParams } from '../../src/network/index.ts';
 import { continueRun, LogWriter, readForkParent, restoreOnce } from '../../src/replay/index.ts';
 import type { Intervention } from '../../src/world/index.ts';
 import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
@@ -78,5 +80,32 @@ describe('restoreOnce', () => {
   it('standalone children: at a snapshot tick (shared as it is) and between snapshots', async () => {
     expect((await compare(12, [reseed(3), reseed(4)], 'standalone')).shared).toBe('snapshot');
     expect((await compare(14, [reseed(3), []], 'standalone')).shared).toBe('rerun');
+  });
+});
+
+describe('NetworkShare', () => {
+  it('builds a network once per spec and stream state, and leaves the stream where building it would', async () => {
+    const p = { network: 'watts-strogatz', n: 500, k: 6, beta: 0.2, m: 2 } as WorldNetworkParams;
+    const alone = new RngStreams(9).stream('network');
+    const plain = networkFromParams(p, alone).topology;
+    const share = new NetworkShare();
+    const [a, b, c] = await share.during(async () => {
+      const first = new RngStreams(9).stream('network');
+      const again = new RngStreams(9).stream('network');
+      const other = new RngStreams(10).stream('network');
+      const built = [p, p, p].map((q, k) => networkFromParams(q, [first, again, other][k]).topology);
+      expect(again.state()).toEqual(alone.state()); // reused: the stream is moved on as by building
+      expect(again.next()).toBe(alone.next());
+      return built;
+    });
+    expect(b).toBe(a); // the same object, not built again
+    expect(c).not.toBe(a); // another seed: built
+    const neighbours = (t: typeof a) => {
+      const out: number[] = [];
+      for (let i = 0; i < t.size; i++) t.forEachNeighbour(i, (j) => out.push(i, j));
+      return out.join();
+    };
+    expect(neighbours(a)).toBe(neighbours(plain));
+    expect(networkFromParams(p, new RngStreams(9).stream('network')).topology).not.toBe(a); // inactive outside
   });
 });
