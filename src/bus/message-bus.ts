@@ -1,17 +1,21 @@
 import {
   BASE64_CHUNK_CHARS,
+  type Base64Like,
+  type Base64Text,
   base64ToTyped,
   ConfigError,
   type Json,
+  type MemoryBudget,
   RunError,
   typedToBase64Chunks,
+  typedToBase64Texts,
 } from '../core/index.ts';
 import type { Topology } from '../network/topology.ts';
 import { AddressRouter, routeOf } from './address-router.ts';
 import type { DeliveryBatch } from './delivery-batch.ts';
 import type { Message, OutgoingMessage, Visibility, VisibilityRule } from './message.ts';
 import { ObservedInboxes } from './observed-inboxes.ts';
-import { checkBusStateFits } from './state-budget.ts';
+import { BusGrowthGuard, checkBusStateFits } from './state-budget.ts';
 import { VisibilityRules } from './visibility-rules.ts';
 import { WithheldLog } from './withheld-log.ts';
 
@@ -25,6 +29,8 @@ export interface BusOptions {
   latency?: number;
   /** The world's visibility rule(s), applied to every delivery. */
   visibility?: Visibility;
+  /** The memory budget the deliveries in flight are held to (default: `memoryBudget()`). */
+  memory?: MemoryBudget;
 }
 
 /**
@@ -48,6 +54,7 @@ export class MessageBus extends ObservedInboxes {
   private nextId = 0;
   private lastBatch: DeliveryBatch;
   private lastIndex = 0;
+  private readonly growth: BusGrowthGuard;
 
   constructor(opts: BusOptions) {
     super(opts.size);
@@ -62,6 +69,7 @@ export class MessageBus extends ObservedInboxes {
     this.visibility = this.rules.apply;
     this.visibilityCtx = { network: opts.topology };
     this.lastBatch = this.current;
+    this.growth = new BusGrowthGuard(opts.memory);
   }
 
   /** Replaces the network used for `neighbours` addressing (network interventions). */
@@ -144,6 +152,13 @@ export class MessageBus extends ObservedInboxes {
     return this.sent(batch, before, tick, m);
   }
 
+  /** Messages the batches in flight hold (pending and the current inbox). */
+  private messagesInFlight(): number {
+    let messages = this.current.count;
+    for (const b of this.pending.values()) messages += b.count;
+    return messages;
+  }
+
   private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
     const l = latency ?? this.latency;
     if (!Number.isInteger(l) || l < 1)
@@ -162,6 +177,8 @@ export class MessageBus extends ObservedInboxes {
     this.pendingRows += recipients;
     this.lastBatch = batch;
     this.lastIndex = m;
+    if (this.growth.due(recipients))
+      this.growth.check({ rows: this.pendingCount, messages: this.messagesInFlight(), tick });
     if (this.events.observed)
       this.events.next({
         type: 'sent',
@@ -261,19 +278,34 @@ export class MessageBus extends ObservedInboxes {
    * snapshots). A batch's `to` and `msg` columns are base64 strings, or arrays of base64
    * chunks of `chunkChars` characters when one string would be longer (see
    * {@link typedToBase64Chunks}), so that no string outgrows V8's limit.
-   * @throws ConfigError when the state would not fit in the memory left (see {@link checkBusStateFits}).
+   * @throws ConfigError when the messages would not fit in the memory left (see {@link checkBusStateFits}).
    */
   exportState(chunkChars = BASE64_CHUNK_CHARS): Json {
+    return this.exportWith((view) => typedToBase64Chunks(view, chunkChars));
+  }
+
+  /**
+   * {@link exportState} with the columns as {@link Base64Text}s: views of the bus's own
+   * columns, encoded only when written (a snapshot written part by part never holds its
+   * columns' text). Its canonical JSON is {@link exportState}'s. It is valid until the bus
+   * next releases, imports or exports: write it at once.
+   */
+  exportStateView(chunkChars = BASE64_CHUNK_CHARS): Json {
+    return this.exportWith((view) => typedToBase64Texts(view, chunkChars) as unknown as Json);
+  }
+
+  private exportWith(column: (view: Int32Array) => Json): Json {
     const batch = (b: DeliveryBatch): Json => ({
       deliverAt: b.deliverAt,
       messages: b.messages() as unknown as Json,
-      to: typedToBase64Chunks(b.to.subarray(0, b.length), chunkChars),
-      msg: typedToBase64Chunks(b.msg.subarray(0, b.length), chunkChars),
+      to: column(b.to.subarray(0, b.length)),
+      msg: column(b.msg.subarray(0, b.length)),
     });
     const keys = [...this.pending.keys()].sort((a, b) => a - b);
-    let messages = this.current.count;
-    for (const b of this.pending.values()) messages += b.count;
-    checkBusStateFits({ rows: this.pendingCount, messages, tick: this.releasedTick });
+    checkBusStateFits(
+      { rows: this.pendingCount, messages: this.messagesInFlight(), tick: this.releasedTick },
+      this.growth.allowance,
+    );
     const waiting = this.carryOver(this.releasedTick);
     if (waiting) this.index(waiting);
     this.recycle(this.current);
@@ -286,21 +318,27 @@ export class MessageBus extends ObservedInboxes {
     };
   }
 
-  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world); columns in either form. */
+  /** Restores {@link MessageBus.exportState}'s output (into a fresh bus of the same world); columns in any form. */
   importState(json: Json): void {
     const s = json as { nextId: number; releasedTick: number; pending: Json[]; waiting: Json | null };
     const batch = (j: Json): DeliveryBatch => {
       const o = j as unknown as {
         deliverAt: number;
         messages: Message[];
-        to: string | string[];
-        msg: string | string[];
+        to: Base64Like | Base64Like[];
+        msg: Base64Like | Base64Like[];
       };
       const b = this.fresh(o.deliverAt);
       for (const m of o.messages) b.addMessage(m);
-      const to = base64ToTyped(o.to, Int32Array);
-      const msg = base64ToTyped(o.msg, Int32Array);
-      for (let r = 0; r < to.length; r++) b.add(to[r], msg[r]);
+      // chunk by chunk (the columns are cut alike), so that only one chunk is decoded at a time
+      const to = Array.isArray(o.to) ? o.to : [o.to];
+      const msg = Array.isArray(o.msg) ? o.msg : [o.msg];
+      const pairs = to.length === msg.length ? to.map((t, k) => [t, msg[k]]) : [[to, msg]];
+      for (const [t, m] of pairs) {
+        const rows = base64ToTyped(t, Int32Array);
+        const index = base64ToTyped(m, Int32Array);
+        for (let r = 0; r < rows.length; r++) b.add(rows[r], index[r]);
+      }
       return b;
     };
     this.nextId = s.nextId;

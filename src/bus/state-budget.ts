@@ -1,66 +1,100 @@
-import { freemem } from 'node:os';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, formatBytes, type MemoryBudget, memoryBudget, RunError } from '../core/index.ts';
 
-/** Bytes a message of an exported batch takes (its object and its JSON), a generous average. */
-const BYTES_PER_MESSAGE = 400;
+/**
+ * Bytes one delivery row in flight holds, at most: its recipient and message index (two
+ * Int32, doubled for the columns' growth headroom) and its place in the released inboxes.
+ */
+export const BYTES_PER_ROW = 24;
 
-/** Share of the free memory a snapshot may take (the rest is for encoding its lines and the run itself). */
-const MEMORY_SHARE = 0.8;
+/** Bytes one message in flight holds, at most: its columns (doubled for growth headroom) and a payload entry. */
+export const BYTES_PER_MESSAGE = 100;
 
-/** What an exported bus state holds: delivery rows (each one recipient and one message index) and messages. */
+/** Bytes a message takes as an object while a snapshot is written (its batch's `messages` list). */
+export const SNAPSHOT_BYTES_PER_MESSAGE = 400;
+
+/** Share of the memory budget the deliveries in flight may take (the rest: network, agents, log). */
+export const BUS_SHARE = 0.5;
+
+/** Rows appended between two checks, at most (the check itself is a sum over the batches). */
+const MAX_CHECK_STEP = 1 << 16;
+
+/** What the bus holds in flight: delivery rows (each one recipient and one message index) and messages. */
 export interface BusStateCount {
   /** Delivery rows in flight (all pending batches and the waiting inbox). */
   rows: number;
   /** Messages those rows point to. */
   messages: number;
-  /** The tick the state is taken at (for the error message). */
+  /** The tick being run (for the error message). */
   tick: number;
 }
 
-/**
- * Estimated bytes of {@link MessageBus.exportState}'s output: the two base64 columns (4
- * characters per 3 bytes; V8 keeps these long strings outside its heap, one byte per
- * character) and the messages as objects.
- */
-export function estimateBusStateBytes(c: BusStateCount): number {
-  const columnBytes = 2 * 4 * c.rows;
-  return 4 * Math.ceil(columnBytes / 3) + BYTES_PER_MESSAGE * c.messages;
+/** Estimated bytes the deliveries in flight hold in the bus ({@link BYTES_PER_ROW}, {@link BYTES_PER_MESSAGE}). */
+export function estimateInFlightBytes(c: BusStateCount): number {
+  return BYTES_PER_ROW * c.rows + BYTES_PER_MESSAGE * c.messages;
 }
 
 /**
- * Bytes a snapshot may still take: {@link MEMORY_SHARE} of the memory the system has
- * available now (or the process's cgroup limit less what it holds, if lower), or less
- * when `GRAPEVINE_MEMORY_LIMIT` (bytes; for tests and shared machines) is set lower.
+ * Watches the deliveries in flight grow against {@link BUS_SHARE} of the run's memory
+ * budget (see `MemoryBudget`), so that a run too large to hold its own deliveries stops
+ * with one line instead of being killed for lack of memory. The caller counts the rows it
+ * appends ({@link BusGrowthGuard.due}, one addition and one comparison per send) and calls
+ * {@link BusGrowthGuard.check} when due; the next check is placed so that the estimate
+ * cannot pass the allowance before it (every row counted with one message at most).
  */
-export function snapshotMemoryBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const constrained = process.constrainedMemory?.() ?? 0;
-  const left =
-    constrained > 0 ? Math.max(0, constrained - process.memoryUsage.rss()) : Number.POSITIVE_INFINITY;
-  const free = Math.min(freemem(), left) * MEMORY_SHARE;
-  const text = env.GRAPEVINE_MEMORY_LIMIT;
-  const limit = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
-  return Number.isFinite(limit) && limit > 0 ? Math.min(free, limit) : free;
+export class BusGrowthGuard {
+  /** Bytes the deliveries in flight may hold. */
+  readonly allowance: number;
+  private step: number;
+  private since = 0;
+
+  constructor(readonly budget: MemoryBudget = memoryBudget()) {
+    this.allowance = budget.bytes * BUS_SHARE;
+    this.step = this.stepFor(0);
+  }
+
+  /** Counts `rows` appended; true when {@link check} is due. */
+  due(rows: number): boolean {
+    this.since += rows;
+    return this.since >= this.step;
+  }
+
+  /**
+   * Checks the whole state in flight and places the next check.
+   * @throws ConfigError (exit 2) when it does not fit at tick 0 (the run's start, given by
+   *   its parameters), RunError (exit 1) at a later tick; both say how much it needs.
+   */
+  check(c: BusStateCount): void {
+    const need = estimateInFlightBytes(c);
+    this.since = 0;
+    this.step = this.stepFor(need);
+    if (need <= this.allowance) return;
+    const text = `the ${c.rows} deliveries (${c.messages} messages) in flight at tick ${c.tick} need about ${formatBytes(need)}; the run may give them ${formatBytes(this.allowance)}, half its memory budget of ${formatBytes(this.budget.bytes)} (${this.budget.source})`;
+    if (c.tick <= 0)
+      throw new ConfigError(text, {
+        hint: 'run fewer agents, a sparser network or a lower spreading probability, or raise GRAPEVINE_MEMORY_LIMIT',
+      });
+    throw new RunError(text, {
+      hint: `the log holds every tick before tick ${c.tick}: continue it with grapevine resume LOG where more memory is available (a larger GRAPEVINE_MEMORY_LIMIT or machine)`,
+    });
+  }
+
+  private stepFor(need: number): number {
+    const room = Math.floor((this.allowance - need) / (BYTES_PER_ROW + BYTES_PER_MESSAGE));
+    return Math.max(1, Math.min(MAX_CHECK_STEP, room));
+  }
 }
 
 /**
- * Refuses, before any of it is built, a bus state (the deliveries in flight at a snapshot)
- * that would not fit in the memory left: the run would otherwise be killed for lack of
- * memory half-way through writing its log.
- * @throws ConfigError (exit 2) saying how much the snapshot needs and how much is free.
+ * Refuses a snapshot whose messages, as the objects its batches list, would not fit in the
+ * deliveries' share of the budget. The delivery columns are not counted: they are written
+ * part by part from the bus's own columns (see `MessageBus.exportStateView`).
+ * @throws ConfigError (exit 2) saying how much the snapshot needs and how much can be spared.
  */
-export function checkBusStateFits(c: BusStateCount, budget = snapshotMemoryBudget()): void {
-  const need = estimateBusStateBytes(c);
-  if (need <= budget) return;
+export function checkBusStateFits(c: BusStateCount, allowance = memoryBudget().bytes * BUS_SHARE): void {
+  const need = SNAPSHOT_BYTES_PER_MESSAGE * c.messages;
+  if (need <= allowance) return;
   throw new ConfigError(
-    `the ${c.rows} deliveries in flight at tick ${c.tick} need about ${bytesText(need)} to snapshot; only ${bytesText(budget)} of memory can be spared`,
+    `the ${c.messages} messages in flight at tick ${c.tick} need about ${formatBytes(need)} to snapshot; only ${formatBytes(allowance)} of memory can be spared`,
     { hint: 'run fewer agents, a sparser network, a lower spreading probability or fewer ticks' },
   );
-}
-
-/** `n` bytes as a short text: 512 B, 3.4 MiB, 2.10 GiB. */
-function bytesText(n: number): string {
-  if (n < 1024) return `${Math.round(n)} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }

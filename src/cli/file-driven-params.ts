@@ -29,10 +29,11 @@ const FILES: readonly FileParam[] = [
 ];
 
 /** Network generator parameters, unused when the network comes from a file. */
-const GENERATOR = ['k', 'beta', 'm'] as const;
+const GENERATOR = ['k', 'beta', 'm', 'blocks', 'pIn', 'pOut'] as const;
 
 /** A parameter described as a generator's (the epidemic world's `beta` is its transmission probability). */
-const GENERATOR_TEXT = /watts-strogatz|erdos-renyi|barabasi-albert|ring-lattice|mean degree/i;
+const GENERATOR_TEXT =
+  /watts-strogatz|erdos-renyi|barabasi-albert|stochastic-block-model|ring-lattice|mean degree/i;
 
 function refuse(message: string, hint: string): never {
   throw new ConfigError(message, { hint });
@@ -41,7 +42,7 @@ function refuse(message: string, hint: string): never {
 /**
  * Refuses a run's explicitly given parameter (config file or `--set`) that the run would
  * silently not apply because a file decides instead: `n` that differs from the population
- * the network file gives, the generator's `k`, `beta`, `m` (and, when a trust matrix gives
+ * the network file gives, the generator's `k`, `beta`, `m`, `blocks`, `pIn`, `pOut` (and, when a trust matrix gives
  * the network, `network` and `networkFile`) with a file network, and a file parameter whose
  * file is not read under the run's settings. Parameter names are those of the built-in
  * worlds; a world without them is never affected, and `k`, `beta`, `m` count as the

@@ -13,7 +13,15 @@ import {
   reportFigures,
   reportJson,
 } from '../report/index.ts';
-import { embedTexts, meanPairwiseCosineDistance, type Turn, transcriptFromLog } from '../validity/index.ts';
+import {
+  checkEmbeddingFlags,
+  type EmbeddingDistanceCi,
+  embeddingConfigOf,
+  embedTexts,
+  meanPairwiseCosineDistanceCi,
+  type Turn,
+  transcriptFromLog,
+} from '../validity/index.ts';
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
@@ -47,7 +55,7 @@ export function defaultReportPath(log: string): string {
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
   if (opts.out !== undefined) checkOutPath(opts.out);
-  checkEmbeddingFlags(opts);
+  checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world, opts.networkFile);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
@@ -69,45 +77,26 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   return write(analysis, figures, opts.out ?? defaultReportPath(path), opts);
 }
 
-/** `--embedding-model` and `--embedding-base-url` checked before anything is read (exit 2). */
-function checkEmbeddingFlags(opts: ReportCommandOptions): void {
-  if (opts.embeddingModel !== undefined && opts.embeddingModel.trim() === '')
-    throw new UsageError('--embedding-model is empty', {
-      hint: 'name the embedding model, e.g. text-embedding-3-small',
-    });
-  if (opts.embeddingBaseUrl === undefined) return;
-  if (opts.embeddingModel === undefined)
-    throw new UsageError('--embedding-base-url is given without --embedding-model', {
-      hint: 'add --embedding-model NAME, the model that endpoint serves',
-    });
-  if (!/^https?:\/\/[^/\s]+/.test(opts.embeddingBaseUrl))
-    throw new UsageError(`--embedding-base-url must be an http(s) URL, got "${opts.embeddingBaseUrl}"`, {
-      hint: 'e.g. --embedding-base-url http://127.0.0.1:8080/v1',
-    });
-}
-
 /**
  * The mean pairwise cosine distance of the turns' embeddings when `--embedding-model` is set
- * (at least two turns), embedded through `<log>.embeddings.json` so a second report is offline.
+ * (at least two turns), embedded through `<log>.embeddings.json` so a second report is offline,
+ * with a bootstrap 95% CI resampling speakers (1000 resamples, fixed seed).
  */
 async function embeddingDistance(
   path: string,
   turns: readonly Turn[],
   opts: ReportCommandOptions,
-): Promise<{ model: string; distance: number } | undefined> {
+): Promise<{ model: string; distance: EmbeddingDistanceCi } | undefined> {
   const model = opts.embeddingModel;
   if (model === undefined || turns.length < 2) return undefined;
-  const config = {
-    model,
-    ...(opts.embeddingBaseUrl === undefined ? {} : { baseURL: opts.embeddingBaseUrl }),
-    ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}),
-  };
+  const config = embeddingConfigOf(model, opts.embeddingBaseUrl);
   const vectors = await embedTexts(
     turns.map((t) => t.text),
     config,
     `${path}.embeddings.json`,
   );
-  return { model, distance: meanPairwiseCosineDistance(vectors) };
+  const clusters = turns.map((t) => t.speaker);
+  return { model, distance: meanPairwiseCosineDistanceCi(vectors, { clusters, seed: 'report' }) };
 }
 
 /** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */

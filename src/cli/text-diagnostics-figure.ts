@@ -1,5 +1,11 @@
 import type { Figure } from '../report/index.ts';
-import { ALIENNESS_RULES, alienness, distinctN, type Turn } from '../validity/index.ts';
+import {
+  ALIENNESS_RULES,
+  alienness,
+  distinctN,
+  type EmbeddingDistanceCi,
+  type Turn,
+} from '../validity/index.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -10,7 +16,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function textDiagnosticsFigure(
   turns: readonly Turn[],
-  embedding?: { model: string; distance: number },
+  embedding?: { model: string; distance: EmbeddingDistanceCi },
 ): Figure | undefined {
   if (turns.length === 0) return undefined;
   const a = alienness([turns]);
@@ -27,12 +33,19 @@ export function textDiagnosticsFigure(
     ['distinct-1', round(distinctN(texts, 1)), 'distinct words / all words (Li et al. 2016)'],
     ['distinct-2', round(distinctN(texts, 2)), 'distinct word bigrams / all bigrams (Li et al. 2016)'],
   ];
-  if (embedding)
-    rows.push([
-      'mean pairwise cosine distance',
-      round(embedding.distance),
-      `1 − cos(u, v) of the turns' embeddings (${embedding.model}), over all pairs of turns`,
-    ]);
+  if (embedding) {
+    const d = embedding.distance;
+    const ci = `percentile bootstrap over the ${d.clusters} speakers (${d.replicates} resamples; pairs of distinct turns)`;
+    rows.push(
+      [
+        'mean pairwise cosine distance',
+        round(d.estimate),
+        `1 − cos(u, v) of the turns' embeddings (${embedding.model}), over all pairs of turns`,
+      ],
+      ['mean pairwise cosine distance, 95% CI low', round(d.lo), ci],
+      ['mean pairwise cosine distance, 95% CI high', round(d.hi), ci],
+    );
+  }
   return {
     id: 'text-diagnostics',
     title: `Text diagnostics: ${a.turns} turns`,

@@ -1,3 +1,5 @@
+import { Base64Text } from './base64-text.ts';
+
 /** Base64 of a typed array's bytes (its window only). */
 export function typedToBase64(view: ArrayBufferView): string {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64');
@@ -33,21 +35,27 @@ export function typedToBase64Chunks(
   return chunks;
 }
 
+/** Base64 as a string, or as the not yet encoded text of some bytes. */
+export type Base64Like = string | Base64Text;
+
 /**
  * Decodes base64 into a fresh typed array of the given constructor: one string, or the
- * chunks of {@link typedToBase64Chunks} (decoded one after the other into the same array).
+ * chunks of {@link typedToBase64Chunks} (decoded one after the other into the same array);
+ * a {@link Base64Text} gives its bytes back without encoding them.
  */
 export function base64ToTyped<T extends Uint8Array | Int32Array | Float64Array>(
-  text: string | readonly string[],
+  text: Base64Like | readonly Base64Like[],
   ctor: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number },
 ): T {
-  const chunks = typeof text === 'string' ? [text] : text;
+  const chunks = typeof text === 'string' || text instanceof Base64Text ? [text] : text;
+  const decode = (c: Base64Like): Uint8Array => (typeof c === 'string' ? Buffer.from(c, 'base64') : c.bytes);
   let bound = 0;
-  for (const chunk of chunks) bound += Buffer.byteLength(chunk, 'base64');
+  for (const chunk of chunks)
+    bound += typeof chunk === 'string' ? Buffer.byteLength(chunk, 'base64') : chunk.bytes.byteLength;
   const target = new Uint8Array(new ArrayBuffer(bound));
   let at = 0;
   for (const chunk of chunks) {
-    const part = Buffer.from(chunk, 'base64');
+    const part = decode(chunk);
     target.set(part, at);
     at += part.byteLength;
   }

@@ -1,3 +1,5 @@
+import { Base64Text } from './base64-text.ts';
+
 /** A value that survives a JSON round trip unchanged. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -37,6 +39,7 @@ function writeArray(value: readonly unknown[], path: string): string {
 }
 
 function writeObject(value: Record<string, unknown>, path: string): string {
+  if (value instanceof Base64Text) return JSON.stringify(value.toString());
   if (ArrayBuffer.isView(value))
     throw new TypeError(`canonical JSON: typed array at ${path}; convert it first`);
   const proto = Object.getPrototypeOf(value);

@@ -1,4 +1,5 @@
 import { ConfigError, type Rng } from '../core/index.ts';
+import { partitionedRows } from './partitioned-rows.ts';
 import { dropDuplicates, endOffsets, sortRows } from './sort-rows.ts';
 import type { Topology } from './topology.ts';
 
@@ -83,9 +84,10 @@ export class CsrTopology implements Topology {
 
   /**
    * Builds a topology from an edge list `(src[e], dst[e])`. Edges are undirected; self loops
-   * are dropped and duplicates (in either direction) merged. One counting pass, one scatter
-   * and a sort of each (short, cache-resident) row: about O(size + edges * log degree). Rows
-   * end sorted, so the result does not depend on the order of the input edges.
+   * are dropped and duplicates (in either direction) merged. The arcs are laid out block by
+   * block of rows (see `partitionedRows`: no random writes across the whole array), then each
+   * short row is sorted: about O(size + edges * log degree). Rows end sorted, so the result
+   * does not depend on the order of the input edges.
    * @throws ConfigError if the arrays differ in length or an endpoint is outside [0, size).
    */
   static fromEdges(
@@ -95,18 +97,12 @@ export class CsrTopology implements Topology {
     dst: Int32Array | readonly number[],
   ): CsrTopology {
     checkInput(kind, size, src, dst);
-    const offsets = new Int32Array(size + 1);
-    const arcs = countArcs(kind, size, src, dst, offsets);
-    const rows = new Int32Array(arcs);
-    const cursor = offsets.slice(0, size);
-    for (let e = 0; e < src.length; e++) {
-      const u = src[e];
-      const v = dst[e];
-      if (u === v) continue;
-      rows[cursor[u]++] = v;
-      rows[cursor[v]++] = u;
-    }
-    sortRows(offsets, rows);
+    checkEndpoints(kind, size, src, dst);
+    const { offsets, rows } = partitionedRows(
+      size,
+      { kind: 'pairs', a: src, b: dst, count: src.length },
+      true,
+    );
     return new CsrTopology(kind, offsets, dropDuplicates(offsets, rows));
   }
 
@@ -115,9 +111,8 @@ export class CsrTopology implements Topology {
    * `far[u * per + j]` (the Watts-Strogatz and lattice layout), so no source array is
    * needed. Same rows as {@link CsrTopology.fromEdges} on the equivalent edge list, trusting
    * the caller that every `far` entry is in [0, size) (self loops are still dropped).
-   * Given `degrees`, the exact degree of every node of a graph the caller knows to be
-   * simple (no self loop, no duplicate edge), it skips the counting pass and the duplicate
-   * check, and takes `degrees` over as the offsets array.
+   * Given `degrees` (the exact degree of every node), the caller vouches that the graph is
+   * simple (no self loop, no duplicate edge) and the duplicate check is skipped.
    */
   static fromOwnedEdges(
     kind: string,
@@ -126,17 +121,7 @@ export class CsrTopology implements Topology {
     far: Int32Array,
     degrees?: Int32Array,
   ): CsrTopology {
-    const offsets = degrees ?? ownedDegrees(size, per, far);
-    const rows = new Int32Array(endOffsets(offsets));
-    // offsets[i] is the end of row i: fill each row backwards, so it ends at its start
-    for (let u = size - 1, e = size * per - 1; u >= 0; u--)
-      for (let j = per - 1; j >= 0; j--, e--) {
-        const v = far[e];
-        if (v === u) continue;
-        rows[--offsets[u]] = v;
-        rows[--offsets[v]] = u;
-      }
-    sortRows(offsets, rows);
+    const { offsets, rows } = partitionedRows(size, { kind: 'owned', far, per }, true);
     return new CsrTopology(kind, offsets, degrees ? rows : dropDuplicates(offsets, rows));
   }
 
@@ -160,19 +145,6 @@ export class CsrTopology implements Topology {
   }
 }
 
-/** Degrees (with multiplicity, self loops left out) of owned edges, in an array of size + 1. */
-function ownedDegrees(size: number, per: number, far: Int32Array): Int32Array {
-  const degrees = new Int32Array(size + 1);
-  for (let u = 0, e = 0; u < size; u++)
-    for (let j = 0; j < per; j++, e++) {
-      const v = far[e];
-      if (v === u) continue;
-      degrees[u]++;
-      degrees[v]++;
-    }
-  return degrees;
-}
-
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {
   if (!Number.isInteger(size) || size < 0 || size >= 0x7fffffff)
     throw new ConfigError(`${kind}: topology size must be a non-negative integer, got ${size}`, {
@@ -188,14 +160,8 @@ function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: Arr
     });
 }
 
-/** Fills `offsets` with row starts (degrees counted with multiplicity); returns the arc count. */
-function countArcs(
-  kind: string,
-  size: number,
-  src: ArrayLike<number>,
-  dst: ArrayLike<number>,
-  offsets: Int32Array,
-): number {
+/** Checks that every endpoint is an integer in [0, size). */
+function checkEndpoints(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {
   for (let e = 0; e < src.length; e++) {
     const u = src[e];
     const v = dst[e];
@@ -203,10 +169,5 @@ function countArcs(
       throw new ConfigError(`${kind}: edge ${e} (${u}, ${v}) has an endpoint outside [0, ${size})`, {
         hint: 'node indices must be integers from 0 to size - 1',
       });
-    if (u === v) continue;
-    offsets[u + 1]++;
-    offsets[v + 1]++;
   }
-  for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
-  return offsets[size];
 }

@@ -8,14 +8,28 @@
  */
 export function sortRows(offsets: Int32Array, rows: Int32Array): void {
   const size = offsets.length - 1;
-  for (let i = 0; i < size; i++) {
+  sortRowRange(offsets, rows, 0, size, offsets[size]);
+}
+
+/**
+ * Sorts rows `first .. end - 1` as {@link sortRows} does; `last` is where row end - 1 ends
+ * (`offsets[end]`, which need not be set yet).
+ */
+export function sortRowRange(
+  offsets: Int32Array,
+  rows: Int32Array,
+  first: number,
+  end: number,
+  last: number,
+): void {
+  for (let i = first; i < end; i++) {
     const start = offsets[i];
-    const end = offsets[i + 1];
-    if (end - start > 32) {
-      rows.subarray(start, end).sort();
+    const stop = i + 1 < end ? offsets[i + 1] : last;
+    if (stop - start > 32) {
+      rows.subarray(start, stop).sort();
       continue;
     }
-    for (let p = start + 1; p < end; p++) {
+    for (let p = start + 1; p < stop; p++) {
       const v = rows[p];
       let q = p - 1;
       while (q >= start && rows[q] > v) {

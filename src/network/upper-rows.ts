@@ -1,11 +1,12 @@
 import { CsrTopology } from './csr-topology.ts';
-import { dropDuplicates, endOffsets, sortRows } from './sort-rows.ts';
+import { partitionedRows } from './partitioned-rows.ts';
+import { dropDuplicates } from './sort-rows.ts';
 
 /**
  * A set of undirected edges {a, b}, a < b, stored by their lower endpoint: the b's of
  * every a, sorted and without repeats, in one typed array (4 bytes per edge plus 4 per
- * node, a quarter of a hash table's size and no random probing). Built in one counting
- * pass and one scatter; membership is a binary search in a short row. Internal to the
+ * node, a quarter of a hash table's size and no random probing). Built block by block of
+ * rows (`partitionedRows`); membership is a binary search in a short row. Internal to the
  * network module (the Erdős–Rényi G(n, m) generator).
  */
 export class UpperRows {
@@ -24,12 +25,7 @@ export class UpperRows {
    * have `lo[e] < hi[e]`, both in [0, size). Repeated pairs count once.
    */
   static from(size: number, lo: Int32Array, hi: Int32Array, len: number): UpperRows {
-    const offsets = new Int32Array(size + 1);
-    for (let e = 0; e < len; e++) offsets[lo[e]]++;
-    endOffsets(offsets);
-    const rows = new Int32Array(len);
-    for (let e = len - 1; e >= 0; e--) rows[--offsets[lo[e]]] = hi[e];
-    sortRows(offsets, rows);
+    const { offsets, rows } = partitionedRows(size, { kind: 'pairs', a: lo, b: hi, count: len }, false);
     return new UpperRows(offsets, dropDuplicates(offsets, rows, false));
   }
 
@@ -55,31 +51,8 @@ export class UpperRows {
    */
   toTopology(kind: string, extraLo: readonly number[], extraHi: readonly number[]): CsrTopology {
     const size = this.offsets.length - 1;
-    const { offsets: up, rows: ups } = this;
-    const degrees = new Int32Array(size + 1);
-    for (let a = 0; a < size; a++) {
-      degrees[a] += up[a + 1] - up[a];
-      for (let p = up[a]; p < up[a + 1]; p++) degrees[ups[p]]++;
-    }
-    for (let e = 0; e < extraLo.length; e++) {
-      degrees[extraLo[e]]++;
-      degrees[extraHi[e]]++;
-    }
-    const total = endOffsets(degrees);
-    const rows = new Int32Array(total);
-    for (let e = extraLo.length - 1; e >= 0; e--) {
-      rows[--degrees[extraLo[e]]] = extraHi[e];
-      rows[--degrees[extraHi[e]]] = extraLo[e];
-    }
-    // filled backwards from the last node: row x ends with its own (ascending) b's and gets
-    // the a's below x before them, so it comes out sorted but for the few extra edges
-    for (let a = size - 1; a >= 0; a--)
-      for (let p = up[a + 1] - 1; p >= up[a]; p--) {
-        const b = ups[p];
-        rows[--degrees[a]] = b;
-        rows[--degrees[b]] = a;
-      }
-    sortRows(degrees, rows);
-    return new CsrTopology(kind, degrees, rows);
+    const input = { kind: 'owned', far: this.rows, per: 0, starts: this.offsets } as const;
+    const { offsets, rows } = partitionedRows(size, input, true, { a: extraLo, b: extraHi });
+    return new CsrTopology(kind, offsets, rows);
   }
 }

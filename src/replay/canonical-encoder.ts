@@ -1,4 +1,4 @@
-import { canonicalJson } from '../core/index.ts';
+import { Base64Text, canonicalJson } from '../core/index.ts';
 
 /** Objects with at most this many keys are sorted by insertion sort (faster than `sort`). */
 const SMALL_OBJECT = 16;
@@ -56,6 +56,7 @@ export class CanonicalEncoder {
   }
 
   private writeObject(value: Record<string, unknown>): string | undefined {
+    if (value instanceof Base64Text) return JSON.stringify(value.toString());
     if (ArrayBuffer.isView(value)) return undefined;
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return undefined;

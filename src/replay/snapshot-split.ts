@@ -1,4 +1,4 @@
-import type { Json } from '../core/index.ts';
+import { Base64Text, type Json } from '../core/index.ts';
 
 /** Event type of the lines that carry the pieces of a split snapshot. */
 export const SNAPSHOT_PART = 'snapshot-part';
@@ -25,9 +25,18 @@ export interface SnapshotPart {
   data: string | Json[] | { [key: string]: Json };
 }
 
+/**
+ * A part as the splitter makes it: its data may still be text to encode (a slice of a
+ * {@link Base64Text}, or a run of items some of which are), made by {@link partData}
+ * only when its line is written.
+ */
+export interface PendingPart extends Omit<SnapshotPart, 'data'> {
+  data: SnapshotPart['data'] | (() => string) | Base64Text[];
+}
+
 /** The lines a split snapshot is written as: its parts, then the snapshot line's fields. */
 export interface SplitSnapshot {
-  parts: SnapshotPart[];
+  parts: PendingPart[];
   /** `state` with every value taken into parts replaced by `null`. */
   skeleton: Json;
 }
@@ -46,7 +55,7 @@ export interface SplitInfo {
  * the log format: changing it changes where snapshots are cut).
  */
 export function estimateJsonSize(value: unknown): number {
-  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'string' || value instanceof Base64Text) return value.length + 2;
   if (typeof value === 'number') return String(value).length;
   if (typeof value === 'boolean') return value ? 4 : 5;
   if (value === null || value === undefined) return 4;
@@ -75,10 +84,11 @@ export function estimateJsonSize(value: unknown): number {
  * of items of at most `chars` together (at least one item each), and such an object into
  * runs of members (keys in sorted order); any other array or object is walked into. A
  * value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton
- * copies the containers it changes.
+ * copies the containers it changes. A {@link Base64Text} is cut as the string it stands for,
+ * but its slices are encoded only when {@link partData} is called (one part at a time).
  */
 export function splitSnapshot(state: Json, chars: number): SplitSnapshot {
-  const parts: SnapshotPart[] = [];
+  const parts: PendingPart[] = [];
   const skeleton = cut(state, [], chars, chars, parts);
   return { parts, skeleton };
 }
@@ -88,12 +98,16 @@ function cut(
   path: (string | number)[],
   chars: number,
   keep: number,
-  parts: SnapshotPart[],
+  parts: PendingPart[],
 ): Json {
-  if (typeof value === 'string') {
-    if (value.length + 2 <= keep) return value;
-    for (let i = 0, k = 0; i < value.length; i += chars, k++)
-      parts.push({ path, index: k, data: value.slice(i, i + chars) });
+  if (typeof value === 'string' || value instanceof Base64Text) {
+    if (value.length + 2 <= keep) return value.toString();
+    for (let i = 0, k = 0; i < value.length; i += chars, k++) {
+      const from = i;
+      const data =
+        typeof value === 'string' ? value.slice(i, i + chars) : () => value.slice(from, from + chars);
+      parts.push({ path, index: k, data });
+    }
     return null;
   }
   if (value === null || typeof value !== 'object' || estimateJsonSize(value) <= keep) return value;
@@ -144,6 +158,13 @@ function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: num
   return runs;
 }
 
+/** The data of a part as it is written: slices and texts encoded now. */
+export function partData(data: PendingPart['data']): SnapshotPart['data'] {
+  if (typeof data === 'function') return data();
+  if (Array.isArray(data)) return data.map((d) => (d instanceof Base64Text ? d.toString() : d));
+  return data;
+}
+
 /** One line of a snapshot as it is written: its type and payload fields. */
 export interface SnapshotLine {
   type: string;
@@ -155,7 +176,8 @@ export interface SnapshotLine {
  * parts of `chars` code units and its first line gets seq `firstSeq`: one
  * `snapshot-part` line per part (`of` = the seq of the snapshot line that follows them),
  * then the `snapshot` line with the skeleton as `state` and `split` = {@link SplitInfo}.
- * A generator, so that the writer encodes (and may flush) one part at a time.
+ * A generator, so that the writer encodes (and may flush) one part at a time: the text of
+ * a part is built only when it is yielded.
  */
 export function* splitSnapshotLines(
   fields: Record<string, unknown>,
@@ -165,7 +187,10 @@ export function* splitSnapshotLines(
   const { parts, skeleton } = splitSnapshot(fields.state as Json, chars);
   const of = firstSeq + parts.length;
   for (const part of parts)
-    yield { type: SNAPSHOT_PART, fields: { of, path: part.path, index: part.index, data: part.data } };
+    yield {
+      type: SNAPSHOT_PART,
+      fields: { of, path: part.path, index: part.index, data: partData(part.data) },
+    };
   const split: SplitInfo = { parts: parts.length, chars };
   yield { type: 'snapshot', fields: { ...fields, state: skeleton, split } };
 }

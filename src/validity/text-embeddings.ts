@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { ConfigError, RunError } from '../core/index.ts';
+import { ConfigError, RunError, UsageError } from '../core/index.ts';
 
 /** Where texts are embedded: an OpenAI-compatible `/v1/embeddings` endpoint and model. */
 export interface EmbeddingConfig {
@@ -93,4 +93,38 @@ export async function embedTexts(
     renameSync(tmp, storePath);
   }
   return texts.map((t) => known[sha(t)]);
+}
+
+/**
+ * Checks `--embedding-model` and `--embedding-base-url` before anything is read: a model
+ * name that is not empty, and a base URL only with a model and only as an http(s) URL.
+ * @throws UsageError (exit 2) naming the flag.
+ */
+export function checkEmbeddingFlags(model: string | undefined, baseUrl: string | undefined): void {
+  if (model !== undefined && model.trim() === '')
+    throw new UsageError('--embedding-model is empty', {
+      hint: 'name the embedding model, e.g. text-embedding-3-small',
+    });
+  if (baseUrl === undefined) return;
+  if (model === undefined)
+    throw new UsageError('--embedding-base-url is given without --embedding-model', {
+      hint: 'add --embedding-model NAME, the model that endpoint serves',
+    });
+  if (!/^https?:\/\/[^/\s]+/.test(baseUrl))
+    throw new UsageError(`--embedding-base-url must be an http(s) URL, got "${baseUrl}"`, {
+      hint: 'e.g. --embedding-base-url http://127.0.0.1:8080/v1',
+    });
+}
+
+/** The embedding endpoint of `--embedding-model` / `--embedding-base-url`, its key from OPENAI_API_KEY when set. */
+export function embeddingConfigOf(
+  model: string,
+  baseUrl: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): EmbeddingConfig {
+  return {
+    model,
+    ...(baseUrl === undefined ? {} : { baseURL: baseUrl }),
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+  };
 }

@@ -97,7 +97,7 @@ export interface WorldInstance<P = unknown> {
 }
 
 /** A network generator parameter of `networkFromParams` (besides `n` and a file network's `networkFile`). */
-export type NetworkGeneratorParam = 'k' | 'beta' | 'm';
+export type NetworkGeneratorParam = 'k' | 'beta' | 'm' | 'blocks' | 'pIn' | 'pOut';
 
 /** A world: parameters with defaults, and how to build it. */
 export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {

@@ -432,7 +432,7 @@ export class Engine {
       params: this.recordedKeys ? pick(this.params, this.recordedKeys) : this.params,
       rngKeys: this.rngKeys(),
       executor: this.executor.exportState(),
-      bus: this.bus.exportState(),
+      bus: this.bus.exportStateView(),
       queue: this.queue.state(),
       network: this.overlay ? this.overlay.edits() : null,
       world: this.world.getState?.() ?? null,

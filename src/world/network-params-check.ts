@@ -5,7 +5,8 @@ import type { NetworkGeneratorParam, WorldDefinition } from './define-world.ts';
 /**
  * The generator parameters each network reads when a world builds it with
  * `networkFromParams` (n aside, which every network reads): Watts–Strogatz k and beta,
- * Erdős–Rényi and the ring lattice k, Barabási–Albert m, the complete graph and an edge-list
+ * Erdős–Rényi and the ring lattice k, Barabási–Albert m, the stochastic block model blocks,
+ * pIn and pOut, the complete graph and an edge-list
  * file none (a file network's parameters are checked by the CLI's `checkFileDrivenParams`).
  */
 export const NETWORK_READS: Readonly<
@@ -14,6 +15,7 @@ export const NETWORK_READS: Readonly<
   'watts-strogatz': ['k', 'beta'],
   'erdos-renyi': ['k'],
   'barabasi-albert': ['m'],
+  'stochastic-block-model': ['blocks', 'pIn', 'pOut'],
   'ring-lattice': ['k'],
   complete: [],
   csv: [],

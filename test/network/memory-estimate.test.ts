@@ -15,6 +15,22 @@ describe('memory estimate before a population is built (issue 15, item 10)', () 
     expect(estimateRunBytes({ network: 'complete', n: 1000, k: 10, m: 2 })).toBe(1000 * MIN_BYTES_PER_AGENT);
   });
 
+  it('counts the stochastic block model by its expected degree, not by k', () => {
+    // 4 blocks of 250: 249 × 0.1 within + 750 × 0.01 across = 24.9 + 7.5 = 32.4 arcs per agent
+    const sbm = {
+      network: 'stochastic-block-model' as const,
+      n: 1000,
+      k: 10,
+      m: 2,
+      blocks: 4,
+      pIn: 0.1,
+      pOut: 0.01,
+    };
+    expect(estimateRunBytes(sbm)).toBeCloseTo(1000 * (MIN_BYTES_PER_AGENT + 8 * 32.4), 6);
+    const dense = { ...sbm, n: 10_000_000, blocks: 1, pIn: 0.5, pOut: 0 };
+    expect(() => checkRunFits(dense, 24 * GIB)).toThrow(/needs at least/);
+  });
+
   it('stays below what runs measured (a lower bound never refuses a run that fits)', () => {
     // bench/scale.ts: 3.0 GB peak RSS at 10^7 agents, 600 MB at 10^6 (Maki–Thompson, WS k=10)
     expect(estimateRunBytes(ws(10_000_000))).toBeLessThan(3.0e9);

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
 import { hashedEmbedding } from '../../src/llm/server/hashed-embedding.ts';
-import { embedTexts, meanPairwiseCosineDistance, transcriptFromLog } from '../../src/validity/index.ts';
+import {
+  embedTexts,
+  meanPairwiseCosineDistance,
+  meanPairwiseCosineDistanceCi,
+  transcriptFromLog,
+} from '../../src/validity/index.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 
 const TOWN = 'replays/golden/town-square-v0.1.ndjson.gz';
@@ -89,6 +94,17 @@ describe('embedTexts through OpenAIEmbeddings, cached beside the log', () => {
     const turns = await transcriptFromLog(log);
     const want = meanPairwiseCosineDistance(turns.map((t) => hashedEmbedding(t.text)));
     expect(got).toBeCloseTo(want, 3);
+    // its bootstrap CI resamples speakers, as meanPairwiseCosineDistanceCi does in-process
+    const lo = rows.find((row) => row[0] === 'mean pairwise cosine distance, 95% CI low')?.[1] as number;
+    const hi = rows.find((row) => row[0] === 'mean pairwise cosine distance, 95% CI high')?.[1] as number;
+    const ci = meanPairwiseCosineDistanceCi(
+      turns.map((t) => hashedEmbedding(t.text)),
+      { clusters: turns.map((t) => t.speaker), seed: 'report' },
+    );
+    expect(lo).toBeCloseTo(ci.lo, 3);
+    expect(hi).toBeCloseTo(ci.hi, 3);
+    expect(lo).toBeLessThan(got);
+    expect(hi).toBeGreaterThan(got);
     expect(existsSync(`${log}.embeddings.json`)).toBe(true);
   });
 });

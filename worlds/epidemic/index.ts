@@ -16,7 +16,15 @@ export const epidemicParams = z.object({
     .describe('SIR (recovered are immune) or SIS (recovered are susceptible again)'),
   n: z.number().int().min(2).default(10_000).describe('number of agents'),
   network: z
-    .enum(['complete', 'erdos-renyi', 'watts-strogatz', 'barabasi-albert', 'ring-lattice', 'csv'])
+    .enum([
+      'complete',
+      'erdos-renyi',
+      'watts-strogatz',
+      'barabasi-albert',
+      'stochastic-block-model',
+      'ring-lattice',
+      'csv',
+    ])
     .default('complete')
     .describe('contact network (complete = well-mixed; csv = networkFile)'),
   k: z
@@ -25,6 +33,25 @@ export const epidemicParams = z.object({
     .default(10)
     .describe('mean degree (erdos-renyi; integer for watts-strogatz, ring-lattice)'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
+  // no defaults: a run on another network records none of the three, as before they existed
+  blocks: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('stochastic-block-model: number of blocks (near-equal sizes)'),
+  pIn: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability within a block'),
+  pOut: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability between two blocks'),
   // no default: a run without a file records no networkFile, as before it existed
   networkFile: z
     .string()
@@ -97,7 +124,7 @@ export const world = defineWorld({
     'SIR and SIS epidemics with per-contact transmission, on a network or well-mixed, in continuous time',
   params: epidemicParams,
   // its beta is the transmission probability, not Watts–Strogatz rewiring
-  networkParams: ['k', 'm'],
+  networkParams: ['k', 'm', 'blocks', 'pIn', 'pOut'],
   defaultTicks: 10_000,
   create({ params: p, rng, resolvePath }) {
     if (p.gamma + p.contactRate > 1)

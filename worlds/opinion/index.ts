@@ -52,7 +52,7 @@ export const world = defineWorld({
   description:
     'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
-  networkParams: ['k', 'beta', 'm'],
+  networkParams: ['k', 'beta', 'm', 'blocks', 'pIn', 'pOut'],
   defaultTicks: 10_000,
   create({ params, rng, resolvePath }) {
     const setup = buildSetup(params, rng, resolvePath);

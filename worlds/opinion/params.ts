@@ -23,7 +23,15 @@ export const opinionParams = z.object({
     .default(1000)
     .describe('number of agents (ignored when a file gives the population)'),
   network: z
-    .enum(['watts-strogatz', 'erdos-renyi', 'barabasi-albert', 'ring-lattice', 'complete', 'csv'])
+    .enum([
+      'watts-strogatz',
+      'erdos-renyi',
+      'barabasi-albert',
+      'stochastic-block-model',
+      'ring-lattice',
+      'complete',
+      'csv',
+    ])
     .default('watts-strogatz')
     .describe('who hears whom (complete = well-mixed); with weights=file the weights decide instead'),
   k: z
@@ -34,6 +42,25 @@ export const opinionParams = z.object({
     .describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
   beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
+  // no defaults: a run on another network records none of the three, as before they existed
+  blocks: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('stochastic-block-model: number of blocks (near-equal sizes)'),
+  pIn: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability within a block'),
+  pOut: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability between two blocks'),
   networkFile: z.string().default('').describe('edge-list CSV path when network=csv'),
   weights: z
     .enum(['network', 'file'])

@@ -65,7 +65,7 @@ export const world = defineWorld({
   description:
     'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
-  networkParams: ['k', 'beta', 'm'],
+  networkParams: ['k', 'beta', 'm', 'blocks', 'pIn', 'pOut'],
   defaultTicks: 1000,
   create({ params, rng, resolvePath }) {
     if (params.skeptics + params.debunkers > 1) {

@@ -13,7 +13,15 @@ export const SPREADING_MODELS = [
 export const rumorParams = z.object({
   n: z.number().int().min(2).default(10_000).describe('number of agents'),
   network: z
-    .enum(['watts-strogatz', 'erdos-renyi', 'barabasi-albert', 'ring-lattice', 'complete', 'csv'])
+    .enum([
+      'watts-strogatz',
+      'erdos-renyi',
+      'barabasi-albert',
+      'stochastic-block-model',
+      'ring-lattice',
+      'complete',
+      'csv',
+    ])
     .default('watts-strogatz')
     .describe('network generator (complete = well-mixed, never materialised)'),
   k: z
@@ -23,6 +31,25 @@ export const rumorParams = z.object({
     .describe('mean degree for watts-strogatz, ring-lattice (integers) and erdos-renyi'),
   beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
+  // no defaults: a run on another network records none of the three, as before they existed
+  blocks: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('stochastic-block-model: number of blocks (near-equal sizes)'),
+  pIn: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability within a block'),
+  pOut: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('stochastic-block-model: edge probability between two blocks'),
   networkFile: z
     .string()
     .default('')

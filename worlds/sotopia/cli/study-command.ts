@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   type CommandOutput,
+  checkEmbeddingFlags,
   describeCounters,
+  embeddingConfigOf,
   type LlmFlags,
   openSharedLlm,
   PROCESS_OUTPUT,
@@ -36,6 +39,8 @@ export interface StudySotopiaOptions
   quiet?: boolean;
   fromEpisodes?: string;
   modeFromTag?: string;
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
 }
 
 /**
@@ -51,6 +56,7 @@ export async function studySotopiaCommand(
 ): Promise<number> {
   if (opts.fromEpisodes !== undefined) return reanalyseCommand(opts, opts.fromEpisodes, io);
   if (opts.modeFromTag !== undefined) throw new UsageError('--mode-from-tag needs --from-episodes');
+  checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
   const target = resolveLlmConfig({ flags: opts, env });
@@ -77,7 +83,14 @@ export async function studySotopiaCommand(
     await llm.close();
   });
   const wallMs = performance.now() - started; // wall-clock-ok: study timing
-  const outputs = result.complete ? await writeStudyOutputs(opts.out, plan, data) : undefined;
+  const embedding =
+    opts.embeddingModel === undefined
+      ? undefined
+      : {
+          config: embeddingConfigOf(opts.embeddingModel, opts.embeddingBaseUrl, env),
+          store: join(opts.out, 'embeddings.json'),
+        };
+  const outputs = result.complete ? await writeStudyOutputs(opts.out, plan, data, embedding) : undefined;
   const counters = {
     ...llm.counters,
     fallbacks: result.fallbacks,
@@ -196,6 +209,11 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
       '--mode-from-tag <rules>',
       'with --from-episodes: PATTERN=MODE,... (PATTERN a regular expression searched in the tag, first match wins; default: the tag is the mode)',
     )
+    .option(
+      '--embedding-model <name>',
+      "card: add each mode's mean pairwise embedding distance with a 95% CI (vectors cached in <out>/embeddings.json)",
+    )
+    .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint (default OpenAI’s)')
     .option('--concurrency <n>', `episodes run at once (default ${DEFAULT_STUDY_CONCURRENCY})`)
     .option('--max-episodes <n>', 'start at most N episodes now, then stop (rerun to continue)')
     .option(
