@@ -7,7 +7,14 @@
  * tick 0.
  *
  *   npx tsx --expose-gc bench/fork-batch.ts [--n 1000000] [--ticks 50] [--at 40]
- *     [--replicates 100] [--standalone] [--seed 1]
+ *     [--every AT] [--replicates 100] [--standalone] [--seed 1] [--in-process]
+ *
+ * `--every E` puts the parent's snapshots every E ticks (default: at --at only), so a fork
+ * tick between snapshots makes each child rerun the recorded ticks after the snapshot
+ * unless the batch restores once. `--in-process` (no CLI) measures, in this process, one
+ * fork alone (readForkParent + continueRun, as `grapevine fork` does) against the batch as
+ * `fork --replicates R` runs it in its thread (readForkParent once, restoreOnce, 2R
+ * children), in CPU seconds, and checks that the batch's first child equals the fork alone.
  *
  * Uses the long-lasting rumour setting of bench/fork-100k.ts (independent cascade on an
  * almost regular ring). Every child must verify its shape (a delta header unless
@@ -20,8 +27,8 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LogWriter } from '../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { continueRun, LogWriter, readForkParent, restoreOnce } from '../src/replay/index.ts';
+import { type Intervention, runWorld, type WorldDefinition } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -37,6 +44,8 @@ const { values } = parseArgs({
     replicates: { type: 'string', default: '100' },
     seed: { type: 'string', default: '1' },
     standalone: { type: 'boolean', default: false },
+    every: { type: 'string' },
+    'in-process': { type: 'boolean', default: false },
   },
 });
 const n = Number(values.n);
@@ -44,6 +53,7 @@ const ticks = Number(values.ticks);
 const at = values.at === undefined ? Math.round(ticks * 0.8) : Number(values.at);
 const replicates = Number(values.replicates);
 const seed = Number(values.seed);
+const every = values.every === undefined ? at : Number(values.every);
 const params = { n, model: 'independent-cascade', p: 0.5, network: 'watts-strogatz', k: 10, beta: 0.0002 };
 
 async function rerun(
@@ -56,7 +66,7 @@ async function rerun(
     params,
     seed,
     ticks,
-    snapshotEvery: at,
+    snapshotEvery: every,
     openLog: (header) => LogWriter.create(path, { ...header, wall: { startedAt: new Date().toISOString() } }),
   });
   const c = process.cpuUsage(c0);
@@ -83,6 +93,64 @@ function cli(args: string[]): { ms: number; cpuMs: number; stdout: string } {
   return { ms: performance.now() - t0, cpuMs: childrenCpuMs() - c0, stdout: c.stdout };
 }
 
+const cpuS = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
+const reseed = (k: number) => [{ type: 'reseed', seed: 7000 + k } as Intervention];
+
+/** One fork alone, then the batch in this thread (restore once); CPU seconds of each. */
+async function inProcess(parent: string, rerunCpu: number): Promise<void> {
+  const dir = join(OUT, 'in-process');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const layout = values.standalone ? 'standalone' : 'delta';
+  const c0 = process.cpuUsage();
+  const alone = join(dir, 'alone.ndjson');
+  const one = await readForkParent(parent, [at]);
+  const a = await continueRun({
+    def,
+    recorded: one,
+    path: parent,
+    atTick: at,
+    out: alone,
+    interventions: reseed(1),
+    layout,
+    ownsRecorded: true,
+  });
+  const single = cpuS(process.cpuUsage(c0));
+  const c1 = process.cpuUsage();
+  const recorded = await readForkParent(parent, [at]);
+  const factory = await restoreOnce(def, recorded, parent, at);
+  const setup = cpuS(process.cpuUsage(c1));
+  const each: number[] = [];
+  let first = '';
+  for (let k = 1; k <= 2 * replicates; k++) {
+    const ck = process.cpuUsage();
+    const r = await factory.fork({ out: join(dir, `child-${k}.ndjson`), interventions: reseed(k), layout });
+    each.push(cpuS(process.cpuUsage(ck)));
+    if (k === 1) first = r.digest;
+  }
+  const batch = cpuS(process.cpuUsage(c1));
+  if (first !== a.digest)
+    throw new Error(`the batch's first child ${first} differs from the fork alone ${a.digest}`);
+  const sorted = [...each].sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const perChild = batch / each.length;
+  const rows = [
+    `| measure (rumour world, n=${n}, fork at ${at}, snapshots every ${every}, ${layout}, in-process CPU s) | value |`,
+    '|---|--:|',
+    `| rerun from tick 0 | ${rerunCpu.toFixed(3)} |`,
+    `| one fork alone (read parent + continueRun) | ${single.toFixed(3)} = ${(single / rerunCpu).toFixed(3)} x rerun |`,
+    `| batch of ${each.length} (restore once, shared ${factory.shared}): total | ${batch.toFixed(3)} |`,
+    `| batch: read parent + restoreOnce | ${setup.toFixed(3)} |`,
+    `| batch: per child, all in (total / children) | ${perChild.toFixed(3)} = ${(perChild / single).toFixed(3)} x one fork alone = ${(perChild / rerunCpu).toFixed(3)} x rerun |`,
+    `| batch: per child, median (min, max) of the children alone | ${median.toFixed(3)} (${sorted[0].toFixed(3)}, ${sorted.at(-1)!.toFixed(3)}) |`,
+  ];
+  writeFileSync(
+    join(HERE, 'out', 'fork-batch-in-process.json'),
+    `${JSON.stringify({ n, ticks, at, every, replicates, layout, rerunCpu, single, setup, batch, each, shared: factory.shared, loadavg: loadavg() }, null, 2)}\n`,
+  );
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const parent = join(OUT, 'parent.ndjson');
@@ -92,6 +160,7 @@ async function main(): Promise<void> {
   const again = await rerun(join(OUT, 'rerun.ndjson'));
   if (again.digest !== p.digest) throw new Error('the rerun does not reproduce the parent');
   rmSync(join(OUT, 'rerun.ndjson'), { force: true });
+  if (values['in-process']) return inProcess(parent, again.cpuMs / 1000);
   const dir = join(OUT, values.standalone ? 'children-standalone' : 'children');
   rmSync(dir, { recursive: true, force: true });
   const args = ['fork', parent, '--at', String(at), '--replicates', String(replicates), '--seed', '7'];

@@ -49,7 +49,7 @@ export interface StreamState {
  * snapshotted and restored exactly.
  */
 export class SeededStream extends Rng {
-  private readonly prng: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
+  private prng: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
   /** The seed string this stream was derived from. */
   readonly seed: string;
 
@@ -66,6 +66,16 @@ export class SeededStream extends Rng {
   /** The stream's state as plain JSON. */
   state(): StreamState {
     return { seed: this.seed, alea: this.prng.state() };
+  }
+
+  /**
+   * Puts this stream at a state {@link SeededStream.state} gave for a stream of the same seed.
+   * @throws RangeError when the state is another seed's.
+   */
+  setState(state: StreamState): void {
+    if (state.seed !== this.seed)
+      throw new RangeError(`stream state of seed ${state.seed}, not ${this.seed}`);
+    this.prng = seedrandom.alea(state.seed, { state: state.alea });
   }
 
   /** Recreates a stream from {@link SeededStream.state}. */

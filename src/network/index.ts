@@ -10,6 +10,7 @@ export * from './load-edge-list-csv.ts';
 export * from './load-graphology-json.ts';
 export * from './loaded-network.ts';
 export * from './network-from-params.ts';
+export * from './network-share.ts';
 export * from './network-spec.ts';
 export * from './overlay-topology.ts';
 export * from './ring-lattice.ts';

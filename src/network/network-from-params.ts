@@ -10,6 +10,7 @@ import {
 } from '../core/index.ts';
 import { generateNetwork } from './generate-network.ts';
 import { loadEdgeListCsv } from './load-edge-list-csv.ts';
+import { sharedNetwork } from './network-share.ts';
 import type { NetworkSpec } from './network-spec.ts';
 import type { Topology } from './topology.ts';
 
@@ -130,7 +131,7 @@ export function networkFromParams(
     complete: { kind: 'complete', n: p.n },
   };
   const spec = p.network === 'stochastic-block-model' ? plantedPartition(p) : specs[p.network];
-  return { topology: generateNetwork(spec, rng) };
+  return { topology: sharedNetwork(spec, rng, () => generateNetwork(spec, rng)) };
 }
 
 /**

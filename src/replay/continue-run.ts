@@ -50,6 +50,22 @@ export interface ContinueOptions {
    * agents). Leave it unset when `recorded` continues several children.
    */
   ownsRecorded?: boolean;
+  /**
+   * The run's state at the end of `atTick` (before that tick's interventions), taken once
+   * for several children by {@link restoreOnce}: restored (from a copy) instead of the
+   * nearest snapshot, so the recorded ticks between that snapshot and `atTick` are not
+   * rerun for this child.
+   */
+  restored?: RestoredPoint;
+}
+
+/** A run's state at the end of a tick, before its interventions, and where its log stood then. */
+export interface RestoredPoint {
+  /** The engine state (plain JSON, as a snapshot line holds it). */
+  state: Json;
+  /** Seq of the last line written before the state was taken, and the chain value after it. */
+  seq: number;
+  chain: string;
 }
 
 const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
@@ -153,6 +169,20 @@ async function writePrefix(
   return copyPrefix(o.path, target, until, o.wall, snapSeq);
 }
 
+/** The options of `runWorld` that rerun the run a log header describes. */
+export function recordedRunOptions(h: Record<string, unknown>): RunOptions {
+  return {
+    params: h.params as Record<string, unknown>,
+    worldVersion: (h.world as { version: string }).version,
+    seed: h.seed as number,
+    ticks: h.ticks as number,
+    level: h.level as 'minimal' | 'full',
+    addressees: h.addressees === true,
+    source: (h.world as { source: Record<string, Json> }).source,
+    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+  };
+}
+
 /**
  * Continues a recorded run after `atTick`: writes the recording's lines up to the end of
  * that tick to `out` unchanged, restores the nearest snapshot at or before it, reruns the
@@ -164,7 +194,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const h = o.recorded.header;
   const fromHeader = o.atTick < 0;
   const until = fromHeader ? 0 : endOfTick(o.recorded, o.atTick);
-  const snap = fromHeader ? undefined : restorePoint(o.recorded, o.atTick);
+  const snap = fromHeader || o.restored ? undefined : restorePoint(o.recorded, o.atTick);
   if (o.atTick >= 0 && o.layout === 'delta' && !o.recorded.complete && resolve(o.out) !== resolve(o.path))
     throw new ConfigError(
       `${o.path} is not a finished run: a delta child needs a parent that no longer changes`,
@@ -177,7 +207,9 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
   const captured = await writePrefix(o, target, until, snap?.seq);
-  const restore = snap ? (captured as unknown as EngineState) : undefined;
+  const restore = (o.restored ? structuredClone(o.restored.state) : snap ? captured : undefined) as
+    | EngineState
+    | undefined;
   const writer = new GuardedLog(
     LogWriter.appendTo(target, {
       header: h,
@@ -186,18 +218,15 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       chain: o.recorded.boundaryChains.get(until)!,
     }),
   );
-  const from = snap ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! } : undefined;
+  const from = o.restored
+    ? { seq: o.restored.seq, chain: o.restored.chain }
+    : snap
+      ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! }
+      : undefined;
   const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
   try {
     const result = await runWorld(o.def, {
-      params: h.params as Record<string, unknown>,
-      worldVersion: (h.world as { version: string }).version,
-      seed: h.seed as number,
-      ticks: h.ticks as number,
-      level: h.level as 'minimal' | 'full',
-      addressees: h.addressees === true,
-      source: (h.world as { source: Record<string, Json> }).source,
-      snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+      ...recordedRunOptions(h),
       restore,
       interventionsAt: (t) =>
         t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],

@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import { type IndexedSnapshot, PARENT_INDEX_KIND, type ParentIndex } from './parent-index.ts';
+import { SNAPSHOT_PART } from './snapshot-split.ts';
 
 /** Where a line starts: a character position in the writer's pending text until it is flushed, then a byte offset in the file. */
 interface Mark {
   offset: number;
   prev: string;
+  seq: number;
 }
 
 /**
@@ -26,6 +28,8 @@ export class IndexRecorder {
   private lastResolved = false;
   private lastType = 'header';
   private lines = 1;
+  /** The line before the current run of snapshot parts. */
+  private partsMark: Mark | undefined;
 
   constructor(
     private readonly headerBytes: number,
@@ -34,8 +38,12 @@ export class IndexRecorder {
 
   /** Takes a line appended at character `pos` of the pending text, after the chain value `prev`. */
   line(type: string, seq: number, tick: number, pos: number, prev: string): void {
+    // a split snapshot's tick line is the line before its first part
+    if (type === SNAPSHOT_PART && this.lastType !== SNAPSHOT_PART) this.partsMark = this.lastMark(seq - 1);
     if (type === 'snapshot') {
-      const entry: IndexedSnapshot = { seq, tick, offset: pos, prev, final: false, before: this.lastMark() };
+      const before =
+        this.lastType === SNAPSHOT_PART && this.partsMark ? this.partsMark : this.lastMark(seq - 1);
+      const entry: IndexedSnapshot = { seq, tick, offset: pos, prev, final: false, before };
       this.unresolved.push(entry);
       this.snapshots.push(entry);
     }
@@ -78,8 +86,8 @@ export class IndexRecorder {
     };
   }
 
-  private lastMark(): Mark {
-    const mark = { offset: this.lastAt, prev: this.lastPrev };
+  private lastMark(seq: number): Mark {
+    const mark = { offset: this.lastAt, prev: this.lastPrev, seq };
     if (!this.lastResolved) this.unresolved.push(mark);
     return mark;
   }

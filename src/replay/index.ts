@@ -16,6 +16,7 @@ export * from './parent-index.ts';
 export * from './raw-chain.ts';
 export * from './read-fork-parent.ts';
 export * from './recorded-run.ts';
+export * from './restore-once.ts';
 export * from './snapshot-assembler.ts';
 export * from './snapshot-split.ts';
 export * from './stale-partials.ts';

@@ -10,6 +10,7 @@ import {
   rawLineKind,
   readRawLineBytes,
 } from './raw-chain.ts';
+import { SNAPSHOT_PART } from './snapshot-split.ts';
 
 /** The `kind` of a verification cache file. */
 export const PARENT_INDEX_KIND = 'grapevine-verified/1';
@@ -24,8 +25,12 @@ export interface IndexedSnapshot {
   prev: string;
   /** True for the snapshot right before the `end` line (it does not belong to its tick). */
   final: boolean;
-  /** The line before the snapshot (its tick line): its offset and the chain value before it. */
-  before: { offset: number; prev: string };
+  /**
+   * The snapshot's tick line (the line before it, or before its first part when it is
+   * split): its offset, the chain value before it, and its seq (absent in an index written
+   * before split snapshots were indexed: the line right before the snapshot).
+   */
+  before: { offset: number; prev: string; seq?: number };
 }
 
 /**
@@ -135,7 +140,9 @@ class ChainScan {
   headerBytes = 0;
   headerChain = '';
   readonly snapshots: IndexedSnapshot[] = [];
-  private before = { offset: 0, prev: '' };
+  private before = { offset: 0, prev: '', seq: -1 };
+  /** Where the tick line before the current run of snapshot parts is. */
+  private beforeParts = { offset: 0, prev: '', seq: -1 };
 
   constructor(private readonly path: string) {
     this.verifier = new LineVerifier(path, true);
@@ -150,8 +157,9 @@ class ChainScan {
         { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
       );
     const prev = this.chain;
+    const prevType = this.lastType;
     const before = this.before;
-    this.before = { offset: line.offset, prev };
+    this.before = { offset: line.offset, prev, seq };
     const hash = seq === 0 || mayHoldWall(line.bytes) ? null : rawLineHash(line.bytes);
     const chain = hash === null ? null : rawEventChain(line.bytes, prev);
     if (chain === null || chain.slice(0, 16) !== hash) this.verifyParsed(line.bytes, seq);
@@ -163,8 +171,11 @@ class ChainScan {
       this.headerBytes = line.bytes.length;
       this.headerChain = this.chain;
     }
+    if (this.lastType === SNAPSHOT_PART && prevType !== SNAPSHOT_PART) this.beforeParts = before;
     const kind = this.lastType === 'snapshot' ? rawLineKind(line.bytes) : null;
-    if (kind) this.snapshots.push({ seq, tick: kind.t, offset: line.offset, prev, final: false, before });
+    const tickLine = prevType === SNAPSHOT_PART ? this.beforeParts : before;
+    if (kind)
+      this.snapshots.push({ seq, tick: kind.t, offset: line.offset, prev, final: false, before: tickLine });
     this.lines = seq + 1;
   }
 

@@ -18,6 +18,7 @@ import {
   readRawLineBytes,
 } from './raw-chain.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
+import { SnapshotAssembler } from './snapshot-assembler.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { readRecordedRun } from './verify-run.ts';
 
@@ -106,7 +107,7 @@ function startOf(index: ParentIndex, ticks: readonly number[]): Start {
   const first = Math.min(...ticks);
   const s = index.snapshots.findLast((x) => x.tick < first || (x.tick === first && !x.final));
   if (!s) return { seq: 1, offset: index.headerBytes + 1, prev: index.headerChain, snapshot: 0 };
-  return { seq: s.seq - 1, offset: s.before.offset, prev: s.before.prev, snapshot: s.seq };
+  return { seq: s.before.seq ?? s.seq - 1, offset: s.before.offset, prev: s.before.prev, snapshot: s.seq };
 }
 
 async function readFromIndex(
@@ -145,6 +146,7 @@ class TailReader {
   seq: number;
   lastType = '';
   private readonly verifier: LineVerifier;
+  private readonly assembler: SnapshotAssembler;
 
   constructor(
     private readonly path: string,
@@ -159,6 +161,7 @@ class TailReader {
     this.chain = start.prev;
     this.seq = start.seq;
     this.verifier = new LineVerifier(path, true);
+    this.assembler = new SnapshotAssembler(path);
   }
 
   take(line: RawLine): void {
@@ -166,17 +169,23 @@ class TailReader {
     if (this.lastType === 'end') throw new NotIndexable();
     const hash = mayHoldWall(line.bytes) ? null : rawLineHash(line.bytes);
     const kind = hash === null ? null : rawLineKind(line.bytes);
-    if (hash !== null && kind?.type === 'snapshot' && kind.t > this.lastFork && seq !== this.start.snapshot) {
+    const unused =
+      (kind?.type === 'snapshot' || kind?.type === SNAPSHOT_PART) &&
+      kind.t > this.lastFork &&
+      seq !== this.start.snapshot;
+    if (hash !== null && kind !== null && unused) {
+      // a snapshot (or a part of one) after the last fork tick: chained, not parsed
       this.chain = this.checkRaw(line, hash, seq);
-      this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
-      this.lastType = 'snapshot';
+      if (kind.type === SNAPSHOT_PART) this.builder.addUnparsedPart(kind.t, hash);
+      else this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
+      this.lastType = kind.type;
     } else {
       const parsed = hash === null ? this.acceptParsed(line, seq) : this.acceptRaw(line, hash, seq);
-      // split snapshots are put back together by the full reader (readLog's assembler)
-      if (parsed.type === SNAPSHOT_PART) throw new NotIndexable();
       const want =
         seq === this.start.snapshot ? 'snapshot' : seq === this.start.seq && seq > 1 ? 'tick' : null;
       if (want !== null && parsed.type !== want) throw new NotIndexable();
+      // a split snapshot's parts are put back together as the full reader does (its state is built when kept)
+      this.assembler.accept(parsed);
       this.builder.add(parsed);
       this.chain = parsed.chain as string;
       this.lastType = parsed.type;

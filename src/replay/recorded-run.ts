@@ -3,7 +3,7 @@ import type { Intervention } from '../world/index.ts';
 import type { DeltaRef } from './delta-log.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
 import type { LogHeader, LogLine } from './log-format.ts';
-import type { SplitInfo } from './snapshot-split.ts';
+import { SNAPSHOT_PART, type SplitInfo } from './snapshot-split.ts';
 import type { RecordedChain } from './verifying-log.ts';
 
 /** What a recorded log holds, read and chain-verified. */
@@ -103,6 +103,11 @@ export class RecordedRunBuilder {
     this.snapshots.push({ seq, tick });
     this.boundaryChains.set(seq, chain);
     this.push(hash, tick, 'snapshot');
+  }
+
+  /** Takes a `snapshot-part` line of a snapshot that no continuation restores, without parsing it. */
+  addUnparsedPart(tick: number, hash: string): void {
+    this.push(hash, tick, SNAPSHOT_PART);
   }
 
   /** Stands in for the lines before `seq` that were not read (no hash, tick or type is known for them). */

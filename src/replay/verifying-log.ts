@@ -57,6 +57,11 @@ export class VerifyingLog implements RunLog {
     }
   }
 
+  /** The chain value after the last recorded line checked (lines handed to `writer` do not count). */
+  get checkedChain(): string {
+    return this.chain;
+  }
+
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
     if (this.tail.writer && seq > (this.tail.until ?? 0)) {

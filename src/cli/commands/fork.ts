@@ -3,12 +3,14 @@ import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import {
+  type ChildFactory,
   continueRun,
   dropParentIndex,
   endOfTick,
   parentIndexPath,
   type RecordedRun,
   readForkParent,
+  restoreOnce,
 } from '../../replay/index.ts';
 import {
   type Intervention,
@@ -52,6 +54,8 @@ interface ForkPlan {
   layout: 'delta' | 'standalone';
   /** Only one child reads `recorded` (see ContinueOptions.ownsRecorded). */
   ownsRecorded?: boolean;
+  /** A batch's children of this tick, restored once (see restoreOnce); a rule world only. */
+  shared?: ChildFactory;
 }
 
 /** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
@@ -66,6 +70,7 @@ async function forkOne(
     fork: { parent: path, parentDigest: recorded.digest, atTick, interventions: interventions.length },
   };
   const base = { def, recorded, path, atTick, out, interventions, layout, ownsRecorded };
+  if (plan.shared) return plan.shared.fork({ out, interventions, layout, wall });
   if (!def.needsLlm) return continueRun({ ...base, wall });
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
@@ -193,8 +198,13 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
         worldFile: opts.world,
         networkFile: opts.networkFile,
       });
+  let shared: ChildFactory | undefined;
   for (const c of pooled ? [] : todo) {
-    const r = await forkOne(plan(c.atTick), c.out, c.ivs, opts);
+    // the children of one tick are consecutive: the parent is restored once per tick
+    const many = todo.filter((d) => d.atTick === c.atTick).length > 1;
+    if (!def.needsLlm && shared?.atTick !== c.atTick)
+      shared = many ? await restoreOnce(def, recorded, path, c.atTick) : undefined;
+    const r = await forkOne({ ...plan(c.atTick), shared }, c.out, c.ivs, opts);
     children.push({ ...c.label, log: c.out, digest: r.digest, ticks: r.ticks, metrics: r.metrics });
   }
   report({ parent: path, at: ticks, replicates, layout, children }, opts);

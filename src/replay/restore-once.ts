@@ -1,0 +1,126 @@
+import { canonicalJson, type Json } from '../core/index.ts';
+import { NetworkShare } from '../network/index.ts';
+import {
+  type Engine,
+  type EngineState,
+  type RunResult,
+  runWorld,
+  type WorldDefinition,
+} from '../world/index.ts';
+import {
+  type ContinueOptions,
+  continueRun,
+  type RestoredPoint,
+  recordedRunOptions,
+  restorePoint,
+} from './continue-run.ts';
+import { readSnapshotAt } from './copy-prefix.ts';
+import type { RecordedRun } from './recorded-run.ts';
+import { VerifyingLog } from './verifying-log.ts';
+
+/** What differs between the children of one fork tick. */
+export type ForkChild = Omit<
+  ContinueOptions,
+  'def' | 'recorded' | 'path' | 'atTick' | 'restored' | 'ownsRecorded'
+>;
+
+/** Writes children of one recorded run forked after one tick, each restored from a state taken once. */
+export interface ChildFactory {
+  /** The fork tick. */
+  readonly atTick: number;
+  /** How the state is shared: a snapshot at the fork tick, a state taken by rerunning the recorded ticks up to it once, or none (each child restores on its own). */
+  readonly shared: 'snapshot' | 'rerun' | 'none';
+  /** Writes one child (the bytes and digest `continueRun` alone gives it). */
+  fork(child: ForkChild): Promise<RunResult>;
+}
+
+/** Stops the rerun that takes the state (not an error). */
+class Taken extends Error {}
+
+/**
+ * Restores a recorded run at the end of `atTick` once, for several children: the state at
+ * that tick is the snapshot there when the log has one, or else it is taken by rerunning
+ * the recorded ticks from the nearest snapshot before it up to `atTick` once (each line
+ * checked against the recording, as a single fork does), encoded as a snapshot would be.
+ * Each child then restores a copy of that state and runs on, so R children pay for the
+ * parent's tail once instead of R times; the world's network is built once for them all
+ * (see NetworkShare). A child's log is byte-identical to forking it
+ * alone (see test/fork/restore-once.test.ts).
+ *
+ * An LLM world (its recorded replies up to the fork tick are served per child), or a fork
+ * before the first snapshot, gets a factory whose children restore on their own
+ * (`shared: 'none'`).
+ */
+export async function restoreOnce(
+  def: WorldDefinition,
+  recorded: RecordedRun,
+  path: string,
+  atTick: number,
+): Promise<ChildFactory> {
+  const base = { def, recorded, path, atTick };
+  const own: ChildFactory = { atTick, shared: 'none', fork: (c) => continueRun({ ...c, ...base }) };
+  const snap = restorePoint(recorded, atTick);
+  if (def.needsLlm || snap === undefined) return own;
+  let point: RestoredPoint | undefined;
+  if (snap.tick === atTick) {
+    const chain = recorded.boundaryChains.get(snap.seq);
+    if (chain === undefined) return own;
+    point = { state: await snapshotState(recorded, path, snap.seq), seq: snap.seq, chain };
+  }
+  // the world's network too is built once (by the first run here) and reused by the others
+  const networks = new NetworkShare();
+  if (point === undefined) point = await networks.during(() => takeState(def, recorded, path, snap, atTick));
+  const restored = point;
+  return {
+    atTick,
+    shared: snap.tick === atTick ? 'snapshot' : 'rerun',
+    fork: (c) => networks.during(() => continueRun({ ...c, ...base, restored })),
+  };
+}
+
+/** The state of the snapshot at `seq`: the one the reader kept, or read from the log. */
+async function snapshotState(recorded: RecordedRun, path: string, seq: number): Promise<Json> {
+  return recorded.snapshotStates.get(seq) ?? (await readSnapshotAt(path, seq));
+}
+
+/** Reruns the recorded ticks after snapshot `snap` up to `atTick` and takes the state at its end. */
+async function takeState(
+  def: WorldDefinition,
+  recorded: RecordedRun,
+  path: string,
+  snap: { seq: number; tick: number },
+  atTick: number,
+): Promise<RestoredPoint> {
+  const kept = await snapshotState(recorded, path, snap.seq);
+  const chain = recorded.boundaryChains.get(snap.seq);
+  if (chain === undefined) throw new Error(`restoreOnce: no chain value recorded at seq ${snap.seq}`);
+  let engine: Engine | undefined;
+  let log: VerifyingLog | undefined;
+  let point: RestoredPoint | undefined;
+  try {
+    await runWorld(def, {
+      ...recordedRunOptions(recorded.header),
+      restore: (recorded.snapshotStates.has(snap.seq)
+        ? structuredClone(kept)
+        : kept) as unknown as EngineState,
+      interventionsAt: (t) => {
+        if (t < atTick) return recorded.interventions.get(t) ?? [];
+        // the end of the fork tick: its tick line (and snapshot) checked, interventions not yet applied
+        const state = JSON.parse(canonicalJson(engine!.exportState())) as Json;
+        point = { state, seq: log!.seq, chain: log!.checkedChain };
+        throw new Taken();
+      },
+      openLog: (header) => {
+        log = new VerifyingLog(header, recorded.chain, { from: { seq: snap.seq, chain } });
+        return log;
+      },
+      onReady: (e) => {
+        engine = e;
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof Taken)) throw err;
+  }
+  if (point === undefined) throw new Error(`restoreOnce: the rerun ended before tick ${atTick}`);
+  return point;
+}
