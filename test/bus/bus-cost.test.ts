@@ -1,32 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MessageBus } from '../../src/bus/index.ts';
-import { SeededStream } from '../../src/core/index.ts';
 
 const SMALL = 1_000;
 const BIG = 1_000_000;
-
-/** Sends `n` direct messages to random agents at `tick`, releases them, and takes every inbox. */
-function directRound(bus: MessageBus, tick: number, n: number, rng: SeededStream): number {
-  for (let k = 0; k < n; k++)
-    bus.send(rng.int(bus.size), tick, { address: { to: 'agent', id: rng.int(bus.size) }, kind: 'k' });
-  bus.release(tick + 1);
-  const recipients = bus.recipients();
-  let taken = 0;
-  for (let k = 0; k < recipients.length; k++) taken += bus.take(recipients[k]).length;
-  return taken;
-}
-
-function bestTime(bus: MessageBus, n: number, reps: number): number {
-  const rng = new SeededStream('cost');
-  let best = Number.POSITIVE_INFINITY;
-  for (let r = 0; r < reps; r++) {
-    const start = process.hrtime.bigint();
-    const taken = directRound(bus, 2 * r, n, rng);
-    best = Math.min(best, Number(process.hrtime.bigint() - start));
-    expect(taken).toBe(n);
-  }
-  return best;
-}
 
 describe('MessageBus cost does not grow with the population', () => {
   it.each([SMALL, BIG])('one direct message is one delivery row and one recipient (size %i)', (size) => {
@@ -43,13 +19,6 @@ describe('MessageBus cost does not grow with the population', () => {
     expect(bus.release(2)).toBe(0);
     expect(bus.recipients().length).toBe(0);
   });
-
-  it('10,000 direct sends + release + take cost about the same at 1e3 and 1e6 agents', () => {
-    const small = new MessageBus({ size: SMALL });
-    const big = new MessageBus({ size: BIG });
-    bestTime(small, 10_000, 3);
-    bestTime(big, 10_000, 3);
-    const ratio = bestTime(big, 10_000, 7) / bestTime(small, 10_000, 7);
-    expect(ratio).toBeLessThan(5);
-  });
+  // The timed half (10,000 sends cost about the same at 1e3 and 1e6 agents) is a wall-clock
+  // ratio: it moved to bench/bus-cost.ts (issue 10, item 7).
 });

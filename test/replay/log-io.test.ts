@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,8 +131,8 @@ describe('round trip', () => {
     for (const ext of ['ndjson', 'ndjson.gz']) {
       const path = tmp(ext);
       const writer = LogWriter.create(path, HEADER);
-      // 2.5 MB lines: each crosses at least two 1 MiB read chunks (READ_CHUNK in line-source.ts)
-      const long = 'é✓😀x'.repeat(250_000);
+      // 2.15 MB lines (over 2 MiB): each crosses at least two 1 MiB read chunks (READ_CHUNK in line-source.ts)
+      const long = 'é✓😀x'.repeat(215_000);
       writer.append('say', 1, { text: long });
       writer.append('say', 1, { text: 'short' });
       writer.append('say', 2, { text: long.slice(3) });
@@ -322,8 +323,17 @@ describe('truncation', () => {
   it('keeps every decodable line of a large .gz log cut in its last member', async () => {
     const path = tmp('ndjson.gz');
     const writer = LogWriter.create(path, HEADER);
-    for (let seq = 1; seq <= 120_000; seq++) {
-      writer.append('act', seq >> 8, { agent: (seq * 7919) % 10007, mood: ((seq * 31) % 97) / 7 });
+    // Each line carries ~180 bytes that gzip cannot shrink, so the file passes two read chunks
+    // (1 MiB each) with 16k lines instead of the 120k that compressible lines needed.
+    for (let seq = 1; seq <= 16_000; seq++) {
+      const noise = createHash('sha512').update(`a${seq}`).digest('base64');
+      const more = createHash('sha512').update(`b${seq}`).digest('base64');
+      writer.append('act', seq >> 8, {
+        agent: (seq * 7919) % 10007,
+        mood: ((seq * 31) % 97) / 7,
+        noise,
+        more,
+      });
       if ((seq & 255) === 0) writer.flush();
     }
     writer.close();
@@ -338,7 +348,7 @@ describe('truncation', () => {
     const lines = readLog(path, { verify: false });
     let step = await lines.next();
     while (!step.done) {
-      if (step.value.seq % 2000 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (step.value.seq % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       step = await lines.next();
     }
     expect(step.value).toMatchObject({ lines: complete, truncated: true });
