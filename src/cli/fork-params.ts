@@ -15,6 +15,9 @@ export const FIXED_AT_CREATION: Readonly<Record<string, readonly string[]>> = {
     'k',
     'beta',
     'm',
+    'blocks',
+    'pIn',
+    'pOut',
     'networkFile',
     'insiders',
     'spreaders',
@@ -103,9 +106,11 @@ export function checkForkParams(
   throw new ConfigError(
     `a fork cannot change ${fixed.join(', ')}: the world was built with ${fixed.map((k) => `${k}=${JSON.stringify(parent[k])}`).join(', ')}`,
     {
-      hint: `run the world again with --set instead; a fork can change: ${Object.keys(def.params.shape)
-        .filter((k) => !(table ?? fixed).includes(k))
-        .join(', ')}`,
+      hint: table
+        ? `run the world again with --set instead; a fork can change: ${Object.keys(def.params.shape)
+            .filter((k) => !table.includes(k))
+            .join(', ')}`
+        : 'run the world again with --set instead; a fork keeps what the world was built with (population, network, executor, turn policy), and other parameters apply from the fork tick',
     },
   );
 }
