@@ -264,6 +264,7 @@ export type {
   WorldSetup,
 } from './world/index.ts';
 export {
+  blockModelParams,
   checkWorld,
   defineWorld,
   describeParams,

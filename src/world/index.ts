@@ -1,3 +1,4 @@
+export * from './block-model-params.ts';
 export * from './define-world.ts';
 export * from './engine.ts';
 export * from './input-buffer.ts';

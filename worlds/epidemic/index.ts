@@ -1,4 +1,5 @@
 import {
+  blockModelParams,
   ConfigError,
   defineAgentMachine,
   defineWorld,
@@ -33,25 +34,7 @@ export const epidemicParams = z.object({
     .default(10)
     .describe('mean degree (erdos-renyi; integer for watts-strogatz, ring-lattice)'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
-  // no defaults: a run on another network records none of the three, as before they existed
-  blocks: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('stochastic-block-model: number of blocks (near-equal sizes)'),
-  pIn: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('stochastic-block-model: edge probability within a block'),
-  pOut: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('stochastic-block-model: edge probability between two blocks'),
+  ...blockModelParams,
   // no default: a run without a file records no networkFile, as before it existed
   networkFile: z
     .string()

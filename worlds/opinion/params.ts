@@ -1,4 +1,4 @@
-import { z } from '../../src/index.ts';
+import { blockModelParams, z } from '../../src/index.ts';
 
 /** Opinion-dynamics models of the opinion world. */
 export const OPINION_MODELS = [
@@ -42,25 +42,7 @@ export const opinionParams = z.object({
     .describe('mean degree for watts-strogatz, ring-lattice and erdos-renyi'),
   beta: z.number().min(0).max(1).default(0.1).describe('watts-strogatz rewiring probability'),
   m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
-  // no defaults: a run on another network records none of the three, as before they existed
-  blocks: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('stochastic-block-model: number of blocks (near-equal sizes)'),
-  pIn: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('stochastic-block-model: edge probability within a block'),
-  pOut: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('stochastic-block-model: edge probability between two blocks'),
+  ...blockModelParams,
   networkFile: z.string().default('').describe('edge-list CSV path when network=csv'),
   weights: z
     .enum(['network', 'file'])
