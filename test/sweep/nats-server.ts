@@ -13,7 +13,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function listening(port: number): Promise<void> {
+/** Resolves once something accepts TCP connections on the loopback `port` (10 s at most). */
+export async function listening(port: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const ok = await new Promise<boolean>((done) => {
       const c = new Socket().once('connect', () => done(true)).once('error', () => done(false));
@@ -25,12 +26,18 @@ async function listening(port: number): Promise<void> {
   throw new Error('nats-server did not start');
 }
 
-/** Starts nats-server with JetStream storing in `store`; resolves once it listens. */
-export async function startNats(store: string): Promise<{ url: string; server: ChildProcess }> {
-  const port = await freePort();
+/**
+ * Starts nats-server with JetStream storing in `store`, on `port` (a free one when not given:
+ * a test that restarts the server passes the same port again); resolves once it listens.
+ */
+export async function startNats(
+  store: string,
+  port?: number,
+): Promise<{ url: string; server: ChildProcess; port: number }> {
+  port ??= await freePort();
   const server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {
     stdio: 'ignore',
   });
   await listening(port);
-  return { url: `nats://127.0.0.1:${port}`, server };
+  return { url: `nats://127.0.0.1:${port}`, server, port };
 }

@@ -2,14 +2,14 @@
 // here on a free loopback port: a worker SIGKILLed mid-run, and the server killed and
 // restarted mid-sweep on the same store folder. Each must still give every run exactly once
 // and the local pool's table.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run-cli.ts';
+import { freePort, startNats } from './nats-server.ts';
 
 const dir = tempDir('grapevine-nats-faults-');
 const sweepArgs = (seed: number) => [
@@ -35,32 +35,8 @@ let server: ChildProcess | undefined;
 const children: ChildProcess[] = [];
 const table = (d: string) => readFileSync(join(dir, d, 'results.csv'), 'utf8');
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
-
-async function listening(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const ok = await new Promise<boolean>((done) => {
-      const c = new Socket().once('connect', () => done(true)).once('error', () => done(false));
-      c.connect(port, '127.0.0.1');
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('nats-server did not start');
-}
-
 async function startServer(): Promise<void> {
-  server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, 'store')], {
-    stdio: 'ignore',
-  });
-  await listening();
+  ({ server } = await startNats(join(dir, 'store'), port));
 }
 
 async function stopServer(): Promise<void> {

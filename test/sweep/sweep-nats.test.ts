@@ -1,13 +1,13 @@
 // Distributed sweeps against a real nats-server (JetStream on), started here on a free
 // loopback port with a temporary store (.ci/run installs nats-server when it is missing).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+import { freePort, startNats } from './nats-server.ts';
 
 const dir = tempDir('grapevine-nats-');
 const SWEEP = [
@@ -30,34 +30,8 @@ let server: ChildProcess;
 let url = '';
 const workers: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
-
-async function listening(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const ok = await new Promise<boolean>((done) => {
-      const c = new Socket().once('connect', () => done(true)).once('error', () => done(false));
-      c.connect(port, '127.0.0.1');
-    }).finally(() => undefined);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('nats-server did not start');
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  url = `nats://127.0.0.1:${port}`;
-  server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, 'store')], {
-    stdio: 'ignore',
-  });
-  await listening(port);
+  ({ url, server } = await startNats(join(dir, 'store')));
   for (const k of [1, 2])
     void cli(['worker', '--queue', url, '--logs', join(dir, `logs-${k}`), '--quiet'], {
       timeoutMs: 300_000,
