@@ -7,21 +7,32 @@
 //
 // The fork tick defaults to 80% of the ticks the parent ran (a rumour run may end early).
 //
+// With --llm-latency-ms N the parent is a town square of --n residents (default 8, 10
+// ticks) run against the shipped local server (`grapevine serve-llm --latency-ms N`, in its
+// own process so its CPU is not counted), and the treated children hear the town crier:
+// every child's calls after the fork tick go to that server.
+//
 //   npx tsx bench/fork-batch-pool.ts [--n 10000] [--ticks 100] [--at T] [--replicates 10] [--pairs 3]
-import { mkdirSync, rmSync } from 'node:fs';
+//   npx tsx bench/fork-batch-pool.ts --llm-latency-ms 50 --at 7 --replicates 4 --pairs 5
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type ChildLlmServer, startChildLlmServer } from './child-llm-server.ts';
 import { timedCli, type Usage } from './timed-cli.ts';
 
 const { values } = parseArgs({
   options: {
-    n: { type: 'string', default: '10000' },
-    ticks: { type: 'string', default: '100' },
+    n: { type: 'string' },
+    ticks: { type: 'string' },
     at: { type: 'string' },
     replicates: { type: 'string', default: '10' },
     pairs: { type: 'string', default: '3' },
+    'llm-latency-ms': { type: 'string' },
   },
 });
+const llm = values['llm-latency-ms'] !== undefined;
+const n = values.n ?? (llm ? '8' : '10000');
+const ticks = values.ticks ?? (llm ? '10' : '100');
 const OUT = resolve('bench/out/fork-batch-pool');
 
 const timed = (args: string[], tag: string) => timedCli(OUT, args, tag);
@@ -30,12 +41,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (xs: number[], d = 2) =>
   `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
 
-async function main(): Promise<void> {
+async function main(server: ChildLlmServer | undefined): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const parent = join(OUT, 'parent.ndjson');
-  const every = String(Math.max(1, Math.floor(Number(values.ticks) / 5)));
-  const parentArgs = ['run', 'rumor', '--set', `n=${values.n}`, '--seed', '3', '--ticks', values.ticks!];
+  const every = String(Math.max(1, Math.floor(Number(ticks) / (llm ? 2 : 5))));
+  const world = llm ? ['town-square', '--set', `agents=${n}`] : ['rumor', '--set', `n=${n}`];
+  const endpoint = server ? ['--llm-base-url', server.url] : [];
+  const crier = join(OUT, 'crier.yaml');
+  writeFileSync(
+    crier,
+    'type: message\nto: { channel: square }\nkind: say\npayload: { text: "Free bread at the mill today." }\n',
+  );
+  const intervene = llm ? ['--intervene', crier, ...endpoint] : [];
+  const parentArgs = ['run', ...world, '--seed', '3', '--ticks', ticks, ...endpoint];
   const rerun = await timed([...parentArgs, '--snapshot-every', every, '--out', parent, '--json'], 'parent');
   const at = values.at ?? String(Math.floor(0.8 * (JSON.parse(rerun.stdout) as { ticks: number }).ticks));
   const byWorkers: Record<string, Usage[]> = { '1': [], '2': [] };
@@ -44,7 +63,7 @@ async function main(): Promise<void> {
     for (const w of k % 2 === 0 ? ['1', '2'] : ['2', '1']) {
       const out = join(OUT, `w${w}-${k}`);
       const u = await timed(
-        ['fork', parent, '--at', at, '--replicates', values.replicates!].concat([
+        ['fork', parent, '--at', at, '--replicates', values.replicates!, ...intervene].concat([
           '--workers',
           w,
           '--out',
@@ -66,7 +85,7 @@ async function main(): Promise<void> {
   const [one, two] = [byWorkers['1'], byWorkers['2']];
   const ratio = (f: (u: Usage) => number) => one.map((u, k) => f(two[k]) / f(u));
   const rows = [
-    `| fork batch (rumour world, n=${values.n}, ${values.ticks} ticks, fork at ${at}, ${children} children, ${values.pairs} pairs) | 1 thread | 2 threads | 2 / 1 (paired) |`,
+    `| fork batch (${llm ? `town square, ${n} residents, local server at ${values['llm-latency-ms']} ms` : `rumour world, n=${n}`}, ${ticks} ticks, fork at ${at}, ${children} children, ${values.pairs} pairs) | 1 thread | 2 threads | 2 / 1 (paired) |`,
     '|---|--:|--:|--:|',
     `| wall s, median (min–max) | ${fmt(one.map((u) => u.wall))} | ${fmt(two.map((u) => u.wall))} | ${fmt(
       ratio((u) => u.wall),
@@ -92,4 +111,9 @@ async function main(): Promise<void> {
   process.stdout.write(`${rows.join('\n')}\n`);
 }
 
-await main();
+const server = llm ? await startChildLlmServer(Number(values['llm-latency-ms'])) : undefined;
+try {
+  await main(server);
+} finally {
+  await server?.stop();
+}

@@ -1,4 +1,5 @@
 import { GrapevineError, type Json } from '../core/index.ts';
+import type { LlmFlags } from '../llm/index.ts';
 import type { RecordedRun } from '../replay/index.ts';
 import { isRunFailure, type RunFailure, RunPool } from '../sweep/index.ts';
 import type { Intervention } from '../world/index.ts';
@@ -28,6 +29,8 @@ export interface ForkBatchOptions {
   /** `--world` and `--network-file` of the command. */
   worldFile?: string;
   networkFile?: string;
+  /** A world that needs an LLM: the batch's flags (see openBatchLlm; its endpoint is open). */
+  llm?: LlmFlags;
 }
 
 const LOADER = new URL(
@@ -45,10 +48,11 @@ function rethrow(f: RunFailure, out: string): never {
 }
 
 /**
- * Writes the children of a rule world's fork batch on a {@link RunPool}: each thread installs
+ * Writes the children of a fork batch on a {@link RunPool}: each thread installs
  * the worlds installed here (their contributions' `from`), loads the world from the
  * parent's header once and reads the parent once (from its `.verified`
- * index, written when the command verified it), then writes its children. Every child gets
+ * index, written when the command verified it), then writes its children (an LLM world's
+ * children open their LLM in the thread from `llm`). Every child gets
  * the bytes and digest it gets from a sequential fork; results come back in batch order.
  * @throws the first failed child's error (by batch order), after every child settled.
  */
@@ -77,6 +81,7 @@ export async function runForkBatch(o: ForkBatchOptions): Promise<Record<string, 
           interventions: c.ivs as unknown as Json[],
           out: c.out,
           layout: o.layout,
+          ...(o.llm ? { llm: o.llm } : {}),
           wall: {
             fork: {
               parent: o.parent,

@@ -1,19 +1,16 @@
-import { type Json, RngStreams, RunError } from '../core/index.ts';
+import { type Json, type RngStreams, RunError } from '../core/index.ts';
 import {
-  type LlmCallRecord,
   type LlmConfig,
   type LlmCounters,
   type LlmFlags,
   type LlmPort,
   openLlm,
-  ParentTailPort,
   resolveLlmConfig,
-  SwitchingPort,
 } from '../llm/index.ts';
-import { type ContinueOptions, type RecordedRun, recordsToReplay } from '../replay/index.ts';
-import { InputBuffer } from '../world/index.ts';
-import { openReplayLlm, recordInto } from './replay-llm-session.ts';
+import type { InputBuffer } from '../world/index.ts';
+import { recordInto } from './replay-llm-session.ts';
 
+export { openContinuationLlm } from '../replay/index.ts';
 export { openReplayLlm } from './replay-llm-session.ts';
 
 /** An LLM wired into a run: the recorded port, header info, counters, a budget check. */
@@ -60,42 +57,6 @@ export async function openLiveLlm(
     counters: session.counters,
     shouldStop: () => session.budgetSpent(),
     close: () => llm.close(),
-  };
-}
-
-/**
- * The LLM of a run continued after `atTick` (fork, resume): the recorded replies after its
- * restore point up to `atTick`, then a live endpoint (the local server unless a URL is
- * given, the parent's model unless `--model` is given). Flags and variables are validated
- * before anything opens. Retry jitter is drawn from the run seed's streams, as in `run`.
- */
-export async function openContinuationLlm(
-  recorded: RecordedRun,
-  atTick: number,
-  flags: LlmFlags,
-  env: Record<string, string | undefined> = process.env,
-  opts: { reuseParentTail?: boolean } = {},
-): Promise<{ services: NonNullable<ContinueOptions['services']>; endpoint: string; close(): Promise<void> }> {
-  const info = recorded.header.llm as { model: string };
-  const config = resolveRunLlm({ ...flags, model: flags.model ?? info.model }, env);
-  const inputs = new InputBuffer();
-  const past = openReplayLlm(recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[], info, inputs);
-  const live = await openLiveLlm(config, new RngStreams(recorded.header.seed as number), inputs);
-  // A fork without intervention replays the parent's later calls too (see ParentTailPort).
-  const tail = recorded.llmRecords.filter((r) => (r.tick as number) > atTick) as unknown as LlmCallRecord[];
-  const future = opts.reuseParentTail
-    ? new ParentTailPort(tail, openReplayLlm(tail, info, inputs).port, live.port)
-    : live.port;
-  return {
-    services: {
-      llm: new SwitchingPort(past.port, future, atTick),
-      llmInfo: info,
-      inputs,
-      fallbacks: live.counters,
-      shouldStop: () => live.shouldStop(),
-    },
-    endpoint: live.endpoint,
-    close: () => live.close(),
   };
 }
 

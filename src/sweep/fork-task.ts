@@ -1,5 +1,6 @@
-import type { Json } from '../core/index.ts';
-import { continueRun, type RecordedRun, readForkParent } from '../replay/index.ts';
+import { type Json, RunError } from '../core/index.ts';
+import type { LlmFlags } from '../llm/index.ts';
+import { continueRun, openContinuationLlm, type RecordedRun, readForkParent } from '../replay/index.ts';
 import type { Intervention, RunResult, WorldDefinition } from '../world/index.ts';
 import type { RunOutcome, WorldLocator } from './run-task.ts';
 
@@ -24,6 +25,11 @@ export interface ForkTask {
   layout: 'delta' | 'standalone';
   /** Header `wall` fields of the child (not hashed). */
   wall?: Record<string, Json>;
+  /**
+   * The batch's LLM flags, for a world that needs an LLM: an endpoint (the batch's local
+   * server when the command named none) and the model (the parent's unless `--model`).
+   */
+  llm?: LlmFlags;
 }
 
 /** The parents read in this thread, by path and fork ticks (a batch reads its parent once per thread). */
@@ -56,11 +62,13 @@ export function outcomeOf(index: number, r: RunResult): RunOutcome {
 /**
  * Writes one child of a fork batch (the same bytes as a `fork` of that child alone):
  * restores the parent's nearest snapshot, reruns the recorded ticks to `atTick`, applies
- * the interventions and runs on. Worlds that need an LLM are not forked here.
+ * the interventions and runs on. A world that needs an LLM gets the recorded replies up to
+ * `atTick` and the batch's endpoint after it, opened as `fork` opens them
+ * ({@link openContinuationLlm}).
  */
 export async function runForkTask(task: ForkTask, def: WorldDefinition): Promise<RunOutcome> {
   const recorded = await parentOnce(task);
-  const r = await continueRun({
+  const base = {
     def,
     recorded,
     path: task.parent,
@@ -68,7 +76,26 @@ export async function runForkTask(task: ForkTask, def: WorldDefinition): Promise
     out: task.out,
     interventions: task.interventions as unknown as Intervention[],
     layout: task.layout,
-    ...(task.wall ? { wall: task.wall } : {}),
+  };
+  if (!def.needsLlm) return outcomeOf(task.index, await continueRun({ ...base, ...wallOf(task.wall) }));
+  if (!task.llm)
+    throw new RunError(`world "${def.id}" needs an LLM and the fork batch gave its children none`);
+  const llm = await openContinuationLlm(recorded, task.atTick, task.llm, process.env, {
+    reuseParentTail: task.interventions.length === 0,
   });
-  return outcomeOf(task.index, r);
+  try {
+    const r = await continueRun({
+      ...base,
+      wall: { ...task.wall, llmEndpoint: llm.endpoint },
+      // a fork runs to the parent's end: no budget stop (as `fork`)
+      services: { ...llm.services, shouldStop: undefined },
+    });
+    return outcomeOf(task.index, r);
+  } finally {
+    await llm.close();
+  }
+}
+
+function wallOf(wall: Record<string, Json> | undefined): { wall?: Record<string, Json> } {
+  return wall ? { wall } : {};
 }

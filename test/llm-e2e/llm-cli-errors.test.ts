@@ -98,6 +98,14 @@ describe('fork and resume validate the LLM variables before opening anything', (
     );
   });
 
+  it('a batch on worker threads with --llm-attempts 0: exit 2 at once, no folder of children', async () => {
+    const out = join(dir, 'batch');
+    const batch = ['--at', '1', '--replicates', '2', '--workers', '2', '--out', out];
+    const r = await grapevine(['fork', parent, ...batch, '--llm-attempts', '0']);
+    expectUsageExit(r, /--llm-attempts must be an integer >= 1, got "0"/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('resume with GRAPEVINE_LLM_ATTEMPTS=0: exit 2, the log untouched, no partial file', async () => {
     const r = await grapevine(['resume', stopped], { GRAPEVINE_LLM_ATTEMPTS: '0' });
     expectUsageExit(r, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/);

@@ -18,11 +18,12 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
+import { openBatchLlm } from '../batch-llm.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import { runForkBatch } from '../fork-batch.ts';
+import { type ForkBatchOptions, runForkBatch } from '../fork-batch.ts';
 import { checkForkParams } from '../fork-params.ts';
 import { readInterventions } from '../interventions-file.ts';
-import { openContinuationLlm } from '../llm-session.ts';
+import { openContinuationLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 
 /** Options of `grapevine fork`. */
@@ -142,9 +143,10 @@ function batchChildren(
  * `grapevine fork <log> --at TICK [--intervene file ...] [--set k=v ...] [--seed N] --out child`:
  * rewinds a run to TICK, changes something, and runs on; with `--replicates R`, writes R
  * treated and R control children with different future seeds to the --out directory;
- * with `--at T1,T2,...`, does so after each tick; with `--workers N`, a batch of a rule
- * world runs on N worker threads. Children are delta children (they name
- * the parent and hold only their future) unless `--standalone`, or the parent is unfinished.
+ * with `--at T1,T2,...`, does so after each tick; with `--workers N`, a batch runs on N
+ * worker threads (an LLM world's children share one LLM endpoint). Children are delta
+ * children (they name the parent and hold only their future) unless `--standalone`, or the
+ * parent is unfinished.
  */
 export async function forkCommand(path: string, opts: ForkCommandOptions): Promise<number> {
   const ticks = parseTicks(opts.at);
@@ -182,22 +184,25 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const todo = batchChildren(opts.out, ticks, replicates, interventions, base, seed);
   for (const c of todo) checkOut(c.out, opts.force);
   for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
-  // with --workers N > 1 a rule world's children run on the worker pool; otherwise (and for
-  // an LLM world) one after another here: a pool thread costs ~2 CPU s to start (it loads the
-  // engine and reads the parent), more than a short child (bench/fork-batch-pool.ts)
-  const pooled = !def.needsLlm && Math.min(workers ?? 1, todo.length) > 1;
-  const children: Record<string, Json>[] = !pooled
-    ? []
-    : await runForkBatch({
-        parent: path,
-        recorded,
-        ticks,
-        layout,
-        children: todo,
-        workers,
-        worldFile: opts.world,
-        networkFile: opts.networkFile,
-      });
+  // with --workers N > 1 the children run on the worker pool; otherwise one after another
+  // here: a pool thread costs ~2 CPU s to start (it loads the engine and reads the parent),
+  // more than a short child (bench/fork-batch-pool.ts)
+  const pooled = Math.min(workers ?? 1, todo.length) > 1;
+  const children: Record<string, Json>[] = pooled
+    ? await pooledBatch(
+        {
+          parent: path,
+          recorded,
+          ticks,
+          layout,
+          children: todo,
+          workers,
+          worldFile: opts.world,
+          networkFile: opts.networkFile,
+        },
+        def.needsLlm ? opts : undefined,
+      )
+    : [];
   let shared: ChildFactory | undefined;
   for (const c of pooled ? [] : todo) {
     // the children of one tick are consecutive: the parent is restored once per tick
@@ -209,6 +214,25 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   }
   report({ parent: path, at: ticks, replicates, layout, children }, opts);
   return 0;
+}
+
+/**
+ * A batch on the worker pool; an LLM world's batch first opens its LLM once (the shipped
+ * local server when no endpoint is named, the parent's model unless `--model`), and every
+ * child's thread opens a client to it.
+ */
+async function pooledBatch(
+  o: ForkBatchOptions,
+  flags: LlmFlags | undefined,
+): Promise<Record<string, Json>[]> {
+  if (!flags) return runForkBatch(o);
+  const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;
+  const llm = await openBatchLlm({ ...flags, model });
+  try {
+    return await runForkBatch({ ...o, llm: llm.flags });
+  } finally {
+    await llm.close();
+  }
 }
 
 function report(result: Record<string, unknown>, opts: ForkCommandOptions): void {
@@ -231,7 +255,7 @@ function report(result: Record<string, unknown>, opts: ForkCommandOptions): void
 
 /**
  * Reads the parent for forks after `ticks` and checks the fork against it (world, ticks,
- * parameters). A verification index that this read created is removed again when a check
+ * parameters, the LLM flags of a world that needs an LLM). A verification index that this read created is removed again when a check
  * fails, so a refused fork leaves nothing behind.
  */
 async function readAndCheckParent(
@@ -255,6 +279,10 @@ async function readAndCheckParent(
       set,
       recorded.header.seed as number,
     );
+    // the LLM flags and variables of a world that needs one, before any child's folder,
+    // server or thread exists (a ConfigError, exit 2); each child or batch opens them later
+    if (def.needsLlm)
+      resolveRunLlm({ ...opts, model: opts.model ?? (recorded.header.llm as { model: string }).model });
     return { recorded, def };
   } catch (err) {
     if (!hadIndex) dropParentIndex(path);
