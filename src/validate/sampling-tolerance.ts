@@ -1,4 +1,4 @@
-import quantile from '@stdlib/stats-base-dists-t-quantile';
+import { studentTQuantile } from '../stats/index.ts';
 import type { ValidationOutcome } from './validation-case.ts';
 
 /** Mean, sample standard deviation and the 95% half-width t(0.975, r−1)·s/√r of replicate values. */
@@ -7,7 +7,7 @@ export function replicateStats(values: readonly number[]): { mean: number; sd: n
   const mean = values.reduce((a, b) => a + b, 0) / r;
   if (r < 2) return { mean, sd: Number.NaN, half: Number.POSITIVE_INFINITY };
   const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (r - 1));
-  return { mean, sd, half: quantile(0.975, r - 1) * (sd / Math.sqrt(r)) };
+  return { mean, sd, half: studentTQuantile(0.975, r - 1) * (sd / Math.sqrt(r)) };
 }
 
 /**
