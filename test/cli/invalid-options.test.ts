@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { main, program } from '../../src/cli/main.ts';
-import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { program } from '../../src/cli/main.ts';
+import { cliInProcess } from './in-process-cli.ts';
 import { hasStack, tempDir } from './run-cli.ts';
 
 /**
@@ -12,11 +12,11 @@ import { hasStack, tempDir } from './run-cli.ts';
  * exit 2, one error line and a hint, no stack trace, no file left behind. Each case has the
  * outputs of its otherwise valid arguments in a folder of its own.
  *
- * The cases run the CLI's `main` in this process (what bin/grapevine.mjs runs, with the same
- * built-in worlds), one after the other, with stdout and stderr captured: ~70 CLI processes
- * cost ~70 CPU-seconds for what is an option check. A command that hangs instead of
- * refusing fails by the test's timeout. The real process's exit code and error line for bad
- * input are covered by the subprocess tests of cli.test.ts and reliability.test.ts.
+ * The cases run the CLI in this process (in-process-cli.ts), one after the other: a CLI
+ * process per case cost ~0.3 CPU-s of start-up for what is an option check. A command that
+ * hangs instead of refusing fails by the test's timeout. The real process's exit code and
+ * error line for bad input are covered by the subprocess tests of cli.test.ts and
+ * reliability.test.ts.
  */
 const dir = tempDir();
 const base = join(dir, 'base.ndjson');
@@ -98,24 +98,8 @@ function cases(): [string, string, string[], string][] {
   return out;
 }
 
-/** `grapevine ...args` in this process: its exit code and what it wrote on stderr. */
-async function inProcess(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = '';
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    stderr += String(s);
-    return true;
-  });
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    return { code: await main(args, BUILTIN_CONTRIBUTIONS), stderr };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
-
 beforeAll(async () => {
-  const r = await inProcess(['run', 'rumor', '--set', 'n=100', '--out', base, '--quiet']);
+  const r = await cliInProcess(['run', 'rumor', '--set', 'n=100', '--out', base, '--quiet']);
   expect(r.code, r.stderr).toBe(0);
   writeFileSync(join(dir, 'keep'), '');
   writeFileSync(join(dir, 'answers.csv'), 'agent,item,kind,answer\na1,q,choice,yes\n');
@@ -150,7 +134,7 @@ describe('every option with an invalid value', () => {
     '%s %s',
     async (_name, _option, args, own) => {
       const before = readdirSync(dir).sort();
-      const r = await inProcess(args);
+      const r = await cliInProcess(args);
       expect(r.code, r.stderr).toBe(2);
       expect(hasStack(r.stderr)).toBe(false);
       expect(r.stderr).toMatch(/^(grapevine: |error: )/);
