@@ -1,59 +1,13 @@
 import { type Json, RunError } from '../core/index.ts';
 import { readLog, readRecordedRun } from '../replay/index.ts';
-import { type Asymmetry, analyzeLog, type FinalState, itemsWithProvenance } from '../report/index.ts';
+import { analyzeLog, type FinalState, itemsWithProvenance } from '../report/index.ts';
 import { loadWorldFromHeader } from './load-world.ts';
 import { layoutOfLog } from './log-layout.ts';
-import { type ObservedStep, traceRun } from './view-rerun.ts';
+import { traceRun } from './view-rerun.ts';
 import { circleLayout, type NetworkSample, sampleNetwork } from './view-sample.ts';
+import type { AgentDetail, ProvenanceHop, ViewModel } from './view-types.ts';
 
-/** What the viewer page loads once (`/api/model`): the run, its curves and the drawn network. */
-export interface ViewModel {
-  log: string;
-  world: { id: string; version: string };
-  seed: number;
-  digest: string;
-  complete: boolean;
-  /** The log's detail level: message-level views need `full`. */
-  level: string;
-  size: number;
-  ticks: number[];
-  metrics: Record<string, (number | null)[]>;
-  /** Statechart regions after the lifecycle one (the items, in the built-in worlds). */
-  regions: { name: string; states: readonly string[] }[];
-  /** Drawn agents, their positions in [0,1]^2 and the edges among them (positions in `nodes`). */
-  nodes: number[];
-  x: number[];
-  y: number[];
-  edges: [number, number][];
-  sampled: boolean;
-  /** Per region, per tick: each drawn agent's state index as one character ('0' + index). */
-  states: string[][];
-  /** Items with provenance: per drawn agent, the tick it first heard the item (-1: never). */
-  heard: Record<string, number[]>;
-  asymmetry: Asymmetry[];
-  /** Agents with recorded LLM calls. */
-  llmAgents: number[];
-  notes: string[];
-}
-
-/** One hop of a provenance path: the agent and the tick it heard the item. */
-export interface ProvenanceHop {
-  agent: number;
-  at: number;
-}
-
-/** What clicking an agent shows (`/api/agent/<id>`); the page cuts it at the chosen tick. */
-export interface AgentDetail {
-  agent: number;
-  memory: [number, Json][];
-  observed: ObservedStep[];
-  /** Encounters it opened or answered (`--log full` logs only; null otherwise). */
-  encounters: Record<string, Json>[] | null;
-  /** Its LLM calls: tick, purpose, prompt messages and reply. */
-  llm: { tick: number; purpose: string; messages: Json; reply: string | null }[];
-  /** Per item: who told it, back to the origin (the agent itself first). */
-  provenance: Record<string, ProvenanceHop[]>;
-}
+export type { AgentDetail, ProvenanceHop, ViewModel } from './view-types.ts';
 
 /** A built viewer: the page's model and the per-agent details it serves on demand. */
 export interface ViewData {

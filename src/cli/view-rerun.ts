@@ -1,15 +1,11 @@
-import type { Message } from '../bus/index.ts';
 import type { Json } from '../core/index.ts';
 import type { Topology } from '../network/index.ts';
 import type { RecordedRun } from '../replay/index.ts';
 import { runWorld, type WorldDefinition, type WorldView } from '../world/index.ts';
 import { replayServices } from './replay-services.ts';
+import type { ObservedStep } from './view-types.ts';
 
-/** One observation step of an agent: the messages it saw at a tick. */
-export interface ObservedStep {
-  tick: number;
-  messages: Message[];
-}
+export type { ObservedStep } from './view-types.ts';
 
 /** What a rerun of a log recorded about the shown agents, tick by tick. */
 export interface RerunTrace {

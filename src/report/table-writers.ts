@@ -1,7 +1,5 @@
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
-import { parquetWriteFile } from 'hyparquet-writer';
 import type { ExportTable } from './export-tables.ts';
 
 /** File formats of `grapevine export`. */
@@ -20,6 +18,9 @@ async function close(out: WriteStream): Promise<void> {
 
 /** Streams a table to CSV (RFC 4180 quoting by csv-stringify, a header row, empty for null). */
 async function writeCsv(table: ExportTable, path: string): Promise<number> {
+  // csv-stringify and hyparquet-writer are loaded by the export that uses them, not when the
+  // public API is imported (a world file that never exports does not pay for them).
+  const { stringify } = await import('csv-stringify/sync');
   const out = createWriteStream(path);
   await write(out, stringify([table.columns.map((c) => c.name)]));
   let batch: (number | string | null)[][] = [];
@@ -62,6 +63,7 @@ async function writeParquet(table: ExportTable, path: string): Promise<number> {
     n++;
   }
   const types = { int: 'INT32', double: 'DOUBLE', string: 'STRING' } as const;
+  const { parquetWriteFile } = await import('hyparquet-writer');
   parquetWriteFile({
     filename: path,
     columnData: table.columns.map((c, k) => ({ name: c.name, data: data[k], type: types[c.type] })),

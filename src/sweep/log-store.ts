@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { type ObjectStore, Objm, StorageType } from '@nats-io/obj';
+import type { ObjectStore } from '@nats-io/obj';
 import { RunError, UsageError } from '../core/index.ts';
 
 /** Where a finished run's log was put in a JetStream object store (carried by its result). */
@@ -54,12 +54,14 @@ export class RunLogStore {
 
   /** Opens the bucket, creating it (file storage) when it does not exist. */
   static async open(js: JetStreamClient, bucket: string): Promise<RunLogStore> {
+    const { Objm, StorageType } = await import('./nats-client.ts');
     const store = await new Objm(js).create(bucket, { storage: StorageType.File });
     return new RunLogStore(bucket, store);
   }
 
   /** Opens an existing bucket (the coordinator's side: it only reads). */
   static async existing(js: JetStreamClient, bucket: string): Promise<RunLogStore> {
+    const { Objm } = await import('./nats-client.ts');
     return new RunLogStore(bucket, await new Objm(js).open(bucket));
   }
 

@@ -1,12 +1,5 @@
-import {
-  AckPolicy,
-  type JetStreamClient,
-  type JetStreamManager,
-  jetstream,
-  jetstreamManager,
-  RetentionPolicy,
-} from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { JetStreamClient, JetStreamManager, RetentionPolicy } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { UsageError } from '../core/index.ts';
 
 /** The work-queue stream of run specs (subjects `grapevine.runs.<sweep>`). */
@@ -39,6 +32,9 @@ export async function openNatsQueue(url: string, ackWaitMs?: number): Promise<Na
     throw new UsageError(`--queue must be nats://HOST:PORT, got "${url}"`, {
       hint: 'e.g. --queue nats://127.0.0.1:4222',
     });
+  // The NATS client is loaded here, not at import: a world file that imports `grapevine` and
+  // never opens a queue does not pay for it.
+  const { connect, jetstream, jetstreamManager, RetentionPolicy } = await import('./nats-client.ts');
   let nc: NatsConnection;
   try {
     nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
@@ -73,6 +69,7 @@ export async function openNatsQueue(url: string, ackWaitMs?: number): Promise<Na
 
 /** The workers' durable consumer, created or given this ack wait (the last worker to start sets it). */
 async function ensureWorkersConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
+  const { AckPolicy } = await import('./nats-client.ts');
   const consumer = {
     durable_name: WORKERS_CONSUMER,
     ack_policy: AckPolicy.Explicit,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
+import { cliInProcess } from './in-process-cli.ts';
 import { cli as runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-cli-'));
@@ -91,9 +92,10 @@ describe('grapevine run / replay --verify', () => {
   });
 });
 
-// independent cases, run side by side (at most two children per test worker, see run-cli.ts)
+// what the command decides, in this process (in-process-cli.ts); the corrupt log below and
+// the cases of reliability.test.ts check the real process's exit code and stderr
 describe('bad input gets exit 2 and a message naming the problem', () => {
-  it.concurrent.each([
+  it.each([
     [['run', 'no-such-world'], 'unknown world "no-such-world"'],
     [['run', 'rumor', '--set', 'nope=1'], 'unknown parameter "nope"'],
     [['run', 'rumor', '--set', 'beta=high'], 'parameter "beta"'],
@@ -102,8 +104,8 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
     [['run', 'rumor', '--config', '/no/such/config.json'], 'config file not found'],
     [['replay', '/no/such/log.ndjson', '--verify'], 'no such log file'],
     [['run', 'rumor', '--log', 'loud'], 'loud'],
-  ])('%j', { timeout: 120_000 }, async (args, message) => {
-    const r = await cli(...args);
+  ])('%j', { timeout: 60_000 }, async (args, message) => {
+    const r = await cliInProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -1,4 +1,4 @@
-import type { AgentDetail, ViewModel } from '../../src/cli/view-model.ts';
+import type { AgentDetail, ViewModel } from '../../src/cli/view-types.ts';
 
 function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

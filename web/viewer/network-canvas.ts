@@ -1,4 +1,4 @@
-import type { ViewModel } from '../../src/cli/view-model.ts';
+import type { ViewModel } from '../../src/cli/view-types.ts';
 
 /**
  * Draws the sampled network on a canvas: edges in light grey, each agent a dot in the colour
