@@ -14,7 +14,9 @@ import { hasStack, tempDir } from './run-cli.ts';
  *
  * The cases run the CLI in this process (in-process-cli.ts), one after the other: a CLI
  * process per case cost ~0.3 CPU-s of start-up for what is an option check. A command that
- * hangs instead of refusing fails by the test's timeout. The real process's exit code and
+ * hangs instead of refusing fails by the test's timeout; one that refuses but leaves a
+ * server, socket, child, worker or timer open (which would keep a real process alive after
+ * its error line) fails on `leaked`. The real process's exit code and
  * error line for bad input are covered by the subprocess tests of cli.test.ts and
  * reliability.test.ts.
  */
@@ -141,6 +143,8 @@ describe('every option with an invalid value', () => {
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
       expect(readdirSync(own)).toEqual([]);
       expect(readdirSync(dir).sort()).toEqual(before);
+      // nothing left open that would keep a real process alive after its error line
+      expect(r.leaked).toEqual([]);
     },
     60_000,
   );
