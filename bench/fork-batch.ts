@@ -3,8 +3,8 @@
  * (default 10^6) run for `--ticks` ticks with a snapshot at `--at` (default 80% of the
  * run), then `grapevine fork --at AT --replicates R` through the CLI (R treated and R
  * control children, delta by default; `--standalone` to compare). Reports the total wall
- * time, the bytes written, and the cost per child against one rerun of the parent from
- * tick 0.
+ * time, the bytes written, the fork process's peak RSS (/usr/bin/time) and the cost per
+ * child against one rerun of the parent from tick 0.
  *
  *   npx tsx --expose-gc bench/fork-batch.ts [--n 1000000] [--ticks 50] [--at 40]
  *     [--every AT] [--replicates 100] [--standalone] [--seed 1] [--in-process]
@@ -85,12 +85,18 @@ function childrenCpuMs(): number {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
 
-function cli(args: string[]): { ms: number; cpuMs: number; stdout: string } {
+/** Runs the built CLI under /usr/bin/time: wall, CPU (threads and worker threads included) and peak RSS. */
+function cli(args: string[]): { ms: number; cpuMs: number; peakRssMb: number; stdout: string } {
   const t0 = performance.now();
   const c0 = childrenCpuMs();
-  const c = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const timeFile = join(OUT, 'cli.time');
+  const c = spawnSync('/usr/bin/time', ['-f', '%M', '-o', timeFile, process.execPath, BIN, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (c.status !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${c.status}: ${c.stderr}`);
-  return { ms: performance.now() - t0, cpuMs: childrenCpuMs() - c0, stdout: c.stdout };
+  const kb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+  return { ms: performance.now() - t0, cpuMs: childrenCpuMs() - c0, peakRssMb: kb / 1024, stdout: c.stdout };
 }
 
 const cpuS = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
@@ -186,6 +192,7 @@ async function main(): Promise<void> {
       cpuMs: batch.cpuMs,
       perChildCpuOverRerunCpu: batch.cpuMs / files.length / again.cpuMs,
       bytesWritten: bytes,
+      peakRssMb: batch.peakRssMb,
       perChildMs: perChild,
       perChildOverRerun: perChild / again.ms,
     },
@@ -207,6 +214,7 @@ async function main(): Promise<void> {
       `| rerun from tick 0 | ${(again.ms / 1000).toFixed(2)} s |`,
       `| fork --replicates ${replicates} (${files.length} children), CLI, total wall | ${(batch.ms / 1000).toFixed(2)} s |`,
       `| bytes written by the batch | ${mb(bytes)} MiB |`,
+      `| peak RSS of the fork process | ${batch.peakRssMb.toFixed(0)} MB |`,
       `| per child | ${(perChild / 1000).toFixed(3)} s = ${(perChild / again.ms).toFixed(3)} x a rerun |`,
       `| CPU seconds: rerun; batch (the fork process); per child / rerun | ${(again.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / 1000).toFixed(2)}; ${(batch.cpuMs / files.length / again.cpuMs).toFixed(3)} |`,
       `| replay --verify of one child | ${(verify.ms / 1000).toFixed(2)} s |`,

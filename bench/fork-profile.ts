@@ -6,6 +6,10 @@
  *   node --cpu-prof --cpu-prof-dir bench/out/prof --import tsx bench/fork-profile.ts [--at 450] [--repeat 3]
  *   npx tsx bench/cpuprofile-summary.ts bench/out/prof
  *
+ * or, with module loading and the first (cold) fork left out of the profile:
+ *
+ *   npx tsx bench/fork-profile.ts --repeat 6 --profile bench/out/fork-profile.cpuprofile
+ *
  * Prints the CPU seconds (user + system) of each fork and checks its digest against the parent's.
  */
 import { rmSync } from 'node:fs';
@@ -15,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { continueRun, readForkParent } from '../src/replay/index.ts';
 import type { WorldDefinition } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
+import { InspectorProfile } from './inspector-profile.ts';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'out');
 const { values } = parseArgs({
@@ -22,14 +27,18 @@ const { values } = parseArgs({
     parent: { type: 'string', default: join(OUT, 'fork-100k-parent.ndjson') },
     at: { type: 'string', default: '450' },
     repeat: { type: 'string', default: '3' },
+    /** Write a CPU profile of every fork after the first to this file. */
+    profile: { type: 'string' },
   },
 });
 const parent = values.parent;
 const at = Number(values.at);
 const child = join(OUT, 'fork-profile-child.ndjson');
 
+let profile: InspectorProfile | undefined;
 for (let r = 0; r < Number(values.repeat); r++) {
   rmSync(child, { force: true });
+  if (r === 1 && values.profile) profile = InspectorProfile.start(200);
   const c0 = process.cpuUsage();
   let first = 0;
   let last = 0;
@@ -57,3 +66,4 @@ for (let r = 0; r < Number(values.repeat); r++) {
     `fork ${r + 1}: cpu ${((c.user + c.system) / 1e6).toFixed(3)} s (read parent ${((c1.user + c1.system) / 1e6).toFixed(3)} s, to the end of tick ${at + 1} ${first.toFixed(3)} s, to the last tick ${last.toFixed(3)} s)\n`,
   );
 }
+if (profile && values.profile) profile.stop(values.profile);

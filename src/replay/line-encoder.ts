@@ -35,6 +35,13 @@ interface EventKeys {
  */
 export class LineEncoder {
   private readonly json = new CanonicalEncoder();
+  /**
+   * The `state` object of the snapshot event encoded last and its JSON, kept only until the
+   * next event is encoded: a run that stops at a periodic snapshot writes its final snapshot
+   * right after it with the very same state object (see the engine's `finish`), whose
+   * encoding (tens of ms per 10^5 agents) is then reused.
+   */
+  private lastSnapshot: { state: object; json: string } | null = null;
 
   /**
    * Encodes a whole record (the header, or an event as parsed back), without `h`,
@@ -62,22 +69,39 @@ export class LineEncoder {
   ): EncodedLine {
     const keys = Object.keys(fields);
     keys.push('seq', 't', 'type');
-    return this.line(fields, keys, { seq, t, type }, prevChain);
+    const last = this.lastSnapshot;
+    this.lastSnapshot = null;
+    if (type !== 'snapshot') return this.line(fields, keys, { seq, t, type }, prevChain);
+    const state = fields.state;
+    this.stateJson = undefined;
+    const reuse = last !== null && state === last.state ? last.json : undefined;
+    const line = this.line(fields, keys, { seq, t, type }, prevChain, reuse);
+    if (typeof state === 'object' && state !== null && this.stateJson !== undefined)
+      this.lastSnapshot = { state, json: this.stateJson };
+    this.stateJson = undefined;
+    return line;
   }
+
+  /** The JSON of the `state` member of the line encoded last (set only while a snapshot is encoded). */
+  private stateJson: string | undefined;
 
   private line(
     fields: Record<string, unknown>,
     keys: string[],
     event: EventKeys | null,
     prevChain: string | null,
+    /** The JSON of `fields.state`, known already (a snapshot's state encoded just before). */
+    stateJson?: string,
   ): EncodedLine {
     const members: string[] = [];
     let wall = -1;
     for (const key of sortKeys(keys)) {
       const value = event !== null && isEventKey(key) ? event[key] : fields[key];
       if (value === undefined) continue;
-      const item = this.json.tryEncode(value);
+      const snapshotState = event?.type === 'snapshot' && key === 'state';
+      const item = snapshotState && stateJson !== undefined ? stateJson : this.json.tryEncode(value);
       if (item === undefined) throw rejection(fields, event);
+      if (snapshotState) this.stateJson = item;
       if (key === 'wall') {
         if (value === null || typeof value !== 'object' || Array.isArray(value))
           throw new TypeError('the field `wall` must be an object');

@@ -192,7 +192,9 @@ export class LogWriter {
    * chained now and written at the next flush. A `snapshot` whose `state` is larger than
    * the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written as
    * `snapshot-part` lines and then its `snapshot` line, whose seq is returned (see
-   * `splitSnapshotLines`). `fields` must be JSON-safe and may not use
+   * `splitSnapshotLines`). A snapshot appended right after another (nothing appended
+   * between) with the very same `state` object reuses that object's JSON (see
+   * `LineEncoder`): do not change it between the two. `fields` must be JSON-safe and may not use
    * the keys `seq`, `t`, `type`, `h` or `format`; a `wall` field (an object) is written but
    * not hashed.
    *

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { LogFormatError } from '../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
@@ -59,6 +59,41 @@ export async function* readRawLineBytes(
     stream.destroy();
   }
   return pendingBytes > 0;
+}
+
+/**
+ * The complete lines of a plain log file between byte `start` (a line's first byte) and
+ * byte `end` (the first byte of a later line), read at once into one buffer (no line is
+ * pieced together from chunks). Undefined when the file no longer holds that many bytes
+ * there, or the range does not end with a line's `\n` (the file changed).
+ *
+ * @throws LogFormatError when the file does not read.
+ */
+export function readRawLineRange(path: string, start: number, end: number): RawLine[] | undefined {
+  const buf = Buffer.allocUnsafe(end - start);
+  let got = 0;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new LogFormatError(`cannot read log file ${path}: ${(err as Error).message}`, {}, { cause: err });
+  }
+  if (got < buf.length || (buf.length > 0 && buf[buf.length - 1] !== NEWLINE)) return undefined;
+  const lines: RawLine[] = [];
+  let from = 0;
+  for (let nl = buf.indexOf(NEWLINE); nl !== -1; nl = buf.indexOf(NEWLINE, from)) {
+    lines.push({ bytes: buf.subarray(from, nl), offset: start + from });
+    from = nl + 1;
+  }
+  return lines;
 }
 
 /** True when the line's bytes hold `"wall":` anywhere (its hashed body then differs from its bytes). */

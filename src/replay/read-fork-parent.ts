@@ -16,6 +16,7 @@ import {
   rawLineHash,
   rawLineKind,
   readRawLineBytes,
+  readRawLineRange,
 } from './raw-chain.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
@@ -35,11 +36,18 @@ class NotIndexable extends Error {}
  * Reads a finished plain log for forks after `ticks`, at a cost that follows the forks'
  * future, not the log's length: from the log's index (see {@link ParentIndex}; cached
  * beside it, built by one raw-byte chain scan when missing or stale), it reads only the
- * lines from the snapshot the earliest fork restores to the end of the log: their chain
- * continues the indexed chain value and ends in the indexed digest, each line's `h` is
+ * lines from the snapshot the earliest fork restores up to the tick line of the first
+ * periodic snapshot after the last fork tick, in one read of their bytes: their chain
+ * continues the indexed chain value and ends in the one indexed there, each line's `h` is
  * checked over its raw bytes, and only lines the forks need are parsed (a snapshot after
- * the last fork tick is not). The result is a {@link RecordedRun} that knows nothing of
- * the lines before that snapshot (their hashes, types and LLM records are absent).
+ * the last fork tick is not). The lines after that point are not read: like the lines
+ * before the restore point, they are vouched for by the index, which is trusted while the
+ * file's size, mtime and inode are unchanged. A run with an LLM (its forks replay the
+ * parent's later replies), forks after the last periodic snapshot, or an index that does
+ * not name each snapshot's tick line, read on to the end of the log, whose chain must end
+ * in the indexed digest. The result is a {@link RecordedRun} that knows nothing of the
+ * lines outside what was read (their hashes, types and LLM records are absent); its
+ * digest is the indexed one.
  *
  * A gzip log, a delta child, or an unfinished log is read whole by `readRecordedRun`.
  *
@@ -100,6 +108,17 @@ interface Start {
 }
 
 /**
+ * Where a read for forks after `ticks` may stop: the tick line of the first periodic
+ * snapshot after the last fork tick (every line of the fork ticks lies before it), its
+ * offset and the chain value before it, which the lines read must end in.
+ */
+interface Stop {
+  seq: number;
+  offset: number;
+  prev: string;
+}
+
+/**
  * The line a read for forks after `ticks` starts at: the tick line of the snapshot the
  * earliest fork restores (the snapshot follows it), or the first event.
  */
@@ -110,6 +129,19 @@ function startOf(index: ParentIndex, ticks: readonly number[]): Start {
   return { seq: s.before.seq ?? s.seq - 1, offset: s.before.offset, prev: s.before.prev, snapshot: s.seq };
 }
 
+/**
+ * Where the read may stop, or undefined when it reads to the end: a run with an LLM (a
+ * fork replays the parent's later replies), forks in the last stretch of the log, or an
+ * index written before it named each snapshot's tick line.
+ */
+function stopOf(index: ParentIndex, header: LogLine, ticks: readonly number[]): Stop | undefined {
+  if ((header.event as LogHeader).llm !== undefined) return undefined;
+  const last = Math.max(...ticks);
+  const s = index.snapshots.find((x) => x.tick > last && !x.final);
+  if (s?.before.seq === undefined) return undefined;
+  return { seq: s.before.seq, offset: s.before.offset, prev: s.before.prev };
+}
+
 async function readFromIndex(
   path: string,
   header: LogLine,
@@ -117,24 +149,34 @@ async function readFromIndex(
   ticks: readonly number[],
 ): Promise<RecordedRun> {
   const start = startOf(index, ticks);
+  const stop = stopOf(index, header, ticks);
   const tail = new TailReader(path, header, start, Math.max(...ticks), ticks);
-  const source = readRawLineBytes(path, start.offset);
-  let truncated: boolean;
-  for (;;) {
-    const step = await source.next();
-    if (step.done) {
-      truncated = step.value;
-      break;
+  let ends: boolean;
+  if (stop) {
+    // the lines of the fork ticks: one read of their bytes, chained up to the indexed value
+    const lines = readRawLineRange(path, start.offset, stop.offset);
+    for (const line of lines ?? []) tail.take(line);
+    ends = lines !== undefined && tail.seq === stop.seq && tail.chain === stop.prev;
+  } else {
+    const source = readRawLineBytes(path, start.offset);
+    let truncated: boolean;
+    for (;;) {
+      const step = await source.next();
+      if (step.done) {
+        truncated = step.value;
+        break;
+      }
+      for (const line of step.value) tail.take(line);
     }
-    for (const line of step.value) tail.take(line);
+    ends = !truncated && tail.lastType === 'end' && tail.chain === index.digest && tail.seq === index.lines;
   }
-  if (truncated || tail.lastType !== 'end' || tail.chain !== index.digest || tail.seq !== index.lines)
+  if (!ends)
     throw new LogFormatError(
-      `${path} changed since it was verified: its lines from seq ${start.seq} on do not end in its digest ${index.digest}`,
+      `${path} changed since it was verified: its lines from seq ${start.seq} on do not end in ${stop ? `the chain value it had at seq ${stop.seq}` : `its digest ${index.digest}`}`,
       { seq: start.seq },
       { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
     );
-  const run = tail.builder.finish({ digest: tail.chain, complete: true, truncated: false });
+  const run = tail.builder.finish({ digest: index.digest, complete: true, truncated: false });
   if (!run) throw new NotIndexable();
   return run;
 }

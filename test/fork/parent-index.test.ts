@@ -2,7 +2,8 @@
 // are the same bytes as from a full read; the verification index beside the parent
 // (`<log>.verified`) is trusted only while the file is unchanged, and an edit is caught
 // whether the index is stale or not (a same-size edit with the mtime put back, after the
-// restore point, at fork time; before it, by every read of the child).
+// restore point, at fork time when it lies before the next snapshot's tick line, where the
+// read stops; before it, by every read of the child).
 import { closeSync, existsSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -76,17 +77,39 @@ describe('readForkParent', () => {
     expect(fast.snapshots[0].tick).toBe(20);
   });
 
-  it('an edit after the restore point, same size and mtime (the index still matches), is caught at fork time', async () => {
+  it('an edit after the restore point, same size and mtime (the index still matches), is caught at fork time up to the next snapshot; after it, only by forks that read that far', async () => {
     const copy = join(dir, 'edited-tail.ndjson');
     writeCopy(copy);
     await readForkParent(copy, [12]);
     expect(existsSync(parentIndexPath(copy))).toBe(true);
+    // tick 15 lies between the restore point (the snapshot at 10) and the snapshot at 20
     const text = readFileSync(copy, 'utf8');
-    const at = text.lastIndexOf('"type":"tick"') - 2;
-    const old = text[at];
-    editInPlace(copy, Buffer.byteLength(text.slice(0, at)), old === '1' ? '2' : '1');
+    const at = text.indexOf('"t":15,"type":"tick"') + 5;
+    editInPlace(copy, Buffer.byteLength(text.slice(0, at)), '6');
     await expect(readForkParent(copy, [12])).rejects.toThrow(LogFormatError);
     await expect(readForkParent(copy, [12])).rejects.toThrow(/edited-tail\.ndjson.*hash chain/);
+
+    // the last tick line lies after the snapshot at 20: a fork at 12 stops before it (the
+    // index vouches for it, as for the lines before the restore point); a fork at the last
+    // tick reads it and refuses the log
+    const late = join(dir, 'edited-late.ndjson');
+    writeCopy(late);
+    await readForkParent(late, [12]);
+    const end = text.lastIndexOf('"type":"tick"') - 2;
+    editInPlace(late, Buffer.byteLength(text.slice(0, end)), text[end] === '1' ? '2' : '1');
+    const recorded = await readForkParent(late, [12]);
+    expect(recorded.digest).toBe(digest);
+    expect(recorded.chain.ticks.at(-1)).toBe(19);
+    const a = await continueRun({
+      def,
+      recorded,
+      path: late,
+      atTick: 12,
+      out: join(dir, 'late-child.ndjson'),
+      layout: 'delta',
+    });
+    expect(a.digest).toBe(digest);
+    await expect(readForkParent(late, [ticks])).rejects.toThrow(/edited-late\.ndjson/);
   });
 
   it('an edit before the restore point with the mtime put back passes the fork but not a read of the child', async () => {

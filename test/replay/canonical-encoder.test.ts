@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/index.ts';
-import { CanonicalEncoder } from '../../src/replay/index.ts';
+import { CanonicalEncoder, LineEncoder } from '../../src/replay/index.ts';
 
 /** A small deterministic PRNG for generating test values (mulberry32). */
 function prng(seed: number): () => number {
@@ -116,5 +116,36 @@ describe('CanonicalEncoder', () => {
       expect(() => encoder.encode(value)).toThrow(messageOf(() => canonicalJson(value)));
       expect(encoder.tryEncode(value)).toBeUndefined();
     }
+  });
+});
+
+describe('LineEncoder: a snapshot state encoded again right after', () => {
+  const line = (enc: LineEncoder, type: string, seq: number, fields: Record<string, unknown>) =>
+    enc.encodeEvent(type, 5, seq, fields, 'c'.repeat(64)).text;
+
+  it('reuses its JSON only for the same object as the snapshot encoded just before', () => {
+    const state = { tick: 5, cols: ['AAAA', 'BBBB'], history: [{ a: 1 }] };
+    const enc = new LineEncoder();
+    line(enc, 'snapshot', 1, { state });
+    // the engine's final snapshot: the very same object, nothing encoded between
+    state.cols[0] = 'CCCC'; // (a change here would not be seen: the engine changes nothing)
+    const again = line(enc, 'snapshot', 2, { state });
+    expect(again).toContain('"AAAA"');
+    expect(again).toBe(
+      line(new LineEncoder(), 'snapshot', 2, { state: { ...state, cols: ['AAAA', 'BBBB'] } }),
+    );
+
+    // another event between the two: encoded afresh
+    const enc2 = new LineEncoder();
+    line(enc2, 'snapshot', 1, { state });
+    state.cols[0] = 'DDDD';
+    line(enc2, 'tick', 2, { state: 'x' });
+    expect(line(enc2, 'snapshot', 3, { state })).toBe(line(new LineEncoder(), 'snapshot', 3, { state }));
+    // another object with the same content: encoded afresh
+    const enc3 = new LineEncoder();
+    line(enc3, 'snapshot', 1, { state });
+    const copy = structuredClone(state);
+    copy.cols[1] = 'EEEE';
+    expect(line(enc3, 'snapshot', 2, { state: copy })).toContain('"EEEE"');
   });
 });
