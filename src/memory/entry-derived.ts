@@ -13,10 +13,6 @@ export interface EntryDerived {
   terms: Int32Array | undefined;
   cost: number | undefined;
   json: Buffer | undefined;
-  /** The stamp of the last indexed recall whose stream held this entry (see lexical-index.ts). */
-  stamp: number;
-  /** The entry's position in that recall's stream. */
-  pos: number;
 }
 
 /**
@@ -32,8 +28,6 @@ export function attachDerived(entry: MemoryEntry): void {
     terms: undefined,
     cost: undefined,
     json: undefined,
-    stamp: 0,
-    pos: 0,
   };
   Object.defineProperty(entry, DERIVED, { value: slot });
 }

@@ -1,5 +1,4 @@
-import { derivedOf, type EntryDerived } from './entry-derived.ts';
-import { dropIndex, headIndexOf, LexicalIndex, nextRecallStamp, setIndex } from './lexical-index.ts';
+import { derivedOf } from './entry-derived.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import type { SyncRelevanceScorer } from './relevance-scorer.ts';
 import { type TokenizeOptions, tokenize } from './tokenize.ts';
@@ -16,12 +15,6 @@ export interface LexicalRelevanceOptions {
    * the memory itself.
    */
   cacheSize?: number;
-}
-
-/** Options of {@link LexicalRelevance.scoreEntries}. */
-export interface EntryScoreOptions {
-  /** Keep an inverted index of `entries` (a stream's entries array). Default true. */
-  index?: boolean;
 }
 
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
@@ -72,18 +65,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
 
   /**
    * Scores the texts of memory entries, as {@link LexicalRelevance.scoreSync} scores their
-   * texts (same numbers), tokenising each entry only the first time it is seen. When
-   * `entries` is a stream's own entries array (made by `remember`), an inverted index of it
-   * is kept and carried along its history (see lexical-index.ts), so a recall touches only
-   * the memories that share a term with the query; `opts.index: false` says the array is a
-   * one-off (e.g. a filtered copy) not worth indexing. The index never changes a score.
+   * texts (same numbers), tokenising each entry only the first time it is seen.
    */
-  scoreEntries(query: string, entries: readonly MemoryEntry[], opts: EntryScoreOptions = {}): number[] {
-    return this.scoreEntryTerms(
-      [...new Set(tokenize(query, this.tokenizeOptions))].sort(),
-      entries,
-      opts.index ?? true,
-    );
+  scoreEntries(query: string, entries: readonly MemoryEntry[]): number[] {
+    return this.scoreTerms(query, entries.length, (d) => this.termsOfEntry(entries[d]));
   }
 
   /**
@@ -92,14 +77,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * are memoised (up to {@link QUERY_PART_MEMO} parts), so the same message heard by many
    * agents is tokenised once.
    */
-  scoreEntriesByParts(
-    parts: readonly string[],
-    entries: readonly MemoryEntry[],
-    opts: EntryScoreOptions = {},
-  ): number[] {
+  scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
     const terms = new Set<string>();
     for (const part of parts) for (const term of this.partTerms(part)) terms.add(term);
-    return this.scoreEntryTerms([...terms].sort(), entries, opts.index ?? true);
+    return this.scoreWithTerms([...terms].sort(), entries.length, (d) => this.termsOfEntry(entries[d]));
   }
 
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
@@ -119,97 +100,6 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       if (this.parts.size > QUERY_PART_MEMO) this.parts.delete(this.parts.keys().next().value!);
     }
     return terms;
-  }
-
-  /** Scores entries with the query's distinct terms, sorted: by the stream's index when it has one. */
-  private scoreEntryTerms(
-    terms: readonly string[],
-    entries: readonly MemoryEntry[],
-    index: boolean,
-  ): number[] {
-    if (index && terms.length > 0 && entries.length > 0) {
-      const scores = this.scoreIndexed(terms, entries);
-      if (scores !== undefined) return scores;
-    }
-    return this.scoreWithTerms(terms, entries.length, (d) => this.termsOfEntry(entries[d]));
-  }
-
-  /**
-   * {@link LexicalRelevance.scoreWithTerms} by the inverted index of the stream (see
-   * lexical-index.ts): the same document frequencies and the same per-entry sums, added in
-   * the query terms' sorted order, hence the same doubles. Undefined when the entries cannot
-   * be indexed (an entry without a derived slot, ids not increasing): the caller walks them.
-   */
-  private scoreIndexed(terms: readonly string[], entries: readonly MemoryEntry[]): number[] | undefined {
-    const n = entries.length;
-    const ix = this.indexFor(entries);
-    const stamp = ix === undefined ? 0 : this.stampEntries(ix, entries);
-    if (ix === undefined || stamp === 0) return undefined;
-    const queryIds = this.intern(terms);
-    const lists: (EntryDerived[] | undefined)[] = [];
-    const idf = new Float64Array(terms.length);
-    let total = 0;
-    for (let q = 0; q < terms.length; q++) {
-      const list = ix.postings.get(queryIds[q]);
-      let df = 0;
-      if (list !== undefined) for (let j = 0; j < list.length; j++) if (list[j].stamp === stamp) df++;
-      lists.push(df === 0 ? undefined : list);
-      idf[q] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      total += idf[q];
-    }
-    const sums = new Float64Array(n);
-    for (let q = 0; q < terms.length; q++) {
-      const list = lists[q];
-      if (list === undefined) continue;
-      for (let j = 0; j < list.length; j++) if (list[j].stamp === stamp) sums[list[j].pos] += idf[q];
-    }
-    const scores = new Array<number>(n);
-    for (let d = 0; d < n; d++) scores[d] = sums[d] / total;
-    return scores;
-  }
-
-  /** The index of `entries` (built afresh when it has none, or when evicted entries fill it). */
-  private indexFor(entries: readonly MemoryEntry[]): LexicalIndex | undefined {
-    const ix = headIndexOf(entries);
-    if (ix !== undefined && ix.owner === this && ix.count <= 2 * entries.length + 64) return ix;
-    // No index yet, an older array of an indexed history, or one mostly of evicted entries.
-    if (ix === undefined && derivedOf(entries[0]) === undefined) return undefined;
-    const fresh = new LexicalIndex(this, entries);
-    setIndex(entries, fresh);
-    return fresh;
-  }
-
-  /**
-   * Stamps every entry of the stream with a new stamp and its position, adding entries newer
-   * than the index's to it. Returns the stamp, or 0 (and drops the index) when an entry has no
-   * derived slot or the ids do not increase.
-   */
-  private stampEntries(ix: LexicalIndex, entries: readonly MemoryEntry[]): number {
-    let prev = Number.NEGATIVE_INFINITY;
-    for (const e of entries) {
-      if (derivedOf(e) === undefined || !(e.id > prev)) {
-        dropIndex(entries);
-        return 0;
-      }
-      prev = e.id;
-    }
-    const stamp = nextRecallStamp();
-    for (let d = 0; d < entries.length; d++) {
-      const e = entries[d];
-      const slot = derivedOf(e)!;
-      slot.stamp = stamp;
-      slot.pos = d;
-      if (e.id <= ix.maxId) continue;
-      const ids = this.termsOfEntry(e);
-      for (let j = 0; j < ids.length; j++) {
-        const list = ix.postings.get(ids[j]);
-        if (list === undefined) ix.postings.set(ids[j], [slot]);
-        else list.push(slot);
-      }
-      ix.count++;
-    }
-    ix.maxId = Math.max(ix.maxId, prev);
-    return stamp;
   }
 
   /** Scores with the query's distinct terms, sorted. */

@@ -1,7 +1,6 @@
 import { ConfigError, RunError } from '../core/index.ts';
 import { attachDerived } from './entry-derived.ts';
 import { clampImportance, estimateImportance, type ImportanceFn } from './importance.ts';
-import { carryIndex } from './lexical-index.ts';
 import { LexicalRelevance } from './lexical-relevance.ts';
 import {
   MEMORY_KINDS,
@@ -80,13 +79,11 @@ export function remember(
   const decay = checkDecay(opts.decay ?? DEFAULT_DECAY);
   const rate = opts.importance ?? estimateImportance;
   const list: readonly NewMemory[] = Array.isArray(memories) ? memories : [memories as NewMemory];
-  const firstNewId = state.nextId;
-  let nextId = firstNewId;
+  let nextId = state.nextId;
   const added = list.map((m) => toEntry(m, nextId++, rate));
   let entries = [...state.entries, ...added];
   if (entries.length > maxEntries)
     entries = evictLowest(entries, entries.length - maxEntries, latestOf(entries), decay);
-  carryIndex(state.entries, entries, firstNewId);
   return { nextId, entries };
 }
 
@@ -131,13 +128,11 @@ export function recall(
   const scorer = opts.relevance ?? LEXICAL;
   const text = typeof query === 'string' ? query : query.join(' ');
   let relevances: number[] = [];
-  // Only the stream's own entries array is worth an index (a filtered copy is used once).
-  const index = { index: candidates === state.entries };
   if (candidates.length > 0 && scorer instanceof LexicalRelevance)
     relevances =
       typeof query === 'string'
-        ? scorer.scoreEntries(query, candidates, index)
-        : scorer.scoreEntriesByParts(query, candidates, index);
+        ? scorer.scoreEntries(query, candidates)
+        : scorer.scoreEntriesByParts(query, candidates);
   else if (candidates.length > 0) relevances = scorer.scoreSync(text, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
@@ -157,11 +152,9 @@ export async function recallAsync(
   const relevances =
     candidates.length === 0
       ? []
-      : scorer instanceof LexicalRelevance
-        ? scorer.scoreEntries(query, candidates, { index: candidates === state.entries })
-        : byEntry
-          ? await byEntry.call(scorer, query, candidates)
-          : await scorer.score(query, candidates.map(textOf));
+      : byEntry
+        ? await byEntry.call(scorer, query, candidates)
+        : await scorer.score(query, candidates.map(textOf));
   return rank(state, candidates, relevances, opts);
 }
 
