@@ -5,22 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliJson, tempDir, verifyInProcess, write } from './helpers.ts';
+import { type BatchChild, cliJson, tempDir, verifyInProcess, write } from './helpers.ts';
 
 const dir = tempDir('fork-batch-pool');
 const parent = join(dir, 'parent.ndjson');
 const SEED = 3;
 
-interface Child {
-  atTick: number;
-  arm: string;
-  replicate: number;
-  log: string;
-  digest: string;
-}
-
 let iv: string;
-const batches: Record<string, Child[]> = {};
+const batches: Record<string, BatchChild[]> = {};
 
 beforeAll(async () => {
   iv = write(dir, 'tell-all.yaml', 'type: message\nto: all\nkind: tell\nitem: rumor\n');
@@ -34,7 +26,7 @@ beforeAll(async () => {
       ...['fork', parent, '--at', '5,9', '--intervene', iv, '--replicates', '2'],
       ...['--workers', workers, '--out', out],
     );
-    batches[workers] = r.children as Child[];
+    batches[workers] = r.children as BatchChild[];
   }
 });
 

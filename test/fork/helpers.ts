@@ -29,6 +29,15 @@ export function lines(path: string): string[] {
 export { BIN as bin } from '../cli/run-cli.ts';
 
 /** What a CLI process did. */
+/** One child of a fork batch, as `fork --json` lists it. */
+export interface BatchChild {
+  atTick: number;
+  arm: string;
+  replicate: number;
+  log: string;
+  digest: string;
+}
+
 export interface Outcome {
   code: number;
   stdout: string;

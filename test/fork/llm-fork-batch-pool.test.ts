@@ -7,23 +7,24 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliJson, lines, tempDir, verifyInProcess, wallOf, withoutWall, write } from './helpers.ts';
+import {
+  type BatchChild,
+  cliJson,
+  lines,
+  tempDir,
+  verifyInProcess,
+  wallOf,
+  withoutWall,
+  write,
+} from './helpers.ts';
 
 const dir = tempDir('fork-llm-batch-pool');
 const parent = join(dir, 'parent.ndjson');
 const SEED = 5;
 
-interface Child {
-  atTick: number;
-  arm: string;
-  replicate: number;
-  log: string;
-  digest: string;
-}
-
 let server: LocalLlmServer;
 let iv: string;
-const batches: Record<string, Child[]> = {};
+const batches: Record<string, BatchChild[]> = {};
 let liveCalls = 0;
 
 const BATCH = ['--at', '2', '--replicates', '2'];
@@ -49,8 +50,8 @@ beforeAll(async () => {
   const two = await cliJson(
     ...['fork', parent, ...BATCH, '--intervene', iv, '--workers', '2', '--out', join(dir, 'w2')],
   );
-  batches['1'] = one.children as Child[];
-  batches['2'] = two.children as Child[];
+  batches['1'] = one.children as BatchChild[];
+  batches['2'] = two.children as BatchChild[];
 }, 120_000);
 
 afterAll(async () => {
