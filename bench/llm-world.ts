@@ -97,6 +97,8 @@ interface PhaseResult {
   samples?: TickSample[];
   readMs?: number;
   failures?: number;
+  /** Failed attempts that were retried (timeouts under load...): they no longer change the digest. */
+  retries?: number;
 }
 
 const cpuNow = (): number => {
@@ -144,6 +146,7 @@ async function phaseRun(a: Args): Promise<PhaseResult> {
     cpuMs,
     calls: llm.counters.calls,
     failures: llm.counters.failures,
+    retries: llm.counters.retries,
     digest: result.digest,
     ticks: result.ticks,
     baselineRss,
@@ -257,6 +260,7 @@ async function main(a: Args): Promise<void> {
     seed: a.seed,
     decisions: run.calls,
     failures: run.failures,
+    retries: run.retries,
     digest: run.digest,
     replayDigest: replay.digest,
     liveWallMs: run.wallMs,
@@ -275,7 +279,7 @@ async function main(a: Args): Promise<void> {
   const w = a.window;
   process.stdout.write(
     [
-      `town-square ${a.agents} LLM agents x ${run.ticks} ticks, seed ${a.seed}: ${run.calls} decisions, ${run.failures} failed, digest ${run.digest}`,
+      `town-square ${a.agents} LLM agents x ${run.ticks} ticks, seed ${a.seed}: ${run.calls} decisions, ${run.failures} failed, ${run.retries ?? 0} retried attempts, digest ${run.digest}`,
       `live: ${f(run.wallMs / 1000, 1)} s wall; engine CPU ${f(run.cpuMs / run.calls, 3)} ms/decision overall, ${f(at20, 3)} at tick ${Math.min(20, a.ticks)} and ${f(atEnd, 3)} at tick ${run.ticks} (last ${w} ticks); server ${f(serverCpuMs / run.calls, 3)} ms/decision`,
       `replay (rerunLog, verified): ${f(replay.wallMs / 1000, 2)} s, ${f(figures.replayDecisionsPerSecond)} decisions/s (+${f((replay.readMs ?? 0) / 1000, 2)} s reading the log); digest ${replay.digest === run.digest ? 'matches' : `DIFFERS ${replay.digest}`}`,
       `grapevine replay --verify (CLI, start-up included): ${f(cliMs / 1000, 2)} s, exit ${cliCode}, ${f(run.calls / (cliMs / 1000))} decisions/s`,

@@ -1,5 +1,5 @@
 import { costOf, type ModelPrice, priceForCall } from './model-prices.ts';
-import type { LlmCallRecord } from './recording-port.ts';
+import { attemptsOf, type LlmCallRecord } from './recording-port.ts';
 
 /**
  * What a run's LLM calls cost, counted once from the call records (the only count: the
@@ -43,15 +43,15 @@ export function countCall(
 ): void {
   counters.calls++;
   if (record.reply === null) counters.failures++;
-  counters.retries +=
-    record.reply === null ? Math.max(0, record.attempts.length - 1) : record.attempts.length;
+  const attempts = attemptsOf(record);
+  counters.retries += record.reply === null ? Math.max(0, attempts.length - 1) : attempts.length;
   if (record.cached) {
     counters.cacheHits++;
     return;
   }
   let tokensIn = record.reply?.usage.input ?? 0;
   let tokensOut = record.reply?.usage.output ?? 0;
-  for (const a of record.attempts) {
+  for (const a of attempts) {
     tokensIn += a.usage?.input ?? 0;
     tokensOut += a.usage?.output ?? 0;
   }

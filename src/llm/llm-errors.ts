@@ -50,6 +50,8 @@ export interface LlmCallErrorOptions {
   retryAfterMs?: number;
   /** Failed attempts so far (filled by the retry layer). */
   attempts?: LlmAttempt[];
+  /** See `LlmReply.attemptsInDigest`: set only by a replay of an old log. */
+  attemptsInDigest?: boolean;
   /** Tokens billed for a reply that was received but discarded (malformed JSON). */
   usage?: TokenUsage;
   /** A sanitised cause (never the raw client error: it could carry request details). */
@@ -73,6 +75,8 @@ export class LlmCallError extends GrapevineError {
   readonly attempts: LlmAttempt[];
   /** Tokens billed for a reply that was received but discarded (malformed JSON). */
   readonly usage: TokenUsage | undefined;
+  /** See `LlmReply.attemptsInDigest`: set only by a replay of an old log. */
+  readonly attemptsInDigest: boolean;
 
   constructor(kind: LlmErrorKind, message: string, opts: LlmCallErrorOptions = {}) {
     super('E_LLM', message, { hint: opts.hint ?? HINTS[kind], cause: opts.cause, exitCode: 1 });
@@ -81,6 +85,7 @@ export class LlmCallError extends GrapevineError {
     this.retryAfterMs = opts.retryAfterMs;
     this.attempts = opts.attempts ?? [];
     this.usage = opts.usage;
+    this.attemptsInDigest = opts.attemptsInDigest === true;
   }
 
   /** True when another attempt may succeed. */
@@ -102,6 +107,7 @@ export class LlmCallError extends GrapevineError {
       usage: this.usage,
       cause: this.cause,
       hint: this.hint,
+      attemptsInDigest: this.attemptsInDigest,
     });
   }
 }

@@ -68,6 +68,12 @@ export interface LlmReply {
   model: string;
   /** Failed attempts before this reply (empty when the first try worked). */
   attempts: LlmAttempt[];
+  /**
+   * Set only by a replay of an `llm` line that holds its attempts inside the digest (logs
+   * written before attempts moved under `wall`), so that the recorder writes them back there
+   * and the old log keeps verifying. Live calls never set it.
+   */
+  attemptsInDigest?: boolean;
   /** True when served from the on-disk cache. */
   cached?: boolean;
   /** Wall-clock latency in ms (excluded from digests). */

@@ -30,8 +30,8 @@ export interface LlmRecordedError {
 
 /**
  * One LLM call as the replay log keeps it. Everything except `wall` is deterministic given
- * the run's inputs and goes into the log digest; `wall` holds wall-clock measurements that
- * the digest excludes.
+ * the run's inputs and goes into the log digest; `wall` holds what depends on timing (the
+ * latency, the failed attempts), which the digest excludes.
  */
 export interface LlmCallRecord {
   caller: string;
@@ -45,9 +45,34 @@ export interface LlmCallRecord {
   reply: LlmRecordedReply | null;
   /** Present only when the call failed after all retries. */
   error?: LlmRecordedError;
+  /**
+   * Always empty in records made now: which attempts failed (a timeout under load, an
+   * endpoint's 500) depends on timing, not on the run's inputs, so the failed attempts live
+   * in `wall.attempts`, outside the digest. Logs written before that hold them here, inside
+   * the digest, and a replay of such a log writes them here again. Read them with
+   * {@link attemptsOf}.
+   */
   attempts: LlmAttempt[];
   cached: boolean;
-  wall: { latencyMs: number };
+  /** Wall-clock data, outside the digest: latency, and the failed attempts when there were any. */
+  wall: { latencyMs: number; attempts?: LlmAttempt[] };
+}
+
+/** The failed attempts of a recorded call, wherever the record keeps them (see {@link LlmCallRecord.attempts}). */
+export function attemptsOf(record: Pick<LlmCallRecord, 'attempts' | 'wall'>): LlmAttempt[] {
+  if (record.attempts.length > 0) return record.attempts;
+  return record.wall?.attempts ?? [];
+}
+
+/** The `attempts` field and the `wall` of a record, with the attempts placed as described at {@link LlmCallRecord.attempts}. */
+function placeAttempts(
+  attempts: readonly LlmAttempt[],
+  inDigest: boolean,
+  latencyMs: number,
+): Pick<LlmCallRecord, 'attempts' | 'wall'> {
+  const copy = attempts.map((a) => ({ ...a }));
+  if (inDigest) return { attempts: copy, wall: { latencyMs } };
+  return { attempts: [], wall: copy.length > 0 ? { latencyMs, attempts: copy } : { latencyMs } };
 }
 
 /** Options of {@link RecordingPort}. */
@@ -95,9 +120,8 @@ export class RecordingPort implements LlmPort {
         model: reply.model,
         ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
       },
-      attempts: reply.attempts.map((a) => ({ ...a })),
+      ...placeAttempts(reply.attempts, reply.attemptsInDigest === true, latencyMs),
       cached: reply.cached === true,
-      wall: { latencyMs },
     });
     return { ...reply, latencyMs };
   }
@@ -131,8 +155,7 @@ function failureRecord(
     ...recorded,
     reply: null,
     error,
-    attempts: err.attempts.map((a) => ({ ...a })),
+    ...placeAttempts(err.attempts, err.attemptsInDigest, latencyMs),
     cached: false,
-    wall: { latencyMs },
   };
 }

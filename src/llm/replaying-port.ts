@@ -2,7 +2,7 @@ import { canonicalJson } from '../core/index.ts';
 import { LlmCallError, ReplayMismatchError } from './llm-errors.ts';
 import type { ChatMessage, LlmPort, LlmReply, LlmRequest } from './port.ts';
 import { promptHash } from './prompt-hash.ts';
-import type { LlmCallRecord } from './recording-port.ts';
+import { attemptsOf, type LlmCallRecord } from './recording-port.ts';
 
 /** A difference between a request and its recording. */
 interface Difference {
@@ -68,16 +68,19 @@ export class ReplayingPort implements LlmPort {
 }
 
 function replyOf(record: LlmCallRecord): LlmReply {
-  const attempts = record.attempts.map((a) => ({ ...a }));
+  const attempts = attemptsOf(record).map((a) => ({ ...a }));
+  // an old log's line that hashes its attempts is written back the same way
+  const attemptsInDigest = record.attempts.length > 0;
   if (record.reply === null) {
     const e = record.error ?? {
       kind: 'other' as const,
       message: 'LLM call failed (recorded without details)',
     };
-    throw new LlmCallError(e.kind, e.message, { status: e.status, attempts });
+    throw new LlmCallError(e.kind, e.message, { status: e.status, attempts, attemptsInDigest });
   }
   const { text, usage, model, logprobs } = record.reply;
   const reply: LlmReply = { text, usage: { ...usage }, model, attempts, cached: record.cached };
+  if (attemptsInDigest) reply.attemptsInDigest = true;
   if (logprobs) reply.logprobs = logprobs;
   return reply;
 }

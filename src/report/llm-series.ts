@@ -3,7 +3,7 @@ export interface LlmTick {
   calls: number;
   inputTokens: number;
   outputTokens: number;
-  /** Failed attempts that were retried (the `attempts` list of each call). */
+  /** Failed attempts that were retried (the `wall.attempts` list of each call, `attempts` in older logs). */
   retries: number;
   /** Calls that failed after all retries (reply null): the world fell back. */
   failures: number;
@@ -23,6 +23,13 @@ export function tallyLlm(byTick: Map<number, LlmTick>, tick: number, event: Reco
   if (reply === null || reply === undefined) row.failures++;
   row.inputTokens += Number(reply?.usage?.input ?? 0);
   row.outputTokens += Number(reply?.usage?.output ?? 0);
-  row.retries += Array.isArray(event.attempts) ? event.attempts.length : 0;
+  row.retries += failedAttempts(event);
   if (event.cached === true) row.cached++;
+}
+
+/** The failed attempts of an `llm` event: `wall.attempts`, or `attempts` in logs written before they moved there. */
+function failedAttempts(event: Record<string, unknown>): number {
+  if (Array.isArray(event.attempts) && event.attempts.length > 0) return event.attempts.length;
+  const wall = event.wall as { attempts?: unknown } | undefined;
+  return Array.isArray(wall?.attempts) ? wall.attempts.length : 0;
 }

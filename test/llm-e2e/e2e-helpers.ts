@@ -41,8 +41,9 @@ export interface LlmLine extends LogEvent {
   purpose: string;
   reply: { text: string } | null;
   error?: { kind: string; message: string };
+  /** Always empty in new logs: the failed attempts are under `wall`, outside the digest. */
   attempts: { error: string; backoffMs: number }[];
-  wall: { latencyMs: number };
+  wall: { latencyMs: number; attempts?: { error: string; backoffMs: number }[] };
 }
 
 /** The `llm` lines of a log. */
@@ -52,8 +53,7 @@ export function llmLines(path: string): LlmLine[] {
 
 /**
  * What a run did, without its LLM recordings: each tick's metrics and state hash, and the
- * end summary. Two runs with the same outcome have equal outcomes even if their recorded
- * attempts (and so their digests) differ.
+ * end summary.
  */
 export function outcomeOf(path: string): { ticks: unknown[]; summary: unknown } {
   const all = events(path);

@@ -1,5 +1,5 @@
 // Issue 15 item 14: a fork without intervention of a parent whose LLM calls met faults
-// (retried attempts are part of its llm lines) reaches the parent's digest, because it
+// (retried attempts are in its llm lines' wall) reaches the parent's digest, because it
 // replays the parent's later calls instead of asking the model again (ParentTailPort).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('a fork without intervention of a parent that met LLM faults', () => {
   it('has failed attempts in the parent after the fork tick (the case under test)', () => {
     const retried = parsed(parent).filter(
-      (l) => l.type === 'llm' && l.t > 3 && (l.attempts as unknown[]).length > 0,
+      (l) => l.type === 'llm' && l.t > 3 && ((l.wall as { attempts?: unknown[] }).attempts ?? []).length > 0,
     );
     expect(retried.length).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DivergenceError } from '../../src/core/index.ts';
 import {
+  attemptsOf,
   LlmCallError,
   type LlmCallRecord,
   RecordingPort,
@@ -39,11 +40,29 @@ describe('RecordingPort', () => {
         messages: alice1.messages,
         promptHash: expect.stringMatching(/^[0-9a-f]{64}$/),
         reply: { text: 'hi', usage: { input: 10, output: 5 }, model: 'test-model' },
-        attempts: [{ error: 'http-429', backoffMs: 100 }],
+        attempts: [],
         cached: false,
-        wall: { latencyMs: 5 },
+        wall: { latencyMs: 5, attempts: [{ error: 'http-429', backoffMs: 100 }] },
       },
     ]);
+  });
+
+  it('keeps failed attempts out of the digest, except when replaying a log that hashed them', async () => {
+    const [live] = await record([{ text: 'hi', attempts: [{ error: 'timeout', backoffMs: 7 }] }], [alice1]);
+    expect(live.attempts).toEqual([]);
+    expect(attemptsOf(live)).toEqual([{ error: 'timeout', backoffMs: 7 }]);
+    // a replay of the new record writes it the same way
+    const again: LlmCallRecord[] = [];
+    await new RecordingPort(new ReplayingPort([live]), (r) => again.push(r)).complete(alice1);
+    expect(again[0].attempts).toEqual([]);
+    expect(again[0].wall.attempts).toEqual([{ error: 'timeout', backoffMs: 7 }]);
+    // an old record with its attempts inside the digest is written back inside it
+    const old = { ...live, attempts: [{ error: 'timeout', backoffMs: 7 }], wall: { latencyMs: 3 } };
+    const back: LlmCallRecord[] = [];
+    await new RecordingPort(new ReplayingPort([old]), (r) => back.push(r)).complete(alice1);
+    expect(back[0].attempts).toEqual([{ error: 'timeout', backoffMs: 7 }]);
+    expect(back[0].wall.attempts).toBeUndefined();
+    expect(attemptsOf(back[0])).toEqual([{ error: 'timeout', backoffMs: 7 }]);
   });
 
   it('records a call that failed for good, then rethrows it', async () => {
@@ -55,7 +74,8 @@ describe('RecordingPort', () => {
     expect(records[0]).toMatchObject({
       reply: null,
       error: { kind: 'http-5xx', status: 500, message: err.message },
-      attempts: [{ error: 'http-500', backoffMs: 0 }],
+      attempts: [],
+      wall: { attempts: [{ error: 'http-500', backoffMs: 0 }] },
     });
   });
 });

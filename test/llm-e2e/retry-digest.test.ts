@@ -1,0 +1,72 @@
+// Same world, config and seed give the same digest whatever the timing: a run whose LLM calls
+// were retried (an endpoint's 500s, dropped sockets, attempts that timed out, as a loaded
+// machine makes them) has the digest of the same run without a single retry. Before the
+// failed attempts moved under `wall`, two live town-square runs (50 agents x 40 ticks) gave
+// different digests when one of them met a timeout, with 0 failed calls reported.
+// In process: the engine, the LLM stack and two local servers in this worker.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLiveLlm, resolveRunLlm } from '../../src/cli/llm-session.ts';
+import { replayServices } from '../../src/cli/replay-services.ts';
+import { InputBuffer, RngStreams, runWorld } from '../../src/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { LogWriter, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { world } from '../../worlds/town-square/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'grapevine-retry-digest-'));
+const servers: LocalLlmServer[] = [];
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function live(name: string, server: LocalLlmServer) {
+  const log = join(dir, `${name}.ndjson`);
+  const inputs = new InputBuffer();
+  const llm = await openLiveLlm(
+    resolveRunLlm({ llmBaseUrl: server.url, llmTimeoutMs: 250, llmAttempts: 12 }, {}),
+    new RngStreams(5),
+    inputs,
+  );
+  const result = await runWorld(world, {
+    params: { agents: 6 },
+    seed: 5,
+    ticks: 3,
+    openLog: (header) => LogWriter.create(log, header),
+    llm: llm.port,
+    llmInfo: llm.info,
+    inputs,
+    fallbacks: llm.counters,
+  }).finally(() => llm.close());
+  return { log, digest: result.digest, counters: { ...llm.counters } };
+}
+
+describe('retried LLM attempts leave the digest unchanged', () => {
+  it('a run with timeouts, 500s and dropped sockets has the fault-free digest, and replays to it', async () => {
+    const clean = await startLocalLlmServer({ port: 0 });
+    const faulty = await startLocalLlmServer({
+      port: 0,
+      faultRate: 0.4,
+      faultKinds: ['timeout', '500', 'drop'],
+      faultTimeoutMs: 1000,
+      seed: 3,
+    });
+    servers.push(clean, faulty);
+    const a = await live('clean', clean);
+    const b = await live('faulty', faulty);
+    expect(a.counters).toMatchObject({ calls: 18, failures: 0, retries: 0 });
+    expect(b.counters).toMatchObject({ calls: 18, failures: 0 });
+    expect(b.counters.retries).toBeGreaterThan(0);
+    expect(faulty.stats().faults.timeout).toBeGreaterThan(0);
+    expect(b.digest).toBe(a.digest);
+    // the faulty run's log keeps its attempts (under wall) and replays offline to its digest
+    const recorded = await readRecordedRun(b.log);
+    const walls = recorded.llmRecords.map((r) => (r.wall as { attempts?: unknown[] }).attempts ?? []);
+    expect(walls.flat().length).toBe(b.counters.retries);
+    const rerun = await rerunLog(recorded, world, { services: replayServices(recorded)! });
+    expect(rerun.digest).toBe(b.digest);
+  }, 60_000);
+});
