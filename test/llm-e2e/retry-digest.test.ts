@@ -57,7 +57,9 @@ describe('retried LLM attempts leave the digest unchanged', () => {
     servers.push(clean, faulty);
     const a = await live('clean', clean);
     const b = await live('faulty', faulty);
-    expect(a.counters).toMatchObject({ calls: 18, failures: 0, retries: 0 });
+    // the clean server injects no faults, but a loaded machine can still time a call out
+    // (250 ms client timeout): such retries must leave the digest unchanged just the same
+    expect(a.counters).toMatchObject({ calls: 18, failures: 0 });
     expect(b.counters).toMatchObject({ calls: 18, failures: 0 });
     expect(b.counters.retries).toBeGreaterThan(0);
     expect(faulty.stats().faults.timeout).toBeGreaterThan(0);
