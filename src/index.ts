@@ -271,6 +271,7 @@ export {
   InputBuffer,
   interventionSchema,
   isWorldDefinition,
+  networkKinds,
   parseIntervention,
   resolveParams,
   runWorld,

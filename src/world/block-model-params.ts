@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/** The network generators a world can offer as its `network` parameter, in the order rumor and opinion list them. */
+export const networkKinds = [
+  'watts-strogatz',
+  'erdos-renyi',
+  'barabasi-albert',
+  'stochastic-block-model',
+  'ring-lattice',
+  'complete',
+  'csv',
+] as const;
+
 /**
  * The parameters of `network=stochastic-block-model` as a zod shape that a world spreads into
  * its parameter schema (`z.object({ ..., ...blockModelParams })`), so every world that offers

@@ -1,4 +1,4 @@
-import { blockModelParams, z } from '../../src/index.ts';
+import { blockModelParams, networkKinds, z } from '../../src/index.ts';
 
 /** Opinion-dynamics models of the opinion world. */
 export const OPINION_MODELS = [
@@ -23,15 +23,7 @@ export const opinionParams = z.object({
     .default(1000)
     .describe('number of agents (ignored when a file gives the population)'),
   network: z
-    .enum([
-      'watts-strogatz',
-      'erdos-renyi',
-      'barabasi-albert',
-      'stochastic-block-model',
-      'ring-lattice',
-      'complete',
-      'csv',
-    ])
+    .enum(networkKinds)
     .default('watts-strogatz')
     .describe('who hears whom (complete = well-mixed); with weights=file the weights decide instead'),
   k: z

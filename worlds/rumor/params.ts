@@ -1,4 +1,4 @@
-import { blockModelParams, z } from '../../src/index.ts';
+import { blockModelParams, networkKinds, z } from '../../src/index.ts';
 
 /** Spreading models of the rumour world. */
 export const SPREADING_MODELS = [
@@ -13,15 +13,7 @@ export const SPREADING_MODELS = [
 export const rumorParams = z.object({
   n: z.number().int().min(2).default(10_000).describe('number of agents'),
   network: z
-    .enum([
-      'watts-strogatz',
-      'erdos-renyi',
-      'barabasi-albert',
-      'stochastic-block-model',
-      'ring-lattice',
-      'complete',
-      'csv',
-    ])
+    .enum(networkKinds)
     .default('watts-strogatz')
     .describe('network generator (complete = well-mixed, never materialised)'),
   k: z
