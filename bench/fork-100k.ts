@@ -5,8 +5,8 @@
  * rerun the recorded tail, run the last 50 ticks) against a rerun of the same run from
  * tick 0 to the same end, and the snapshot size per agent.
  *
- *   npx tsx --expose-gc bench/fork-100k.ts [--n 100000] [--ticks 500] [--every 50] [--at 450]
- *     [--series 50,250] [--seed 1] [--repeat 3] [--no-cli] [--set key=value ...]
+ *   npx tsx bench/fork-100k.ts [--n 100000] [--ticks 500] [--every 50] [--at 450]
+ *     [--series 50,250] [--seed 1] [--repeat 3] [--pairs 5] [--no-cli] [--set key=value ...]
  *
  * The default rumour run (Daley-Kendall on Watts-Strogatz k=10) dies out in about 80
  * ticks, so this uses a setting that lasts: independent cascade (p=0.5) on an almost
@@ -20,15 +20,21 @@
  * Figures are CPU seconds of this process (user + system) as well as wall times, which are
  * only upper bounds on a loaded machine.
  *
- * Everything runs in this process through the library (`runWorld`, `readForkParent`,
- * `continueRun`, as `grapevine run` and `grapevine fork` call them), except one timed
- * `grapevine fork` through the CLI (start-up included; `--no-cli` skips it). The fork and
- * the rerun alternate `--repeat` times; the table gives medians. Every fork and rerun must
- * reproduce the parent's digest. Logs go to bench/out/fork-100k-*.ndjson, figures to
- * bench/out/fork-100k.json.
+ * Two measurements, each fair on its own: (1) in this process through the library
+ * (`runWorld`, `readForkParent`, `continueRun`, as `grapevine run` and `grapevine fork` call
+ * them), the fork and the rerun alternating `--repeat` times, both measured the same way
+ * (no forced GC before either: a `gc()` before each timed section used to throw away the
+ * optimised code, which a 50-tick fork pays for and a 500-tick rerun amortises); and (2)
+ * the headline, whole processes: `grapevine fork` against `grapevine run` of the same run
+ * through the built CLI (`npm run build` first), alternating A B A B `--pairs` times, each
+ * timed by `/usr/bin/time` (the kernel's user + system seconds of the finished child:
+ * start-up, module loading, network building and cold JIT included on both sides); the
+ * ratio is taken pair by pair and its median reported. `--no-cli` skips (2). Every fork and
+ * rerun must reproduce the parent's digest. Logs go to bench/out/fork-100k-*.ndjson,
+ * figures to bench/out/fork-100k.json.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +68,8 @@ interface Args {
   series: number[];
   seed: number;
   repeat: number;
+  /** Whole-process pairs (CLI fork, CLI run) timed by /usr/bin/time. */
+  pairs: number;
   cli: boolean;
   /** Parameter overrides (`--set key=value`, repeatable). */
   set: Record<string, unknown>;
@@ -77,6 +85,7 @@ function parse(): Args {
       series: { type: 'string', default: '50,250' },
       seed: { type: 'string', default: '1' },
       repeat: { type: 'string', default: '3' },
+      pairs: { type: 'string', default: '5' },
       'no-cli': { type: 'boolean', default: false },
       set: { type: 'string', multiple: true, default: [] },
     },
@@ -98,6 +107,7 @@ function parse(): Args {
       .map((s) => int('series', s, 0)),
     seed: int('seed', values.seed, 0),
     repeat: int('repeat', values.repeat, 1),
+    pairs: int('pairs', values.pairs, 1),
     cli: !values['no-cli'],
     set: parseAssignments(values.set),
   };
@@ -118,10 +128,7 @@ function params(a: Args): Record<string, unknown> {
   };
 }
 
-const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
-
 async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
-  gc();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const value = await f();
@@ -209,6 +216,71 @@ function expectDigest(what: string, got: string, want: string): void {
   if (got !== want) throw new Error(`${what} digest ${got} differs from the parent's ${want}`);
 }
 
+interface ProcessTime {
+  ms: number;
+  cpuMs: number;
+  maxRssKb: number;
+}
+
+/**
+ * Runs a command as a whole process under `/usr/bin/time` and returns the kernel's account of
+ * it (wall, user + system of the process and its waited-for children, peak RSS) and its stdout.
+ */
+function timeProcess(args: string[]): { time: ProcessTime; stdout: string } {
+  const file = join(OUT, `fork-100k-time-${process.pid}.txt`);
+  const c = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', file, process.execPath, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (c.error) throw new Error(`cannot run /usr/bin/time (install GNU time): ${c.error.message}`);
+  if (c.status !== 0) throw new Error(`${args.slice(0, 3).join(' ')} exited ${c.status}: ${c.stderr}`);
+  const [e, u, s, m] = readFileSync(file, 'utf8').trim().split(/\s+/).slice(-4).map(Number);
+  rmSync(file, { force: true });
+  return { time: { ms: e * 1000, cpuMs: (u + s) * 1000, maxRssKb: m }, stdout: c.stdout };
+}
+
+/** `grapevine fork` of the parent and `grapevine run` of the same run, alternating, each a whole process. */
+function wholeProcessPairs(
+  a: Args,
+  parent: string,
+  child: string,
+  rerun: string,
+  digest: string,
+): { fork: ProcessTime; run: ProcessTime }[] {
+  const sets = Object.entries(params(a)).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  const forkArgs = [BIN, 'fork', parent, '--at', String(a.at), '--out', child, '--force', '--json'];
+  const runArgs = [
+    BIN,
+    'run',
+    'rumor',
+    ...sets,
+    '--seed',
+    String(a.seed),
+    '--ticks',
+    String(a.ticks),
+    '--snapshot-every',
+    String(a.every),
+    '--out',
+    rerun,
+    '--force',
+    '--json',
+  ];
+  const out: { fork: ProcessTime; run: ProcessTime }[] = [];
+  // one unmeasured pair first: the page cache and the parent's verification index settle
+  for (let r = -1; r < a.pairs; r++) {
+    const f = timeProcess(forkArgs);
+    expectDigest('CLI fork', JSON.parse(f.stdout).digest, digest);
+    const z = timeProcess(runArgs);
+    expectDigest('CLI run', JSON.parse(z.stdout).digest, digest);
+    if (r < 0) continue;
+    out.push({ fork: f.time, run: z.time });
+    process.stderr.write(
+      `pair ${r + 1}: grapevine fork cpu ${sec(f.time.cpuMs)} s, grapevine run cpu ${sec(z.time.cpuMs)} s, ratio ${(f.time.cpuMs / z.time.cpuMs).toFixed(3)}\n`,
+    );
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const a = parse();
   mkdirSync(OUT, { recursive: true });
@@ -288,22 +360,18 @@ async function main(): Promise<void> {
     series.push({ at, ms: f.ms });
   }
 
-  // 6. one fork through the CLI, start-up included
-  let cliMs: number | null = null;
-  if (a.cli) {
-    rmSync(child, { force: true });
-    const t0 = performance.now();
-    const c = spawnSync(
-      process.execPath,
-      [BIN, 'fork', parent, '--at', String(a.at), '--out', child, '--json'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    cliMs = performance.now() - t0;
-    if (c.status !== 0) throw new Error(`grapevine fork exited ${c.status}: ${c.stderr}`);
-    expectDigest('CLI fork', JSON.parse(c.stdout).digest, parentRun.digest);
-  }
+  // 6. whole processes: `grapevine fork` against `grapevine run`, A B A B, each timed by the kernel
+  const pairs = a.cli ? wholeProcessPairs(a, parent, child, rerun, parentRun.digest) : [];
+  const cliCpu = pairs.length
+    ? {
+        fork: median(pairs.map((q) => q.fork.cpuMs)),
+        run: median(pairs.map((q) => q.run.cpuMs)),
+        ratio: median(pairs.map((q) => q.fork.cpuMs / q.run.cpuMs)),
+        ratios: pairs.map((q) => q.fork.cpuMs / q.run.cpuMs),
+        wallRatio: median(pairs.map((q) => q.fork.ms / q.run.ms)),
+      }
+    : null;
+  const cliMs = pairs.length ? median(pairs.map((q) => q.fork.ms)) : null;
 
   const ratio = rerunMs / forkMs;
   const scansMs =
@@ -323,9 +391,12 @@ async function main(): Promise<void> {
     `| rerun / fork | ${ratio.toFixed(2)}x |`,
     `| delta fork: reading the parent from its restore point (readForkParent, cache present), median | ${sec(parts.readAndVerifyParentMs)} s |`,
     `| delta fork: the rest (restore, recorded tail, live ticks) | ${sec(Math.max(0, forkMs - parts.readAndVerifyParentMs))} s |`,
-    ...(cliMs === null
+    ...(cliCpu === null
       ? []
-      : [`| fork at ${a.at} through the CLI (process start-up included) | ${sec(cliMs)} s |`]),
+      : [
+          `| **whole processes: \`grapevine fork --at ${a.at}\` / \`grapevine run\`, CPU seconds** (start-up included; median of ${pairs.length} pairs, ratio pair by pair) | **${sec(cliCpu.fork)} / ${sec(cliCpu.run)}; ${cliCpu.ratio.toFixed(3)}** (pairs ${cliCpu.ratios.map((r) => r.toFixed(3)).join(', ')}) |`,
+          `| whole processes, wall ratio (an upper bound on a loaded machine) | ${cliCpu.wallRatio.toFixed(3)} |`,
+        ]),
     `| snapshot at tick ${atSnap?.tick}: bytes per agent (line / n) | ${atSnap ? atSnap.bytesPerAgent.toFixed(1) : 'n/a'} |`,
     `| snapshot bytes per agent, min / max over the ${periodic.length} periodic snapshots | ${Math.min(...periodic.map((s) => s.bytesPerAgent)).toFixed(1)} / ${Math.max(...periodic.map((s) => s.bytesPerAgent)).toFixed(1)} |`,
     `| snapshot at tick ${atSnap?.tick} gzipped, bytes per agent | ${atSnap ? (atSnap.gzipBytes / a.n).toFixed(1) : 'n/a'} |`,
@@ -369,6 +440,7 @@ async function main(): Promise<void> {
       log: relative(process.cwd(), parent),
     },
     cpu,
+    wholeProcess: { pairs, cpu: cliCpu },
     coldFork: { runs: colds },
     fork: { medianMs: forkMs, runs: forks, parts, scansMs, series, cliMs, childBytes },
     standaloneFork: { medianMs: standaloneMs, runs: standalones, childBytes: standaloneBytes },

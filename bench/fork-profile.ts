@@ -2,7 +2,7 @@
  * One process, one warm delta fork of the fork-100k parent (written by bench/fork-100k.ts),
  * repeated: the thing to run under `node --cpu-prof` to see where a fork's time goes.
  *
- *   npx tsx --expose-gc bench/fork-100k.ts --repeat 1 --no-cli   # writes the parent once
+ *   npx tsx bench/fork-100k.ts --repeat 1 --no-cli   # writes the parent once
  *   node --cpu-prof --cpu-prof-dir bench/out/prof --import tsx bench/fork-profile.ts [--at 450] [--repeat 3]
  *   npx tsx bench/cpuprofile-summary.ts bench/out/prof
  *

@@ -38,6 +38,9 @@ export interface ContinueOptions {
   /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
   onTick?: RunOptions['onTick'];
+  /** Called once the world is built, and once the state is restored (before the first step). */
+  onStart?: RunOptions['onStart'];
+  onReady?: RunOptions['onReady'];
   /**
    * How a new `out` (not the recording itself) holds the shared past: `delta` writes only
    * a header naming `path` and the continuation (a delta child, see docs/LOG-FORMAT.md);
@@ -233,6 +236,8 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
       openLog: (header) =>
         new GuardedLog(new VerifyingLog(header, o.recorded.chain, { from, until, writer })),
       onTick: o.onTick,
+      onStart: o.onStart,
+      onReady: o.onReady,
       ...o.services,
     });
     renameSync(target, o.out);

@@ -18,13 +18,15 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
-import { openBatchLlm } from '../batch-llm.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import { type ForkBatchOptions, runForkBatch } from '../fork-batch.ts';
+import type { ForkBatchOptions } from '../fork-batch.ts';
 import { checkForkParams } from '../fork-params.ts';
-import { readInterventions } from '../interventions-file.ts';
-import { openContinuationLlm, resolveRunLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+
+// The LLM session, the YAML reader of intervention files and the worker pool are loaded
+// only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
+// the bundle at start-up (about 0.05 CPU s of a ~1.2 s fork at 10^5 agents).
+const llmSession = () => import('../llm-session.ts');
 
 /** Options of `grapevine fork`. */
 export interface ForkCommandOptions extends LlmFlags {
@@ -73,6 +75,7 @@ async function forkOne(
   const base = { def, recorded, path, atTick, out, interventions, layout, ownsRecorded };
   if (plan.shared) return plan.shared.fork({ out, interventions, layout, wall });
   if (!def.needsLlm) return continueRun({ ...base, wall });
+  const { openContinuationLlm } = await llmSession();
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
   });
@@ -155,7 +158,11 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     throw new UsageError('fork needs --out', {
       hint: 'a log path, or a directory with --replicates or several --at',
     });
-  const interventions = (opts.intervene ?? []).flatMap((f) => readInterventions(f));
+  const interventions: Intervention[] = [];
+  if (opts.intervene?.length) {
+    const { readInterventions } = await import('../interventions-file.ts');
+    for (const file of opts.intervene) interventions.push(...readInterventions(file));
+  }
   const set = parseAssignments(opts.set ?? []);
   if (Object.keys(set).length) interventions.push({ type: 'params', set: set as Record<string, Json> });
   const seed = intFlag('seed', opts.seed);
@@ -225,7 +232,9 @@ async function pooledBatch(
   o: ForkBatchOptions,
   flags: LlmFlags | undefined,
 ): Promise<Record<string, Json>[]> {
+  const { runForkBatch } = await import('../fork-batch.ts');
   if (!flags) return runForkBatch(o);
+  const { openBatchLlm } = await import('../batch-llm.ts');
   const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;
   const llm = await openBatchLlm({ ...flags, model });
   try {
@@ -282,7 +291,10 @@ async function readAndCheckParent(
     // the LLM flags and variables of a world that needs one, before any child's folder,
     // server or thread exists (a ConfigError, exit 2); each child or batch opens them later
     if (def.needsLlm)
-      resolveRunLlm({ ...opts, model: opts.model ?? (recorded.header.llm as { model: string }).model });
+      (await llmSession()).resolveRunLlm({
+        ...opts,
+        model: opts.model ?? (recorded.header.llm as { model: string }).model,
+      });
     return { recorded, def };
   } catch (err) {
     if (!hadIndex) dropParentIndex(path);
