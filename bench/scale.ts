@@ -2,13 +2,18 @@
  * Whole-process scale benchmark (issue 16): every figure times a complete process, start-up,
  * network generation and log writing included, from outside.
  *
- *   npx tsx bench/scale.ts [--only mt,1m,10m] [--runs 5] [--runs-10m 1] [--seed 1]
+ *   npx tsx bench/scale.ts [--only mt,1m,10m] [--runs 5] [--mesa-runs 3] [--runs-10m 1] [--seed 1]
  *
  * - mt: Maki-Thompson (`contact=delayed`) on Watts-Strogatz(10^5, k=10, beta=0.1):
  *   `grapevine run` against the typed-array baseline (bench/scale-baseline.ts), run in turn
  *   (A B A B ...); ratio = engine wall / baseline wall taken pair by pair, median reported.
  *   Both must end with the same ticks and deliveries (else the run is reported as a mismatch).
- *   Mesa only when `python3 -c "import mesa"` works (otherwise skipped with a message).
+ *   Mesa (bench/mesa_maki_thompson.py, the same model written as a Mesa 3 user would) only when
+ *   `python3 -c "import mesa"` works (otherwise skipped with a message; PYTHONPATH is passed
+ *   on): it runs in the first `--mesa-runs` rounds (default 3), after the other two, and is
+ *   reported as Mesa wall / grapevine wall pair by pair. Its random numbers are not
+ *   grapevine's, so its ticks and reach are printed beside the engine's to compare in
+ *   distribution (bench/README.md).
  * - 1m: the same world at 10^6 agents (goal <= 5 s wall, <= 1 GB peak RSS).
  * - 10m: 10^7 agents (goal: completes, <= 6 GB peak RSS); `--runs-10m` runs (default 1).
  * Peak RSS and CPU (user + system) are GNU time's figures for the child (n/a without
@@ -53,7 +58,7 @@ function timed(cmd: string[]): { wall: number; cpu: number | null; peakRss: numb
 }
 
 /** One `grapevine run rumor` of the Maki-Thompson world; ticks and deliveries from its `end` line. */
-function engineRun(n: number, seed: number): Run {
+function engineRun(n: number, seed: number): Run & { aware: MesaRun['aware'] } {
   const log = join(OUT, `scale-${n}-s${seed}.ndjson`);
   rmSync(log, { force: true });
   const r = timed([
@@ -64,10 +69,23 @@ function engineRun(n: number, seed: number): Run {
     ...['--set', `n=${n}`, '--set', 'model=maki-thompson', '--set', 'contact=delayed'],
     ...['--seed', String(seed), '--ticks', '100000', '--out', log, '--quiet'],
   ]);
-  const end = JSON.parse(lastLine(log)) as { type: string; ticks: number; deliveries: number };
+  const end = JSON.parse(lastLine(log)) as {
+    type: string;
+    ticks: number;
+    deliveries: number;
+    summary: { fact: { aware: number }; rumor: { aware: number } };
+  };
   if (end.type !== 'end') throw new Error(`${log} has no end line`);
   rmSync(log, { force: true });
-  return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: end.ticks, deliveries: end.deliveries };
+  const aware = { fact: end.summary.fact.aware, rumor: end.summary.rumor.aware };
+  return {
+    wall: r.wall,
+    cpu: r.cpu,
+    peakRss: r.peakRss,
+    ticks: end.ticks,
+    deliveries: end.deliveries,
+    aware,
+  };
 }
 
 function lastLine(path: string): string {
@@ -87,6 +105,37 @@ function baselineRun(n: number, seed: number): Run {
   ]);
   const out = JSON.parse(r.stdout) as { ticks: number; deliveries: number };
   return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: out.ticks, deliveries: out.deliveries };
+}
+
+/** What bench/mesa_maki_thompson.py prints, with its process figures. */
+interface MesaRun extends Run {
+  version: string;
+  aware: { fact: number; rumor: number };
+}
+
+function mesaRun(n: number, seed: number): MesaRun {
+  const r = timed(['python3', 'bench/mesa_maki_thompson.py', String(n), String(seed)]);
+  const out = JSON.parse(r.stdout) as {
+    mesa: string;
+    ticks: number;
+    deliveries: number;
+    aware: MesaRun['aware'];
+  };
+  return {
+    wall: r.wall,
+    cpu: r.cpu,
+    peakRss: r.peakRss,
+    ticks: out.ticks,
+    deliveries: out.deliveries,
+    version: out.mesa,
+    aware: out.aware,
+  };
+}
+
+/** The installed Mesa's version, or null when `python3 -c "import mesa"` fails. */
+function mesaVersion(): string | null {
+  const r = spawnSync('python3', ['-c', 'import mesa; print(mesa.__version__)'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
 }
 
 function median(xs: number[]): number {
@@ -123,16 +172,19 @@ function summarise(label: string, n: number, runs: Run[]): Record<string, unknow
 const HEAD =
   '| what | agents | runs | wall median (min–max) | cpu (user+sys) median | peak RSS | bytes/agent | deliveries/s | ticks | deliveries |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
 
-function mtSection(runs: number, seed: number): Record<string, unknown> {
+function mtSection(runs: number, mesaRuns: number, seed: number): Record<string, unknown> {
   const n = 100_000;
   console.log(
     `\n## Maki-Thompson, WS(10^5, k=10, beta=0.1), seed ${seed} (load before: ${load()})\n\n${HEAD}`,
   );
-  const engine: Run[] = [];
+  const mesa = mesaVersion();
+  const engine: (Run & { aware: MesaRun['aware'] })[] = [];
   const base: Run[] = [];
+  const mesaAll: MesaRun[] = [];
   for (let r = 0; r < runs; r++) {
     engine.push(engineRun(n, seed));
     base.push(baselineRun(n, seed));
+    if (mesa !== null && r < mesaRuns) mesaAll.push(mesaRun(n, seed));
   }
   const e = summarise('grapevine run', n, engine);
   const b = summarise('typed-array baseline', n, base);
@@ -144,13 +196,33 @@ function mtSection(runs: number, seed: number): Record<string, unknown> {
   console.log(
     `\nratio grapevine / baseline, pair by pair: median ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}; goal <= 1.5x); CPU-time ratio median ${cpuRatios ? `${median(cpuRatios).toFixed(2)}x` : 'n/a'}; same ticks and deliveries: ${same ? 'yes' : 'NO (semantics differ)'}; load after: ${load()}`,
   );
-  const mesa = spawnSync('python3', ['-c', 'import mesa; print(mesa.__version__)'], { encoding: 'utf8' });
+  if (mesa === null || mesaAll.length === 0) {
+    console.log('Mesa: skipped (no python3 with mesa importable here)');
+    return { engine: e, baseline: b, ratios, medianRatio: median(ratios), cpuRatios, sameRun: same };
+  }
+  console.log(`\n${HEAD}`);
+  const m = summarise(`Mesa ${mesa} (bench/mesa_maki_thompson.py)`, n, mesaAll);
+  const mesaRatios = mesaAll.map((r, i) => r.wall / engine[i].wall);
+  const mesaCpu = mesaAll.every((r, i) => r.cpu && engine[i].cpu)
+    ? mesaAll.map((r, i) => r.cpu! / engine[i].cpu!)
+    : null;
+  const reach = (a: MesaRun['aware']): string =>
+    `fact ${(a.fact / n).toFixed(3)}, rumor ${(a.rumor / n).toFixed(3)}`;
   console.log(
-    mesa.status === 0
-      ? `Mesa ${mesa.stdout.trim()} is importable, but this script has no Mesa model of the world yet: skipped`
-      : 'Mesa: skipped (no python3 with mesa importable here)',
+    `\nMesa / grapevine, pair by pair: wall median ${median(mesaRatios).toFixed(1)}x (${mesaRatios.map((x) => x.toFixed(1)).join(', ')}; goal >= 30x); CPU-time median ${mesaCpu ? `${median(mesaCpu).toFixed(1)}x` : 'n/a'}; load after: ${load()}`,
   );
-  return { engine: e, baseline: b, ratios, medianRatio: median(ratios), cpuRatios, sameRun: same };
+  console.log(
+    `same model, in distribution (different random numbers): grapevine ${engine[0].ticks} ticks, ${reach(engine[0].aware)}; Mesa ${mesaAll[0].ticks} ticks, ${reach(mesaAll[0].aware)} (bench/README.md compares over seeds)`,
+  );
+  return {
+    engine: e,
+    baseline: b,
+    ratios,
+    medianRatio: median(ratios),
+    cpuRatios,
+    sameRun: same,
+    mesa: { ...m, version: mesa, ratios: mesaRatios, medianRatio: median(mesaRatios), cpuRatios: mesaCpu },
+  };
 }
 
 function bigSection(n: number, runs: number, seed: number, goal: string): Record<string, unknown> {
@@ -168,6 +240,7 @@ function main(): void {
       only: { type: 'string', default: 'mt,1m,10m' },
       runs: { type: 'string', default: '5' },
       'runs-10m': { type: 'string', default: '1' },
+      'mesa-runs': { type: 'string', default: '3' },
       seed: { type: 'string', default: '1' },
     },
   });
@@ -175,12 +248,15 @@ function main(): void {
   const seed = Number(values.seed);
   if (!Number.isInteger(runs) || runs < 1)
     throw new Error(`--runs must be an integer >= 1, got ${values.runs}`);
+  const mesaRuns = Number(values['mesa-runs']);
+  if (!Number.isInteger(mesaRuns) || mesaRuns < 0)
+    throw new Error(`--mesa-runs must be an integer >= 0, got ${values['mesa-runs']}`);
   if (!Number.isSafeInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
   if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run npm run build');
   mkdirSync(OUT, { recursive: true });
   const only = new Set(values.only.split(','));
   const result: Record<string, unknown> = { seed, runs };
-  if (only.has('mt')) result.mt = mtSection(runs, seed);
+  if (only.has('mt')) result.mt = mtSection(runs, mesaRuns, seed);
   if (only.has('1m'))
     result.oneMillion = bigSection(1_000_000, runs, seed, 'goal <= 5 s wall, <= 1 GB peak RSS');
   if (only.has('10m'))

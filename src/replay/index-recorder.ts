@@ -66,6 +66,16 @@ export class IndexRecorder {
     }
   }
 
+  /** The line taken last was written by itself at byte offset `base` (nothing else was pending). */
+  writtenAlone(base: number): void {
+    for (const m of this.unresolved) m.offset = base + m.offset;
+    this.unresolved = [];
+    if (!this.lastResolved) {
+      this.lastAt = base + this.lastAt;
+      this.lastResolved = true;
+    }
+  }
+
   /** The index of the closed log at `path` whose chain ends in `digest`, or undefined when the run did not finish. */
   finish(path: string, digest: string): ParentIndex | undefined {
     if (this.lastType !== 'end' || this.unresolved.length > 0) return undefined;

@@ -19,6 +19,20 @@ const sha256Hex: (data: string) => string =
     ? (data) => crypto.hash('sha256', data, 'hex')
     : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
+/** One log line as the writer produces it when the line is long: its bytes, `\n` included. */
+export interface EncodedBytes {
+  /** The line's exact UTF-8 bytes, with the terminating `\n`. */
+  bytes: Buffer;
+  /** The full 64-hex chain value after this line. */
+  chain: string;
+}
+
+/**
+ * Body length (UTF-16 code units) from which {@link LineEncoder.encodeEventForWrite} returns the
+ * line as bytes: below it, strings batched into one write are cheaper than a buffer per line.
+ */
+export const BYTES_ABOVE = 1 << 20;
+
 /** The `seq`, `t` and `type` of an event whose payload is given apart. */
 interface EventKeys {
   seq: number;
@@ -51,7 +65,7 @@ export class LineEncoder {
    *   object.
    */
   encode(record: Record<string, unknown>, prevChain: string | null): EncodedLine {
-    return this.line(record, Object.keys(record), null, prevChain);
+    return asText(this.line(record, Object.keys(record), null, prevChain, Number.POSITIVE_INFINITY));
   }
 
   /**
@@ -67,19 +81,46 @@ export class LineEncoder {
     fields: Record<string, unknown>,
     prevChain: string,
   ): EncodedLine {
+    return asText(this.event(type, t, seq, fields, prevChain, Number.POSITIVE_INFINITY));
+  }
+
+  private event(
+    type: string,
+    t: number,
+    seq: number,
+    fields: Record<string, unknown>,
+    prevChain: string,
+    bytesAbove: number,
+  ): EncodedLine | EncodedBytes {
     const keys = Object.keys(fields);
     keys.push('seq', 't', 'type');
     const last = this.lastSnapshot;
     this.lastSnapshot = null;
-    if (type !== 'snapshot') return this.line(fields, keys, { seq, t, type }, prevChain);
+    if (type !== 'snapshot') return this.line(fields, keys, { seq, t, type }, prevChain, bytesAbove);
     const state = fields.state;
     this.stateJson = undefined;
     const reuse = last !== null && state === last.state ? last.json : undefined;
-    const line = this.line(fields, keys, { seq, t, type }, prevChain, reuse);
+    const line = this.line(fields, keys, { seq, t, type }, prevChain, bytesAbove, reuse);
     if (typeof state === 'object' && state !== null && this.stateJson !== undefined)
       this.lastSnapshot = { state, json: this.stateJson };
     this.stateJson = undefined;
     return line;
+  }
+
+  /**
+   * As {@link LineEncoder.encodeEvent}, for the writer: a line whose body has at least
+   * {@link BYTES_ABOVE} code units comes back as its UTF-8 bytes (with `\n`), hashed from
+   * those very bytes, so that a snapshot part (megabytes of base64) is converted to UTF-8 once
+   * instead of once for the hash and once more for the file. Same bytes, same chain.
+   */
+  encodeEventForWrite(
+    type: string,
+    t: number,
+    seq: number,
+    fields: Record<string, unknown>,
+    prevChain: string,
+  ): EncodedLine | EncodedBytes {
+    return this.event(type, t, seq, fields, prevChain, BYTES_ABOVE);
   }
 
   /** The JSON of the `state` member of the line encoded last (set only while a snapshot is encoded). */
@@ -90,9 +131,11 @@ export class LineEncoder {
     keys: string[],
     event: EventKeys | null,
     prevChain: string | null,
+    /** Body length (code units) from which the line is returned as bytes. */
+    bytesAbove: number,
     /** The JSON of `fields.state`, known already (a snapshot's state encoded just before). */
     stateJson?: string,
-  ): EncodedLine {
+  ): EncodedLine | EncodedBytes {
     const members: string[] = [];
     let wall = -1;
     for (const key of sortKeys(keys)) {
@@ -110,6 +153,7 @@ export class LineEncoder {
       members.push(`${this.json.quote(key)}:${item}`);
     }
     const inner = members.join(',');
+    if (wall === -1 && prevChain !== null && inner.length >= bytesAbove) return lineBytes(inner, prevChain);
     let hashed = `{${inner}}`;
     if (wall !== -1) {
       members.splice(wall, 1);
@@ -120,6 +164,31 @@ export class LineEncoder {
     const h = `"h":"${chain.slice(0, 16)}"}`;
     return { text: inner === '' ? `{${h}` : `{${inner},${h}`, chain };
   }
+}
+
+/**
+ * The line `{inner,"h":...}\n` as bytes, its chain hashed over `prevChain\n{inner}` taken from
+ * those bytes (the same input as the string path's, without a second UTF-8 copy of it).
+ */
+function lineBytes(inner: string, prevChain: string): EncodedBytes {
+  const body = 1 + Buffer.byteLength(inner);
+  const bytes = Buffer.allocUnsafe(body + HASH_SUFFIX_LENGTH + 1);
+  bytes[0] = 0x7b; // {
+  bytes.write(inner, 1, 'utf8');
+  const chain = crypto
+    .createHash('sha256')
+    .update(`${prevChain}\n`)
+    .update(bytes.subarray(0, body))
+    .update('}')
+    .digest('hex');
+  bytes.write(`,"h":"${chain.slice(0, 16)}"}\n`, body, 'latin1');
+  return { bytes, chain };
+}
+
+/** A line encoded with no byte bound: always text. */
+function asText(line: EncodedLine | EncodedBytes): EncodedLine {
+  if ('text' in line) return line;
+  throw new Error('internal: a line was encoded as bytes without a byte bound');
 }
 
 function isEventKey(key: string): key is keyof EventKeys {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
 import { IndexRecorder } from './index-recorder.ts';
-import { type EncodedLine, LineEncoder } from './line-encoder.ts';
+import { type EncodedBytes, type EncodedLine, LineEncoder } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
 import {
   isGzipPath,
@@ -189,7 +189,8 @@ export class LogWriter {
 
   /**
    * Appends one event at simulation time `t` and returns its `seq`. The line is built and
-   * chained now and written at the next flush. A `snapshot` whose `state` is larger than
+   * chained now and written at the next flush (a line of a plain log over 1 Mi code units,
+   * such as a snapshot part: now, after the lines before it, from the bytes it was hashed from). A `snapshot` whose `state` is larger than
    * the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written as
    * `snapshot-part` lines and then its `snapshot` line, whose seq is returned (see
    * `splitSnapshotLines`). A snapshot appended right after another (nothing appended
@@ -219,21 +220,30 @@ export class LogWriter {
       throw new LogFormatError(`cannot append ${type} event to ${state.path}: t must be a finite number`);
     checkReserved(fields, type);
     const seq = state.seq + 1;
-    let encoded: EncodedLine;
+    let encoded: EncodedLine | EncodedBytes;
     try {
-      encoded = this.encoder.encodeEvent(type, t, seq, fields, state.chain);
+      // a long line of a plain log comes as bytes, written by itself (see encodeEventForWrite)
+      encoded = this.gzip
+        ? this.encoder.encodeEvent(type, t, seq, fields, state.chain)
+        : this.encoder.encodeEventForWrite(type, t, seq, fields, state.chain);
     } catch (cause) {
       throw unwritable(type, seq, cause);
     }
+    if ('bytes' in encoded) {
+      const size = encoded.bytes.length - 1;
+      if (size > MAX_LINE) throw tooLong(type, seq, size);
+      this.flush();
+      this.index?.line(type, seq, t, 0, state.chain);
+      state.seq = seq;
+      state.lastTick = t;
+      state.chain = encoded.chain;
+      this.index?.writtenAlone(state.bytesWritten);
+      this.write(encoded.bytes);
+      return seq;
+    }
     // A line the reader would refuse is never written (UTF-8 takes at most 3 bytes per code unit).
     if (encoded.text.length * 3 > MAX_LINE && Buffer.byteLength(encoded.text) > MAX_LINE)
-      throw new LogFormatError(
-        `cannot write ${type} line (seq ${seq}): it is ${(Buffer.byteLength(encoded.text) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
-        { seq },
-        {
-          hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
-        },
-      );
+      throw tooLong(type, seq, Buffer.byteLength(encoded.text));
     this.index?.line(type, seq, t, this.pending.length, state.chain);
     state.seq = seq;
     state.lastTick = t;
@@ -255,6 +265,11 @@ export class LogWriter {
     const bytes = this.gzip ? gzipSync(this.pending) : Buffer.from(this.pending, 'utf8');
     this.index?.flushed(this.state.bytesWritten, this.pending, bytes);
     this.pending = '';
+    this.write(bytes);
+  }
+
+  /** Writes `bytes` at the end of the file (see {@link LogWriter.flush} for failures). */
+  private write(bytes: Buffer): void {
     try {
       let off = 0;
       while (off < bytes.length) off += writeSync(this.state.fd, bytes, off, bytes.length - off);
@@ -332,6 +347,16 @@ function splitBound(): { above: number; chars: number } {
   const above =
     Number.isInteger(n) && n >= 4 * MIN_PART_CHARS ? Math.min(n, DEFAULT_SPLIT_ABOVE) : DEFAULT_SPLIT_ABOVE;
   return { above, chars: Math.floor(above / 4) };
+}
+
+function tooLong(type: string, seq: number, bytes: number): LogFormatError {
+  return new LogFormatError(
+    `cannot write ${type} line (seq ${seq}): it is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
+    { seq },
+    {
+      hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
+    },
+  );
 }
 
 function checkReserved(fields: LogFields, what: string): void {

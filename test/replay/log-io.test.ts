@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import { type LogLine, LogWriter, readHeader, readLog, scanLog } from '../../src/replay/index.ts';
+import {
+  buildParentIndex,
+  type LogLine,
+  LogWriter,
+  loadParentIndex,
+  readHeader,
+  readLog,
+  scanLog,
+} from '../../src/replay/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-log-io-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -141,6 +149,48 @@ describe('round trip', () => {
       expect(lines.map((l) => l.event.text)).toEqual([undefined, long, 'short', long.slice(3)]);
       expect((await scanLog(path)).digest).toBe(digest);
     }
+  });
+
+  it('writes a line over 1 Mi code units from the bytes it hashed: same bytes, digest and index as the text path', async () => {
+    const write = (path: string, index: boolean): string => {
+      const writer = LogWriter.create(path, HEADER, { index });
+      const big = (tag: string) => `${tag}é✓😀${'A'.repeat((1 << 20) + 7)}`;
+      writer.append('note', 1, { text: 'ünïcödé before, in the same write' });
+      writer.append('tick', 1, {});
+      writer.append('snapshot', 1, { state: { columns: [big('a')], tick: 1 } });
+      writer.append('say', 2, { text: 'between' });
+      writer.append('snapshot', 2, { state: { columns: [big('b')], tick: 2 } });
+      writer.append('snapshot', 2, { state: { columns: [big('b')], tick: 2 } });
+      writer.append('end', 2, { reason: 'done' });
+      return writer.close();
+    };
+    // a gzip log keeps the text path (one string per line, batched): the reference bytes
+    const plain = tmp();
+    const gz = tmp('ndjson.gz');
+    const digest = write(plain, true);
+    expect(write(gz, false)).toBe(digest);
+    const bytes = readFileSync(plain);
+    expect(gunzipSync(readFileSync(gz)).equals(bytes)).toBe(true);
+    expect(
+      bytes
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.length > 1 << 20),
+    ).toHaveLength(3);
+    expect((await scanLog(plain)).digest).toBe(digest);
+    expect((await readAll(plain)).map((l) => l.type)).toEqual([
+      'header',
+      'note',
+      'tick',
+      'snapshot',
+      'say',
+      'snapshot',
+      'snapshot',
+      'end',
+    ]);
+    const written = loadParentIndex(plain);
+    expect(written?.snapshots.map((x) => x.seq)).toEqual([3, 5, 6]);
+    expect(written).toEqual(await buildParentIndex(plain));
   });
 
   it('reports the writer state through its getters', () => {
