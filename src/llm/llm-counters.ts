@@ -1,5 +1,5 @@
 import { costOf, type ModelPrice, priceForCall } from './model-prices.ts';
-import { attemptsOf, type LlmCallRecord } from './recording-port.ts';
+import { attemptsOf, cachedOf, type LlmCallRecord } from './recording-port.ts';
 
 /**
  * What a run's LLM calls cost, counted once from the call records (the only count: the
@@ -45,7 +45,7 @@ export function countCall(
   if (record.reply === null) counters.failures++;
   const attempts = attemptsOf(record);
   counters.retries += record.reply === null ? Math.max(0, attempts.length - 1) : attempts.length;
-  if (record.cached) {
+  if (cachedOf(record)) {
     counters.cacheHits++;
     return;
   }

@@ -76,6 +76,12 @@ export interface LlmReply {
   attemptsInDigest?: boolean;
   /** True when served from the on-disk cache. */
   cached?: boolean;
+  /**
+   * Set only by a replay of an `llm` line that holds `cached: true` inside the digest (logs
+   * written before the cache flag moved under `wall`), so that the recorder writes it back
+   * there and the old log keeps verifying. Live calls never set it.
+   */
+  cachedInDigest?: boolean;
   /** Wall-clock latency in ms (excluded from digests). */
   latencyMs?: number;
   /** Token log-probabilities of the content, when the request asked for them (`params.logprobs`). */

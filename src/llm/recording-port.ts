@@ -53,9 +53,21 @@ export interface LlmCallRecord {
    * {@link attemptsOf}.
    */
   attempts: LlmAttempt[];
+  /**
+   * Always false in records made now: whether a reply came from `--llm-cache` or from the
+   * model is how the run was done, not what happened (the reply is the same), so a cache hit
+   * is marked by `wall.cached`, outside the digest. Logs written before that hold `true`
+   * here, inside the digest, and a replay of such a log writes it here again. Read it with
+   * {@link cachedOf}.
+   */
   cached: boolean;
-  /** Wall-clock data, outside the digest: latency, and the failed attempts when there were any. */
-  wall: { latencyMs: number; attempts?: LlmAttempt[] };
+  /** Wall-clock data, outside the digest: latency, the failed attempts when there were any, `cached` on a cache hit. */
+  wall: { latencyMs: number; attempts?: LlmAttempt[]; cached?: true };
+}
+
+/** True when a recorded call was served from the reply cache, wherever the record keeps it (see {@link LlmCallRecord.cached}). */
+export function cachedOf(record: Pick<LlmCallRecord, 'cached' | 'wall'>): boolean {
+  return record.cached === true || record.wall?.cached === true;
 }
 
 /** The failed attempts of a recorded call, wherever the record keeps them (see {@link LlmCallRecord.attempts}). */
@@ -112,6 +124,10 @@ export class RecordingPort implements LlmPort {
       throw err;
     }
     const latencyMs = this.latency(start);
+    const placed = placeAttempts(reply.attempts, reply.attemptsInDigest === true, latencyMs);
+    // a cache hit is marked under wall; only a replay of an old log puts it back in the digest
+    const cachedInDigest = reply.cached === true && reply.cachedInDigest === true;
+    if (reply.cached === true && !cachedInDigest) placed.wall.cached = true;
     this.sink({
       ...recorded,
       reply: {
@@ -120,8 +136,8 @@ export class RecordingPort implements LlmPort {
         model: reply.model,
         ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
       },
-      ...placeAttempts(reply.attempts, reply.attemptsInDigest === true, latencyMs),
-      cached: reply.cached === true,
+      ...placed,
+      cached: cachedInDigest,
     });
     return { ...reply, latencyMs };
   }

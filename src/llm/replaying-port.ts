@@ -2,7 +2,7 @@ import { canonicalJson } from '../core/index.ts';
 import { LlmCallError, ReplayMismatchError } from './llm-errors.ts';
 import type { ChatMessage, LlmPort, LlmReply, LlmRequest } from './port.ts';
 import { promptHash } from './prompt-hash.ts';
-import { attemptsOf, type LlmCallRecord } from './recording-port.ts';
+import { attemptsOf, cachedOf, type LlmCallRecord } from './recording-port.ts';
 
 /** A difference between a request and its recording. */
 interface Difference {
@@ -79,8 +79,10 @@ function replyOf(record: LlmCallRecord): LlmReply {
     throw new LlmCallError(e.kind, e.message, { status: e.status, attempts, attemptsInDigest });
   }
   const { text, usage, model, logprobs } = record.reply;
-  const reply: LlmReply = { text, usage: { ...usage }, model, attempts, cached: record.cached };
+  const reply: LlmReply = { text, usage: { ...usage }, model, attempts, cached: cachedOf(record) };
   if (attemptsInDigest) reply.attemptsInDigest = true;
+  // likewise an old log's line that hashes `cached: true`
+  if (record.cached === true) reply.cachedInDigest = true;
   if (logprobs) reply.logprobs = logprobs;
   return reply;
 }

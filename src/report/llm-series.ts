@@ -7,7 +7,7 @@ export interface LlmTick {
   retries: number;
   /** Calls that failed after all retries (reply null): the world fell back. */
   failures: number;
-  /** Calls served from the response cache. */
+  /** Calls served from the response cache (`wall.cached`, `cached` in older logs). */
   cached: number;
 }
 
@@ -24,7 +24,7 @@ export function tallyLlm(byTick: Map<number, LlmTick>, tick: number, event: Reco
   row.inputTokens += Number(reply?.usage?.input ?? 0);
   row.outputTokens += Number(reply?.usage?.output ?? 0);
   row.retries += failedAttempts(event);
-  if (event.cached === true) row.cached++;
+  if (cacheHit(event)) row.cached++;
 }
 
 /** The failed attempts of an `llm` event: `wall.attempts`, or `attempts` in logs written before they moved there. */
@@ -32,4 +32,9 @@ function failedAttempts(event: Record<string, unknown>): number {
   if (Array.isArray(event.attempts) && event.attempts.length > 0) return event.attempts.length;
   const wall = event.wall as { attempts?: unknown } | undefined;
   return Array.isArray(wall?.attempts) ? wall.attempts.length : 0;
+}
+
+/** A cache hit: `wall.cached`, or `cached` in logs written before it moved there. */
+function cacheHit(event: Record<string, unknown>): boolean {
+  return event.cached === true || (event.wall as { cached?: unknown } | undefined)?.cached === true;
 }

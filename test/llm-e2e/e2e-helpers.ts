@@ -43,7 +43,9 @@ export interface LlmLine extends LogEvent {
   error?: { kind: string; message: string };
   /** Always empty in new logs: the failed attempts are under `wall`, outside the digest. */
   attempts: { error: string; backoffMs: number }[];
-  wall: { latencyMs: number; attempts?: { error: string; backoffMs: number }[] };
+  /** Always false in new logs: a cache hit is marked by `wall.cached`, outside the digest. */
+  cached: boolean;
+  wall: { latencyMs: number; attempts?: { error: string; backoffMs: number }[]; cached?: true };
 }
 
 /** The `llm` lines of a log. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DivergenceError } from '../../src/core/index.ts';
 import {
   attemptsOf,
+  cachedOf,
   LlmCallError,
   type LlmCallRecord,
   RecordingPort,
@@ -63,6 +64,27 @@ describe('RecordingPort', () => {
     expect(back[0].attempts).toEqual([{ error: 'timeout', backoffMs: 7 }]);
     expect(back[0].wall.attempts).toBeUndefined();
     expect(attemptsOf(back[0])).toEqual([{ error: 'timeout', backoffMs: 7 }]);
+  });
+
+  it('marks a cache hit under wall, outside the digest, except when replaying a log that hashed it', async () => {
+    const [miss, hit] = await record([{ text: 'hi' }, { text: 'hi', cached: true }], [alice1, alice2]);
+    expect(miss.cached).toBe(false);
+    expect(miss.wall.cached).toBeUndefined();
+    // the hit's hashed fields are those of the same call answered by the model
+    expect(hit.cached).toBe(false);
+    expect(hit.wall.cached).toBe(true);
+    expect([cachedOf(miss), cachedOf(hit)]).toEqual([false, true]);
+    // a replay of the new record writes it the same way
+    const again: LlmCallRecord[] = [];
+    await new RecordingPort(new ReplayingPort([hit]), (r) => again.push(r)).complete(alice2);
+    expect(again[0]).toMatchObject({ cached: false, wall: { cached: true } });
+    // an old record with `cached: true` inside the digest is written back inside it
+    const old = { ...hit, cached: true, wall: { latencyMs: 3 } };
+    const back: LlmCallRecord[] = [];
+    await new RecordingPort(new ReplayingPort([old]), (r) => back.push(r)).complete(alice2);
+    expect(back[0].cached).toBe(true);
+    expect(back[0].wall.cached).toBeUndefined();
+    expect(cachedOf(back[0])).toBe(true);
   });
 
   it('records a call that failed for good, then rethrows it', async () => {

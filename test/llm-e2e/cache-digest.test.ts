@@ -1,0 +1,137 @@
+// Same world, config and seed give the same digest whether the replies came from the model or
+// from `--llm-cache`: a cache hit is how the run was done, not what happened. Before cache hits
+// moved under `wall`, a second `run town-square --llm-cache DIR` served wholly from the cache
+// gave another digest (5 agents x 5 ticks, seed 1: ffd50d76 first, 20e75343 from the cache),
+// and so did a fork or a resume served from the cache.
+// The real CLI in child processes, real HTTP to the shipped local server.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { cli, events, llmLines, summaryOf, tempDir } from './e2e-helpers.ts';
+
+const dir = tempDir('grapevine-cache-digest-');
+const cache = join(dir, 'cache');
+let server: LocalLlmServer;
+
+const digestOf = (r: Awaited<ReturnType<typeof cli>>): string => summaryOf(r).digest;
+
+function runArgs(out: string, ...extra: string[]): string[] {
+  const world = ['town-square', '--set', 'agents=5', '--ticks', '5', '--snapshot-every', '1'];
+  return ['run', ...world, '--seed', '1', '--out', out, '--json', '--llm-base-url', server.url, ...extra];
+}
+
+/** Model calls the server has answered so far. */
+const completions = () => server.stats().completions;
+
+beforeAll(async () => {
+  server = await startLocalLlmServer({ port: 0, latencyMs: 0 });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a run served from --llm-cache has the digest of the run that asked the model', () => {
+  const first = join(dir, 'first.ndjson');
+  const second = join(dir, 'second.ndjson');
+  const plain = join(dir, 'plain.ndjson');
+  let a: ReturnType<typeof summaryOf>;
+  let b: ReturnType<typeof summaryOf>;
+  let callsBySecond = -1;
+
+  beforeAll(async () => {
+    a = summaryOf(await cli(runArgs(first, '--llm-cache', cache)));
+    const before = completions();
+    b = summaryOf(await cli(runArgs(second, '--llm-cache', cache)));
+    callsBySecond = completions() - before;
+  });
+
+  it('the second run made no model call: every reply came from the cache', () => {
+    expect(a.llm).toMatchObject({ calls: 25, cacheHits: 0, failures: 0 });
+    expect(b.llm).toMatchObject({ calls: 25, cacheHits: 25, tokensIn: 0, failures: 0 });
+    expect(callsBySecond).toBe(0);
+  });
+
+  it('both runs have one digest, that of a run without a cache', async () => {
+    expect(b.digest).toBe(a.digest);
+    expect(digestOf(await cli(runArgs(plain)))).toBe(a.digest);
+  });
+
+  it('the hit is marked under wall, and the hashed part of each llm line is the same', () => {
+    const hits = llmLines(second);
+    expect(hits.map((l) => [l.cached, l.wall.cached])).toEqual(hits.map(() => [false, true]));
+    expect(llmLines(first).every((l) => l.cached === false && !('cached' in l.wall))).toBe(true);
+    const hashed = (path: string) => events(path).map(({ wall, h, ...rest }) => rest);
+    expect(hashed(second)).toEqual(hashed(first));
+  });
+
+  it('replay --verify reproduces the cached run offline, and report counts its cache hits', async () => {
+    const r = await cli(['replay', second, '--verify', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: a.digest });
+    const rep = await cli(['report', second, '--json', '--out', join(dir, 'second.html')]);
+    expect(rep.code, rep.stderr).toBe(0);
+    const series = JSON.parse(rep.stdout).figures.find((f: { id: string }) => f.id === 'llm-calls').chart
+      .series as { name: string; y: number[] }[];
+    const total = (name: string) => series.find((s) => s.name === name)!.y.reduce((x, y) => x + y, 0);
+    expect([total('calls'), total('cached')]).toEqual([25, 25]);
+  });
+
+  it('a reseeded fork served from the cache has the digest of the fork that asked the model', async () => {
+    const fork = (out: string) =>
+      cli([
+        'fork',
+        first,
+        '--at',
+        '2',
+        '--seed',
+        '9',
+        '--json',
+        '--out',
+        join(dir, out),
+        '--llm-base-url',
+        server.url,
+        '--llm-cache',
+        join(dir, 'fork-cache'),
+      ]);
+    const before = completions();
+    const x = digestOf(await fork('fork-1.ndjson'));
+    const asked = completions() - before;
+    const y = digestOf(await fork('fork-2.ndjson'));
+    expect(asked).toBeGreaterThan(0); // the reseeded future asked the model the first time
+    expect(completions() - before).toBe(asked); // and not the second time
+    expect(y).toBe(x);
+    expect(llmLines(join(dir, 'fork-2.ndjson')).some((l) => l.wall.cached === true)).toBe(true);
+  });
+
+  it('a resume served from the cache reaches the digest of the uninterrupted run', async () => {
+    // the run cut right after its tick-2 line, as a crash could leave it
+    const lines = readFileSync(first, 'utf8').split('\n');
+    const tick2 = lines.findIndex((l) => l.includes('"type":"tick"') && JSON.parse(l).t === 2);
+    const cut = join(dir, 'cut.ndjson');
+    writeFileSync(cut, `${lines.slice(0, tick2 + 1).join('\n')}\n`);
+    const before = completions();
+    const r = await cli(['resume', cut, '--json', '--llm-base-url', server.url, '--llm-cache', cache]);
+    expect(completions()).toBe(before);
+    expect(digestOf(r)).toBe(a.digest);
+  });
+});
+
+describe('a log written before cache hits moved under wall', () => {
+  const golden = 'replays/golden/town-square-cached-v0.1-format2.ndjson.gz';
+
+  it('a fork without intervention writes its cached:true lines back, keeping its digest', async () => {
+    const verified = await cli(['replay', golden, '--verify', '--json']);
+    expect(verified.code, verified.stderr).toBe(0);
+    const digest = JSON.parse(verified.stdout).digest as string;
+    const out = join(dir, 'golden-fork.ndjson');
+    const before = completions();
+    const r = await cli(['fork', golden, '--at', '1', '--json', '--out', out, '--llm-base-url', server.url]);
+    expect(digestOf(r)).toBe(digest);
+    expect(completions()).toBe(before);
+    const after = llmLines(out).filter((l) => l.tick > 1);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((l) => l.cached === true && l.wall.cached === undefined)).toBe(true);
+  });
+});
