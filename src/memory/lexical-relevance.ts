@@ -20,6 +20,11 @@ export interface LexicalRelevanceOptions {
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
 export const QUERY_PART_MEMO = 50_000;
 
+/** Ranks are integers below this (so that `rank * QUERY_SLOTS + j` stays an exact double). */
+const RANK_LIMIT = 2 ** 32;
+/** Queries with fewer distinct terms than this sort packed keys; larger ones use a comparator. */
+const QUERY_SLOTS = 2 ** 20;
+
 /**
  * Lexical relevance: the IDF-weighted share of the query's distinct terms that a text
  * contains, `sum(idf(q) for q in query and text) / sum(idf(q) for q in query)`, with the
@@ -49,14 +54,13 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
   /**
-   * The sorted order of the first `ranked` terms: `rank[id]` is a term's place among them,
-   * `byRank` the inverse. It lets a query's distinct terms be put in sorted order by a
-   * numeric sort of ranks instead of a sort of strings; terms interned since the last
-   * ranking take the string sort until enough of them come to rank again.
+   * Every interned term in sorted order, and per term id an integer rank that follows that
+   * order (with gaps, so a new term usually slots in between its neighbours without
+   * renumbering). A query's distinct terms are put in sorted order by a numeric sort of
+   * their ranks instead of a sort of strings.
    */
-  private rank = new Int32Array(0);
-  private byRank = new Int32Array(0);
-  private ranked = 0;
+  private readonly sorted: string[] = [];
+  private rank = new Float64Array(1024);
   /** Per term id: the recall that last marked it as a query term, and its query index. */
   private mark = new Int32Array(1024);
   private slot = new Int32Array(1024);
@@ -143,44 +147,43 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return ids;
   }
 
-  /**
-   * Distinct term ids in their terms' sorted order (a new array). Ranked terms sort as
-   * integers; with an unranked one, the terms are sorted as strings (and once enough terms
-   * wait for a rank, every term is ranked again: amortised, a few sorts per doubling).
-   */
+  /** Distinct term ids in their terms' sorted order (a new array): a numeric sort of their ranks. */
   private sortIds(ids: Int32Array): Int32Array {
-    const n = this.terms.length;
-    let unranked = false;
-    for (let j = 0; j < ids.length; j++) if (ids[j] >= this.ranked) unranked = true;
-    if (unranked && n - this.ranked >= Math.max(1, this.ranked >> 4)) {
-      this.rerank();
-      unranked = false;
-    }
-    if (unranked) {
-      const sorted = Array.from(ids, (id) => this.terms[id]).sort();
-      return Int32Array.from(sorted, (term) => this.ids.get(term)!);
-    }
-    const keys = new Int32Array(ids.length);
-    for (let j = 0; j < ids.length; j++) keys[j] = this.rank[ids[j]];
+    const n = ids.length;
+    if (n >= QUERY_SLOTS) return Int32Array.from(ids).sort((a, b) => this.rank[a] - this.rank[b]);
+    // rank * 2^20 + query index: integers below 2^52, exact as doubles; sorting them sorts by rank.
+    const keys = new Float64Array(n);
+    for (let j = 0; j < n; j++) keys[j] = this.rank[ids[j]] * QUERY_SLOTS + j;
     keys.sort();
-    for (let j = 0; j < keys.length; j++) keys[j] = this.byRank[keys[j]];
-    return keys;
+    const out = new Int32Array(n);
+    for (let j = 0; j < n; j++) out[j] = ids[keys[j] % QUERY_SLOTS];
+    return out;
   }
 
-  /** Ranks every interned term (the order of JavaScript's default sort of strings). */
-  private rerank(): void {
-    const terms = this.terms;
-    const order = [...terms].sort();
-    const rank = new Int32Array(terms.length);
-    const byRank = new Int32Array(terms.length);
-    order.forEach((term, r) => {
-      const id = this.ids.get(term)!;
-      rank[id] = r;
-      byRank[r] = id;
+  /** Places a newly interned term in the sorted list and gives it a rank between its neighbours'. */
+  private place(term: string, id: number): void {
+    const sorted = this.sorted;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    sorted.splice(lo, 0, term);
+    const below = lo > 0 ? this.rank[this.ids.get(sorted[lo - 1])!] : 0;
+    const above = lo + 1 < sorted.length ? this.rank[this.ids.get(sorted[lo + 1])!] : RANK_LIMIT;
+    if (above - below >= 2) this.rank[id] = below + Math.floor((above - below) / 2);
+    else this.renumber();
+  }
+
+  /** Spreads the ranks evenly again, in sorted order. */
+  private renumber(): void {
+    const gap = Math.floor(RANK_LIMIT / (this.sorted.length + 1));
+    if (gap < 2) throw new RangeError('LexicalRelevance: too many distinct terms to rank');
+    this.sorted.forEach((term, r) => {
+      this.rank[this.ids.get(term)!] = (r + 1) * gap;
     });
-    this.rank = rank;
-    this.byRank = byRank;
-    this.ranked = terms.length;
   }
 
   /** Scores the scratch texts with the query's distinct terms, sorted. */
@@ -293,6 +296,7 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       this.ids.set(term, id);
       this.terms.push(term);
       if (id >= this.mark.length) this.grow();
+      this.place(term, id);
     }
     return id;
   }
@@ -302,7 +306,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     mark.set(this.mark);
     const slot = new Int32Array(this.slot.length * 2);
     slot.set(this.slot);
+    const rank = new Float64Array(this.rank.length * 2);
+    rank.set(this.rank);
     this.mark = mark;
     this.slot = slot;
+    this.rank = rank;
   }
 }
