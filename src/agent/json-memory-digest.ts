@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import { canonicalJson } from '../core/index.ts';
-import { derivedOf } from '../memory/entry-derived.ts';
+import { derivedOf, isMadeEntry, isMarkedStream } from '../memory/entry-derived.ts';
 
 /** Lanes of 32 bits in the sum: 256 bits. */
 const LANES = 8;
@@ -144,7 +144,7 @@ export class JsonMemoryDigest {
   /** True when `v` is a primitive or a frozen object of such values, all the way down. */
   private isDeepFrozen(v: unknown): boolean {
     if (v === null || typeof v !== 'object') return true;
-    if (this.frozen.has(v)) return true;
+    if (this.frozen.has(v) || isMadeEntry(v)) return true;
     if (!Object.isFrozen(v)) return false;
     for (const x of Object.values(v)) if (!this.isDeepFrozen(x)) return false;
     this.frozen.add(v);
@@ -194,6 +194,7 @@ function term(line: string): Uint32Array {
  * entry a plain object with a finite numeric `id`, ids strictly ascending.
  */
 function isStream(v: unknown): v is { entries: readonly object[]; nextId: number } {
+  if (isMarkedStream(v)) return true; // made by remember: checked when made, frozen since
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
   const keys = Object.keys(r).filter((k) => r[k] !== undefined);

@@ -119,8 +119,10 @@ describe('remember', () => {
     expect(one.entries.length).toBe(50);
   });
 
-  it('freezes the entries it creates', () => {
+  it('freezes the entries it creates, and the stream it returns', () => {
     const s = remember(emptyMemory(), { t: 1, kind: 'observation', text: 'x' });
     expect(Object.isFrozen(s.entries[0])).toBe(true);
+    expect(Object.isFrozen(s) && Object.isFrozen(s.entries)).toBe(true);
+    expect(() => s.entries.push(s.entries[0])).toThrow(TypeError);
   });
 });
