@@ -15,6 +15,9 @@ interface Field {
   entryLanes?: Uint32Array;
   /** Per entry: 1 when it was deeply frozen when hashed (so it can never change). */
   entryFrozen?: Uint8Array;
+  /** The previous version's arrays, reused by the next version when large enough (no 16 KB garbage per tick). */
+  spareLanes?: Uint32Array;
+  spareFrozen?: Uint8Array;
 }
 
 /**
@@ -111,8 +114,11 @@ export class JsonMemoryDigest {
     const lanes = term(`s\n${prefix}${canonicalJson(v.nextId)}`);
     this.add(lanes, 0, 1);
     const entries = v.entries;
-    const entryLanes = new Uint32Array(entries.length * LANES);
-    const entryFrozen = new Uint8Array(entries.length);
+    // Capacity to spare (x1.25), so that a stream that grows by a few entries a tick reuses them.
+    const room = entries.length + (entries.length >> 2);
+    const reuse = old?.spareLanes !== undefined && old.spareLanes.length >= entries.length * LANES;
+    const entryLanes = reuse ? old.spareLanes! : new Uint32Array(room * LANES);
+    const entryFrozen = reuse ? old.spareFrozen! : new Uint8Array(room);
     const before = old?.entries ?? [];
     const beforeLanes = old?.entryLanes;
     let j = 0; // merge walk over the old entries, both in ascending id order
@@ -132,7 +138,15 @@ export class JsonMemoryDigest {
       this.add(entryLanes, e, 1);
     }
     while (j < before.length) this.add(beforeLanes!, j++, -1);
-    return { value: v, lanes, entries, entryLanes, entryFrozen };
+    return {
+      value: v,
+      lanes,
+      entries,
+      entryLanes,
+      entryFrozen,
+      spareLanes: old?.entryLanes,
+      spareFrozen: old?.entryFrozen,
+    };
   }
 
   /** Adds (`sign` 1) or subtracts (-1) the `n`th lane group of `lanes` to the sum. */
