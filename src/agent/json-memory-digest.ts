@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import { canonicalJson } from '../core/index.ts';
-import { derivedOf } from '../memory/entry-derived.ts';
+import { derivedOf, isMadeEntry, isMarkedStream } from '../memory/entry-derived.ts';
 
 /** Lanes of 32 bits in the sum: 256 bits. */
 const LANES = 8;
@@ -15,6 +15,9 @@ interface Field {
   entryLanes?: Uint32Array;
   /** Per entry: 1 when it was deeply frozen when hashed (so it can never change). */
   entryFrozen?: Uint8Array;
+  /** The previous version's arrays, reused by the next version when large enough (no 16 KB garbage per tick). */
+  spareLanes?: Uint32Array;
+  spareFrozen?: Uint8Array;
 }
 
 /**
@@ -111,8 +114,11 @@ export class JsonMemoryDigest {
     const lanes = term(`s\n${prefix}${canonicalJson(v.nextId)}`);
     this.add(lanes, 0, 1);
     const entries = v.entries;
-    const entryLanes = new Uint32Array(entries.length * LANES);
-    const entryFrozen = new Uint8Array(entries.length);
+    // Capacity to spare (x1.25), so that a stream that grows by a few entries a tick reuses them.
+    const room = entries.length + (entries.length >> 2);
+    const reuse = old?.spareLanes !== undefined && old.spareLanes.length >= entries.length * LANES;
+    const entryLanes = reuse ? old.spareLanes! : new Uint32Array(room * LANES);
+    const entryFrozen = reuse ? old.spareFrozen! : new Uint8Array(room);
     const before = old?.entries ?? [];
     const beforeLanes = old?.entryLanes;
     let j = 0; // merge walk over the old entries, both in ascending id order
@@ -132,7 +138,15 @@ export class JsonMemoryDigest {
       this.add(entryLanes, e, 1);
     }
     while (j < before.length) this.add(beforeLanes!, j++, -1);
-    return { value: v, lanes, entries, entryLanes, entryFrozen };
+    return {
+      value: v,
+      lanes,
+      entries,
+      entryLanes,
+      entryFrozen,
+      spareLanes: old?.entryLanes,
+      spareFrozen: old?.entryFrozen,
+    };
   }
 
   /** Adds (`sign` 1) or subtracts (-1) the `n`th lane group of `lanes` to the sum. */
@@ -144,7 +158,7 @@ export class JsonMemoryDigest {
   /** True when `v` is a primitive or a frozen object of such values, all the way down. */
   private isDeepFrozen(v: unknown): boolean {
     if (v === null || typeof v !== 'object') return true;
-    if (this.frozen.has(v)) return true;
+    if (this.frozen.has(v) || isMadeEntry(v)) return true;
     if (!Object.isFrozen(v)) return false;
     for (const x of Object.values(v)) if (!this.isDeepFrozen(x)) return false;
     this.frozen.add(v);
@@ -194,6 +208,7 @@ function term(line: string): Uint32Array {
  * entry a plain object with a finite numeric `id`, ids strictly ascending.
  */
 function isStream(v: unknown): v is { entries: readonly object[]; nextId: number } {
+  if (isMarkedStream(v)) return true; // made by remember: checked when made, frozen since
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
   const keys = Object.keys(r).filter((k) => r[k] !== undefined);

@@ -36,3 +36,30 @@ export function attachDerived(entry: MemoryEntry): void {
 export function derivedOf(entry: MemoryEntry | object): EntryDerived | undefined {
   return (entry as { [DERIVED]?: EntryDerived })[DERIVED];
 }
+
+/** Streams made by `remember`: frozen, ids ascending and below `nextId`, every entry made by `remember`. */
+const STREAMS = new WeakSet<object>();
+
+/** Records that `stream` (frozen, with its entries array frozen) holds a well-formed stream. */
+export function markStream(stream: object): void {
+  STREAMS.add(stream);
+}
+
+/**
+ * True for a stream returned by `remember`: exactly the keys `entries` and `nextId`, a
+ * finite `nextId`, entries made by `remember` with ids ascending below `nextId`, all
+ * frozen (the stream, its array, its entries), so they cannot have changed since.
+ */
+export function isMarkedStream(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && STREAMS.has(v);
+}
+
+/**
+ * True when `entry` was made by `remember` (frozen, holding only numbers and strings):
+ * nothing in it can ever change.
+ */
+export function isMadeEntry(entry: object): boolean {
+  if (derivedOf(entry) === undefined || !Object.isFrozen(entry)) return false;
+  const source = (entry as { source?: unknown }).source;
+  return source === undefined || typeof source === 'string';
+}

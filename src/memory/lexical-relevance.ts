@@ -20,6 +20,11 @@ export interface LexicalRelevanceOptions {
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
 export const QUERY_PART_MEMO = 50_000;
 
+/** Ranks are integers below this (so that `rank * QUERY_SLOTS + j` stays an exact double). */
+const RANK_LIMIT = 2 ** 32;
+/** Queries with fewer distinct terms than this sort packed keys; larger ones use a comparator. */
+const QUERY_SLOTS = 2 ** 20;
+
 /**
  * Lexical relevance: the IDF-weighted share of the query's distinct terms that a text
  * contains, `sum(idf(q) for q in query and text) / sum(idf(q) for q in query)`, with the
@@ -39,19 +44,32 @@ export const QUERY_PART_MEMO = 50_000;
  */
 export class LexicalRelevance implements SyncRelevanceScorer {
   private readonly memo = new Map<string, Int32Array>();
-  private readonly parts = new Map<string, readonly string[]>();
+  /** Query parts and their term ids (in token order, repeats kept). */
+  private readonly parts = new Map<string, Int32Array>();
   /** Sorted distinct term ids of each memory entry scored so far (entries are immutable). */
   private readonly entryTerms = new WeakMap<MemoryEntry, Int32Array>();
   private readonly tokenizeOptions: TokenizeOptions;
   private readonly cacheSize: number;
-  /** Interned terms: term -> id. */
+  /** Interned terms: term -> id, and id -> term. */
   private readonly ids = new Map<string, number>();
+  private readonly terms: string[] = [];
+  /**
+   * Every interned term in sorted order, and per term id an integer rank that follows that
+   * order (with gaps, so a new term usually slots in between its neighbours without
+   * renumbering). A query's distinct terms are put in sorted order by a numeric sort of
+   * their ranks instead of a sort of strings.
+   */
+  private readonly sorted: string[] = [];
+  private rank = new Float64Array(1024);
   /** Per term id: the recall that last marked it as a query term, and its query index. */
   private mark = new Int32Array(1024);
   private slot = new Int32Array(1024);
   private stamp = 0;
   /** Scratch: the query indices each text matches, text after text. */
   private hits: Int32Array = new Int32Array(4096);
+  /** Scratch: the texts' term ids, and a query's distinct term ids. */
+  private readonly docs: Int32Array[] = [];
+  private query: Int32Array = new Int32Array(256);
 
   constructor(opts: LexicalRelevanceOptions = {}) {
     this.tokenizeOptions = opts.tokenize ?? {};
@@ -60,7 +78,9 @@ export class LexicalRelevance implements SyncRelevanceScorer {
 
   /** Scores synchronously. */
   scoreSync(query: string, texts: readonly string[]): number[] {
-    return this.scoreTerms(query, texts.length, (d) => this.termsOf(texts[d]));
+    const n = texts.length;
+    for (let d = 0; d < n; d++) this.docs[d] = this.termsOf(texts[d]);
+    return this.scoreWithTerms(this.queryTerms(query), n);
   }
 
   /**
@@ -68,19 +88,35 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * texts (same numbers), tokenising each entry only the first time it is seen.
    */
   scoreEntries(query: string, entries: readonly MemoryEntry[]): number[] {
-    return this.scoreTerms(query, entries.length, (d) => this.termsOfEntry(entries[d]));
+    const n = this.entryDocs(entries);
+    return this.scoreWithTerms(this.queryTerms(query), n);
   }
 
   /**
    * Like {@link LexicalRelevance.scoreEntries} with the query given in parts, scored as
-   * `parts.join(' ')` would be (a space never joins two words into one). Each part's terms
-   * are memoised (up to {@link QUERY_PART_MEMO} parts), so the same message heard by many
-   * agents is tokenised once.
+   * `parts.join(' ')` would be (a space never joins two words into one). Each part's term
+   * ids are memoised (up to {@link QUERY_PART_MEMO} parts), so the same message heard by
+   * many agents is tokenised once, and the query's distinct terms are gathered as integers.
    */
   scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
-    const terms = new Set<string>();
-    for (const part of parts) for (const term of this.partTerms(part)) terms.add(term);
-    return this.scoreWithTerms([...terms].sort(), entries.length, (d) => this.termsOfEntry(entries[d]));
+    const n = this.entryDocs(entries);
+    // Interned before any scratch array is read (interning may grow them).
+    const partIds = parts.map((part) => this.partIds(part));
+    let size = 0;
+    for (const ids of partIds) size += ids.length;
+    if (size > this.query.length) this.query = new Int32Array(Math.max(size, this.query.length * 2));
+    const query = this.query;
+    const stamp = this.nextStamp();
+    const mark = this.mark;
+    let nq = 0;
+    for (const ids of partIds)
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if (mark[id] === stamp) continue;
+        mark[id] = stamp;
+        query[nq++] = id;
+      }
+    return this.scoreIds(this.sortIds(query.subarray(0, nq)), n);
   }
 
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
@@ -88,40 +124,97 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return Promise.resolve(this.scoreSync(query, texts));
   }
 
-  private scoreTerms(query: string, n: number, docTerms: (d: number) => Int32Array): number[] {
-    return this.scoreWithTerms([...new Set(tokenize(query, this.tokenizeOptions))].sort(), n, docTerms);
+  private queryTerms(query: string): string[] {
+    return [...new Set(tokenize(query, this.tokenizeOptions))].sort();
   }
 
-  private partTerms(part: string): readonly string[] {
-    let terms = this.parts.get(part);
-    if (!terms) {
-      terms = tokenize(part, this.tokenizeOptions);
-      this.parts.set(part, terms);
+  /** Puts the entries' term ids in the scratch list; returns their number. */
+  private entryDocs(entries: readonly MemoryEntry[]): number {
+    const n = entries.length;
+    for (let d = 0; d < n; d++) this.docs[d] = this.termsOfEntry(entries[d]);
+    return n;
+  }
+
+  private partIds(part: string): Int32Array {
+    let ids = this.parts.get(part);
+    if (!ids) {
+      const terms = tokenize(part, this.tokenizeOptions);
+      ids = new Int32Array(terms.length);
+      for (let j = 0; j < terms.length; j++) ids[j] = this.internOne(terms[j]);
+      this.parts.set(part, ids);
       if (this.parts.size > QUERY_PART_MEMO) this.parts.delete(this.parts.keys().next().value!);
     }
-    return terms;
+    return ids;
   }
 
-  /** Scores with the query's distinct terms, sorted. */
-  private scoreWithTerms(terms: readonly string[], n: number, docTerms: (d: number) => Int32Array): number[] {
+  /** Distinct term ids in their terms' sorted order (a new array): a numeric sort of their ranks. */
+  private sortIds(ids: Int32Array): Int32Array {
+    const n = ids.length;
+    if (n >= QUERY_SLOTS) return Int32Array.from(ids).sort((a, b) => this.rank[a] - this.rank[b]);
+    // rank * 2^20 + query index: integers below 2^52, exact as doubles; sorting them sorts by rank.
+    const keys = new Float64Array(n);
+    for (let j = 0; j < n; j++) keys[j] = this.rank[ids[j]] * QUERY_SLOTS + j;
+    keys.sort();
+    const out = new Int32Array(n);
+    for (let j = 0; j < n; j++) out[j] = ids[keys[j] % QUERY_SLOTS];
+    return out;
+  }
+
+  /** Places a newly interned term in the sorted list and gives it a rank between its neighbours'. */
+  private place(term: string, id: number): void {
+    const sorted = this.sorted;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    sorted.splice(lo, 0, term);
+    const below = lo > 0 ? this.rank[this.ids.get(sorted[lo - 1])!] : 0;
+    const above = lo + 1 < sorted.length ? this.rank[this.ids.get(sorted[lo + 1])!] : RANK_LIMIT;
+    if (above - below >= 2) this.rank[id] = below + Math.floor((above - below) / 2);
+    else this.renumber();
+  }
+
+  /** Spreads the ranks evenly again, in sorted order. */
+  private renumber(): void {
+    const gap = Math.floor(RANK_LIMIT / (this.sorted.length + 1));
+    if (gap < 2) throw new RangeError('LexicalRelevance: too many distinct terms to rank');
+    this.sorted.forEach((term, r) => {
+      this.rank[this.ids.get(term)!] = (r + 1) * gap;
+    });
+  }
+
+  /** Scores the scratch texts with the query's distinct terms, sorted. */
+  private scoreWithTerms(terms: readonly string[], n: number): number[] {
+    // Interned after the texts (interning may grow the scratch arrays read below).
+    return this.scoreIds(this.intern(terms), n);
+  }
+
+  /**
+   * Scores the first `n` scratch texts with the query's distinct term ids, in their terms'
+   * sorted order.
+   */
+  private scoreIds(queryIds: Int32Array, n: number): number[] {
+    const nq = queryIds.length;
     const scores = new Array<number>(n).fill(0);
-    if (terms.length === 0 || n === 0) return scores;
+    if (nq === 0 || n === 0) return scores;
     const stamp = this.nextStamp();
-    // Interned first (a text not yet seen interns its terms as it is walked below).
-    const queryIds = this.intern(terms);
-    const { mark, slot } = this;
-    queryIds.forEach((id, q) => {
+    const { mark, slot, docs } = this;
+    for (let q = 0; q < nq; q++) {
+      const id = queryIds[q];
       mark[id] = stamp;
       slot[id] = q;
-    });
+    }
     // One pass: document frequencies, and each text's matching query indices (ascending,
     // since a text's ids are in its terms' sorted order) kept in a flat buffer.
-    const df = new Int32Array(terms.length);
+    const df = new Int32Array(nq);
     const ends = new Int32Array(n);
     let hits = this.hits;
     let m = 0;
     for (let d = 0; d < n; d++) {
-      const ids = docTerms(d);
+      const ids = docs[d];
       if (m + ids.length > hits.length) hits = this.growHits(m + ids.length);
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
@@ -132,9 +225,9 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       }
       ends[d] = m;
     }
-    const idf = new Float64Array(terms.length);
+    const idf = new Float64Array(nq);
     let total = 0;
-    for (let q = 0; q < terms.length; q++) {
+    for (let q = 0; q < nq; q++) {
       idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
       total += idf[q];
     }
@@ -192,16 +285,20 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   /** Ids of sorted distinct terms, interning new ones. */
   private intern(terms: readonly string[]): Int32Array {
     const out = new Int32Array(terms.length);
-    terms.forEach((term, j) => {
-      let id = this.ids.get(term);
-      if (id === undefined) {
-        id = this.ids.size;
-        this.ids.set(term, id);
-        if (id >= this.mark.length) this.grow();
-      }
-      out[j] = id;
-    });
+    for (let j = 0; j < terms.length; j++) out[j] = this.internOne(terms[j]);
     return out;
+  }
+
+  private internOne(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+      if (id >= this.mark.length) this.grow();
+      this.place(term, id);
+    }
+    return id;
   }
 
   private grow(): void {
@@ -209,7 +306,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     mark.set(this.mark);
     const slot = new Int32Array(this.slot.length * 2);
     slot.set(this.slot);
+    const rank = new Float64Array(this.rank.length * 2);
+    rank.set(this.rank);
     this.mark = mark;
     this.slot = slot;
+    this.rank = rank;
   }
 }

@@ -33,12 +33,12 @@ export function evictLowest(
 
 /**
  * Marks the `count` lowest scores, ties to the lowest index (= the oldest id when ids
- * ascend, as in a stream): the `count`-th smallest score is found with a native numeric
- * sort of a copy, then every score below it and the first scores equal to it are marked.
- * The same set as sorting (score, id) pairs, without a comparator call per comparison.
+ * ascend, as in a stream): the `count`-th smallest score is found by selection in a copy,
+ * then every score below it and the first scores equal to it are marked. The same set as
+ * sorting (score, id) pairs, without a comparator call per comparison.
  */
 function lowestByThreshold(scores: Float64Array, count: number): Uint8Array {
-  const threshold = scores.slice().sort()[count - 1];
+  const threshold = nthSmallest(scores.slice(), count - 1);
   const dropped = new Uint8Array(scores.length);
   let below = 0;
   for (let i = 0; i < scores.length; i++) if (scores[i] < threshold) below++;
@@ -61,4 +61,34 @@ function lowestBySort(entries: readonly MemoryEntry[], scores: Float64Array, cou
   const dropped = new Uint8Array(entries.length);
   for (let k = 0; k < count; k++) dropped[order[k]] = 1;
   return dropped;
+}
+
+/**
+ * The `k`-th smallest value (0-based) of `a` (no NaN), as `a.sort()[k]` gives it,
+ * reordering `a`: Hoare selection with a middle pivot, linear on average instead of a
+ * whole sort. Deterministic (no random pivot): the value does not depend on the pivots.
+ */
+function nthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }

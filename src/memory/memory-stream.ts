@@ -1,5 +1,5 @@
 import { ConfigError, RunError } from '../core/index.ts';
-import { attachDerived } from './entry-derived.ts';
+import { attachDerived, isMadeEntry, isMarkedStream, markStream } from './entry-derived.ts';
 import { clampImportance, estimateImportance, type ImportanceFn } from './importance.ts';
 import { LexicalRelevance } from './lexical-relevance.ts';
 import {
@@ -66,7 +66,7 @@ export function emptyMemory(): MemoryStreamState {
  * without an importance are rated by `opts.importance`; every importance is rounded and
  * clamped to 1..10. When the stream grows past `maxEntries`, the entries with the lowest
  * `importance * decay ^ age` (age from the latest tick; ties: oldest first) are dropped.
- * `state` is not modified.
+ * `state` is not modified; the new state is frozen (the stream, its array and its entries).
  */
 export function remember(
   state: MemoryStreamState,
@@ -84,7 +84,27 @@ export function remember(
   let entries = [...state.entries, ...added];
   if (entries.length > maxEntries)
     entries = evictLowest(entries, entries.length - maxEntries, latestOf(entries), decay);
-  return { nextId, entries };
+  // Frozen, so that a digest can trust its shape without walking it again (see markStream).
+  const out: MemoryStreamState = Object.freeze({ nextId, entries: Object.freeze(entries) as MemoryEntry[] });
+  if (isMarkedStream(state) || wellFormed(state)) markStream(out);
+  return out;
+}
+
+/**
+ * Whether a stream not made by remember (e.g. the empty one) holds only entries made by
+ * remember (frozen, so they cannot change), with ids ascending below a finite nextId.
+ */
+function wellFormed(state: MemoryStreamState): boolean {
+  const keys = Object.keys(state).filter((k) => (state as Record<string, unknown>)[k] !== undefined);
+  if (keys.length !== 2 || !Array.isArray(state.entries) || !Number.isFinite(state.nextId)) return false;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const e of state.entries as unknown[]) {
+    if (e === null || typeof e !== 'object' || !isMadeEntry(e)) return false;
+    const id = (e as { id?: unknown }).id;
+    if (typeof id !== 'number' || !Number.isFinite(id) || id <= last) return false;
+    last = id;
+  }
+  return last < state.nextId;
 }
 
 function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {

@@ -36,9 +36,31 @@ export interface ScoredMemory {
   relevance: number;
 }
 
-/** `decay ^ max(0, now - t)`. */
+/** Ages whose powers {@link recencyOf} keeps per decay. */
+const POWER_TABLE = 4096;
+/** The last decay asked for, and `decay ** age` for the integer ages seen so far (0 = not yet). */
+let tableDecay = Number.NaN;
+const powers = new Float64Array(POWER_TABLE);
+
+/**
+ * `decay ^ max(0, now - t)`. Integer ages below {@link POWER_TABLE} read the power from a
+ * table filled by the same expression (the same double), so a recall over hundreds of
+ * memories of a few distinct ages computes each power once instead of once per memory.
+ */
 export function recencyOf(now: number, t: number, decay: number): number {
-  return decay ** Math.max(0, now - t);
+  const age = Math.max(0, now - t);
+  if (age < POWER_TABLE && Number.isInteger(age)) {
+    if (decay !== tableDecay) {
+      powers.fill(0);
+      tableDecay = decay;
+    }
+    const hit = powers[age];
+    if (hit !== 0) return hit;
+    const p = decay ** age;
+    powers[age] = p;
+    return p;
+  }
+  return decay ** age;
 }
 
 /** Checks a decay factor, returning it. Throws a ConfigError unless 0 < decay <= 1. */

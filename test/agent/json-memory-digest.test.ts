@@ -71,6 +71,9 @@ describe('JsonMemoryDigest (log format 2 state of JSON memory)', () => {
     }
     mems[2] = { memory: structuredClone(a) }; // the same entries in another agent: different terms
     check();
+    // Remembering on a restored copy (entries not made by remember): a stream all the same.
+    mems[2] = { memory: remember(structuredClone(a), say(31, 'after restore'), { maxEntries: 8 }) };
+    check();
     mems[0] = { memory: { nextId: 1, entries: [{ id: 2 }, { id: 1 }] } }; // not a stream: a plain value
     check();
   });

@@ -90,4 +90,26 @@ describe('evictLowest', () => {
     const got = evictLowest(shuffled, 17, 6, 0.9).map((e) => e.id);
     expect(new Set(got)).toEqual(new Set(bySort(entries, 17, 6, 0.9)));
   });
+
+  it('finds the same threshold as a sort on streams of every size and many orders', () => {
+    // A small linear congruential generator: the same entries on every run.
+    let x = 12345;
+    const next = (m: number) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % m;
+    };
+    for (const n of [2, 3, 8, 33, 120, 550]) {
+      const entries: MemoryEntry[] = Array.from({ length: n }, (_, id) => ({
+        id,
+        t: next(40),
+        kind: 'observation',
+        text: `m${id}`,
+        importance: 1 + next(10),
+      }));
+      for (const count of [1, Math.floor(n / 3), n - 1])
+        expect(evictLowest(entries, count, 40, 0.97).map((e) => e.id)).toEqual(
+          bySort(entries, count, 40, 0.97),
+        );
+    }
+  });
 });

@@ -79,6 +79,32 @@ describe('recall with the query in parts', () => {
   });
 });
 
+describe('lexical scores with the query in parts, as the vocabulary grows', () => {
+  it('are bit-identical to the reference, whether the query terms are ranked yet or not', () => {
+    // A fresh scorer: early queries meet unranked terms (sorted as strings), later ones
+    // ranked terms (sorted as integers), with new words arriving all along.
+    const scorer = new LexicalRelevance();
+    const rng = new SeededStream('vocabulary');
+    const word = () => `w${rng.int(400).toString(36)}`;
+    const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+    for (let round = 0; round < 60; round++) {
+      const state = streamOf(
+        Array.from({ length: 30 }, (_, i) => ({
+          t: i,
+          kind: 'observation' as const,
+          text: `${sentence(4)} ${QUERIES[i % QUERIES.length]}`,
+          importance: 1 + (i % 5),
+        })),
+      );
+      const texts = state.entries.map((e) => e.text);
+      const parts = [sentence(3), 'Alice the market', sentence(2 + (round % 4)), ''];
+      const expected = referenceScores(parts.join(' '), texts);
+      expect(scorer.scoreEntriesByParts(parts, state.entries)).toEqual(expected);
+      expect(scorer.scoreEntriesByParts(parts, state.entries)).toEqual(expected);
+    }
+  });
+});
+
 describe('remember', () => {
   it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
     const rng = new SeededStream('batch');
@@ -93,8 +119,10 @@ describe('remember', () => {
     expect(one.entries.length).toBe(50);
   });
 
-  it('freezes the entries it creates', () => {
+  it('freezes the entries it creates, and the stream it returns', () => {
     const s = remember(emptyMemory(), { t: 1, kind: 'observation', text: 'x' });
     expect(Object.isFrozen(s.entries[0])).toBe(true);
+    expect(Object.isFrozen(s) && Object.isFrozen(s.entries)).toBe(true);
+    expect(() => s.entries.push(s.entries[0])).toThrow(TypeError);
   });
 });
