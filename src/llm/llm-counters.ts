@@ -16,6 +16,13 @@ export interface LlmCounters {
   fallbacks: number;
   costUsd: number;
   cacheHits: number;
+  /**
+   * Tokens (in + out) and cost of the replies served from the cache, as the model billed them
+   * when it gave them: not spent again, but counted by the budget, so that a budget-capped
+   * rerun served from the cache stops where the run that asked the model stopped.
+   */
+  cachedTokens: number;
+  cachedCostUsd: number;
 }
 
 /** Counters of a run that has made no call yet. */
@@ -29,6 +36,8 @@ export function zeroCounters(): LlmCounters {
     fallbacks: 0,
     costUsd: 0,
     cacheHits: 0,
+    cachedTokens: 0,
+    cachedCostUsd: 0,
   };
 }
 
@@ -45,23 +54,22 @@ export function countCall(
   if (record.reply === null) counters.failures++;
   const attempts = attemptsOf(record);
   counters.retries += record.reply === null ? Math.max(0, attempts.length - 1) : attempts.length;
-  if (cachedOf(record)) {
-    counters.cacheHits++;
-    return;
-  }
   let tokensIn = record.reply?.usage.input ?? 0;
   let tokensOut = record.reply?.usage.output ?? 0;
   for (const a of attempts) {
     tokensIn += a.usage?.input ?? 0;
     tokensOut += a.usage?.output ?? 0;
   }
+  const cost = costOf(tokensIn, tokensOut, priceForCall(record.reply?.model, record.params.model, prices));
+  if (cachedOf(record)) {
+    counters.cacheHits++;
+    counters.cachedTokens += tokensIn + tokensOut;
+    counters.cachedCostUsd += cost;
+    return;
+  }
   counters.tokensIn += tokensIn;
   counters.tokensOut += tokensOut;
-  counters.costUsd += costOf(
-    tokensIn,
-    tokensOut,
-    priceForCall(record.reply?.model, record.params.model, prices),
-  );
+  counters.costUsd += cost;
 }
 
 /** A run's token and money limits (absent: unlimited). */
@@ -76,8 +84,10 @@ export interface BudgetLimits {
  * in), a run overshoots by at most one tick's calls.
  */
 export function budgetSpent(counters: LlmCounters, limits: BudgetLimits): string | null {
-  const tokens = counters.tokensIn + counters.tokensOut;
+  // cache hits count as the model billed them: the stop tick must not depend on the cache
+  const tokens = counters.tokensIn + counters.tokensOut + counters.cachedTokens;
+  const usd = counters.costUsd + counters.cachedCostUsd;
   if (limits.budgetTokens !== undefined && tokens >= limits.budgetTokens) return 'budget-exhausted';
-  if (limits.budgetUsd !== undefined && counters.costUsd >= limits.budgetUsd) return 'budget-exhausted';
+  if (limits.budgetUsd !== undefined && usd >= limits.budgetUsd) return 'budget-exhausted';
   return null;
 }

@@ -118,6 +118,22 @@ describe('a run served from --llm-cache has the digest of the run that asked the
   });
 });
 
+describe('a budget-capped run served from the cache stops where the first run stopped', () => {
+  it('same stop tick, same digest: a hit counts towards the budget as the model billed it', async () => {
+    // 5 agents call once a tick; a budget of about three ticks' tokens stops the run early
+    const budget = ['--budget-tokens', '6000', '--llm-cache', join(dir, 'budget-cache')];
+    const x = summaryOf(await cli(runArgs(join(dir, 'budget-1.ndjson'), ...budget)));
+    const before = completions();
+    const y = summaryOf(await cli(runArgs(join(dir, 'budget-2.ndjson'), ...budget)));
+    expect(x.reason).toBe('budget-exhausted');
+    expect(x.ticks).toBeLessThan(5);
+    expect(completions()).toBe(before); // every reply of the second run came from the cache
+    expect(y.llm).toMatchObject({ cacheHits: x.llm.calls, tokensIn: 0 });
+    expect(y.llm.cachedTokens).toBe(x.llm.tokensIn + x.llm.tokensOut);
+    expect([y.reason, y.ticks, y.digest]).toEqual([x.reason, x.ticks, x.digest]);
+  });
+});
+
 describe('a log written before cache hits moved under wall', () => {
   const golden = 'replays/golden/town-square-cached-v0.1-format2.ndjson.gz';
 
