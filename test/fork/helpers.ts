@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { cliInProcess } from '../cli/in-process-cli.ts';
 import { cli as runCli } from '../cli/run-cli.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
 
@@ -53,6 +54,43 @@ export async function cli(...args: string[]): Promise<Outcome> {
 /** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
 export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
   const r = await cli(...args, '--json');
+  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+}
+
+/** What a command may leave open in this process: nothing, or the keep-alive socket to an LLM server. */
+export interface InProcessOptions {
+  /** Resource kinds the command may leave open (e.g. one `TCPSocketWrap`, HTTP keep-alive). */
+  allowLeaked?: string[];
+}
+
+/**
+ * Runs `grapevine ...args` in this test's process (test/cli/in-process-cli.ts): for cases about
+ * what a command decides (exit code, error line, log written, digest), without the ~0.3 CPU-s
+ * of a process start. Asserts the command left nothing open. Calls must not overlap.
+ */
+export async function cliIn(...args: string[]): Promise<Outcome> {
+  return cliInWith({}, ...args);
+}
+
+/** {@link cliIn} with options. */
+export async function cliInWith(opts: InProcessOptions, ...args: string[]): Promise<Outcome> {
+  const r = await cliInProcess(args);
+  expect(r.leaked, `grapevine ${args.join(' ')} left resources open`).toEqual(opts.allowLeaked ?? []);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** {@link cliJson} in this test's process ({@link cliIn}). */
+export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
+  return cliJsonInWith({}, ...args);
+}
+
+/** {@link cliJsonIn} with options. */
+export async function cliJsonInWith(
+  opts: InProcessOptions,
+  ...args: string[]
+): Promise<Record<string, unknown>> {
+  const r = await cliInWith(opts, ...args, '--json');
   if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
@@ -174,6 +212,13 @@ export async function verifyInProcess(path: string): Promise<string> {
 /** `grapevine replay <log> --verify --json` in a child process; returns the verified digest. */
 export async function verifyCli(path: string): Promise<string> {
   const r = await cliJson('replay', path, '--verify');
+  expect(r.verified).toBe(true);
+  return r.digest as string;
+}
+
+/** `grapevine replay <log> --verify --json` in this test's process; returns the verified digest. */
+export async function verifyCliIn(path: string): Promise<string> {
+  const r = await cliJsonIn('replay', path, '--verify');
   expect(r.verified).toBe(true);
   return r.digest as string;
 }
