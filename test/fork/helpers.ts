@@ -75,10 +75,16 @@ export async function cliIn(...args: string[]): Promise<Outcome> {
 
 /** {@link cliIn} with options. */
 export async function cliInWith(opts: InProcessOptions, ...args: string[]): Promise<Outcome> {
+  const listeners = () => SIGNALS.map((s) => process.listenerCount(s));
+  const before = listeners();
   const r = await cliInProcess(args);
   expect(r.leaked, `grapevine ${args.join(' ')} left resources open`).toEqual(opts.allowLeaked ?? []);
+  // the files of a worker share this process (isolate: false): no signal handler may stay behind
+  expect(listeners(), `grapevine ${args.join(' ')} left signal handlers`).toEqual(before);
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** {@link cliJson} in this test's process ({@link cliIn}). */
 export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
