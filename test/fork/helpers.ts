@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
-import { cliInProcess } from '../cli/in-process-cli.ts';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { cli as runCli } from '../cli/run-cli.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
 
@@ -58,45 +58,18 @@ export async function cliJson(...args: string[]): Promise<Record<string, unknown
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
 
-/** What a command may leave open in this process: nothing, or the keep-alive socket to an LLM server. */
-export interface InProcessOptions {
-  /** Resource kinds the command may leave open (e.g. one `TCPSocketWrap`, HTTP keep-alive). */
-  allowLeaked?: string[];
-}
-
 /**
- * Runs `grapevine ...args` in this test's process (test/cli/in-process-cli.ts): for cases about
- * what a command decides (exit code, error line, log written, digest), without the ~0.3 CPU-s
- * of a process start. Asserts the command left nothing open. Calls must not overlap.
+ * Runs `grapevine ...args` in this test's process (test/cli/in-process-checked.ts): for cases
+ * about what a command decides (exit code, error line, log written, digest), without the
+ * ~0.3 CPU-s of a process start. Asserts the command left nothing open. Calls must not overlap.
  */
 export async function cliIn(...args: string[]): Promise<Outcome> {
-  return cliInWith({}, ...args);
+  return cliChecked(args);
 }
-
-/** {@link cliIn} with options. */
-export async function cliInWith(opts: InProcessOptions, ...args: string[]): Promise<Outcome> {
-  const listeners = () => SIGNALS.map((s) => process.listenerCount(s));
-  const before = listeners();
-  const r = await cliInProcess(args);
-  expect(r.leaked, `grapevine ${args.join(' ')} left resources open`).toEqual(opts.allowLeaked ?? []);
-  // the files of a worker share this process (isolate: false): no signal handler may stay behind
-  expect(listeners(), `grapevine ${args.join(' ')} left signal handlers`).toEqual(before);
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-}
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** {@link cliJson} in this test's process ({@link cliIn}). */
 export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
-  return cliJsonInWith({}, ...args);
-}
-
-/** {@link cliJsonIn} with options. */
-export async function cliJsonInWith(
-  opts: InProcessOptions,
-  ...args: string[]
-): Promise<Record<string, unknown>> {
-  const r = await cliInWith(opts, ...args, '--json');
+  const r = await cliIn(...args, '--json');
   if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
