@@ -60,6 +60,8 @@ describe('a fork without intervention reproduces the parent exactly', () => {
     expect(snapshotTicks).toEqual([15, 30, 45].filter((t) => t <= parentRun.ticks));
     // a full log: several lines per agent (4,332 at 1,000 agents)
     expect(lines(parent).length).toBeGreaterThan(4000);
+    // enough agents still ignorant at tick 15 for the network intervention to isolate 200
+    expect(quiet.length).toBeGreaterThanOrEqual(200);
   });
 
   it('from tick 0, from every snapshot, between snapshots and from the last tick: same digest, same bytes', async () => {
