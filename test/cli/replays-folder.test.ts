@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reChain } from '../support/logs.ts';
-import { cliChecked } from './in-process-checked.ts';
 import { cli } from './run-cli.ts';
 
 describe('default output and log formats', () => {
-  // a process: the case is about its working directory, which an in-process run would share
   it('a run without --out writes replays/<world>-s<seed>-<time>.ndjson', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-replays-'));
     const r = await cli(['run', 'rumor', '--set', 'n=200', '--seed', '7', '--json'], { cwd: dir });
@@ -24,14 +22,15 @@ describe('default output and log formats', () => {
   it('a log of another format fails with both format numbers (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-format-'));
     const log = join(dir, 'now.ndjson');
-    // in-process (cliChecked): paths are absolute, and the case is about what replay decides
-    expect((await cliChecked(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'])).code).toBe(0);
+    expect((await cli(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'], { cwd: dir })).code).toBe(
+      0,
+    );
     const raw = readFileSync(log, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(raw[0]);
     raw[0] = JSON.stringify({ ...header, format: 'grapevine-log/3' });
     const future = join(dir, 'future.ndjson');
     writeFileSync(future, reChain(raw));
-    const r = await cliChecked(['replay', future, '--verify']);
+    const r = await cli(['replay', future, '--verify'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       `grapevine: ${future} was written by format 3; this grapevine reads formats 1 and 2`,
