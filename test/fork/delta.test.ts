@@ -2,17 +2,18 @@
 // ticks): a fork names its parent and holds only its future; every command reads it as
 // if it were whole; flattening gives the standalone bytes; a missing, edited or replaced
 // parent stops every command with exit 2 naming the parent; a cut delta child resumes;
-// forks of forks verify.
+// forks of forks verify. The commands run in this process (cliIn, one after the other, no
+// resource left open): every case is about what a command decides or writes.
 import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines } from '../support/logs.ts';
-import { cli, cliJson, forgeTick, pool, tempDir, verifyCli } from './helpers.ts';
+import { cliIn, cliJsonIn, forgeTick, tempDir, verifyCliIn } from './helpers.ts';
 
 const dir = tempDir('fork-delta');
 const parent = join(dir, 'parent.ndjson');
 let parentDigest: string;
-/** CLI subprocesses on a loaded 2-core box take seconds each. */
+/** Several commands per case; on a loaded 2-core box each takes seconds. */
 const SLOW = 240_000;
 
 /** The `delta` field of a log's first line, if any. */
@@ -21,7 +22,7 @@ function deltaOf(path: string): Record<string, unknown> | undefined {
 }
 
 beforeAll(async () => {
-  const r = await cliJson(
+  const r = await cliJsonIn(
     'run',
     'rumor',
     '--set',
@@ -37,17 +38,14 @@ beforeAll(async () => {
   expect(r.ticks as number).toBeGreaterThan(25);
 }, SLOW);
 
-// its cases only read the parent and write files of their own: they run side by side
-describe.concurrent('a delta child holds only its future', () => {
+describe('a delta child holds only its future', () => {
   it(
     'without intervention: the parent digest, a header naming the parent, fewer lines; flatten = --standalone bytes',
     async () => {
       const child = join(dir, 'same.ndjson');
       const standalone = join(dir, 'same-standalone.ndjson');
-      const [d, s] = await pool([
-        () => cliJson('fork', parent, '--at', '15', '--out', child),
-        () => cliJson('fork', parent, '--at', '15', '--out', standalone, '--standalone'),
-      ]);
+      const d = await cliJsonIn('fork', parent, '--at', '15', '--out', child);
+      const s = await cliJsonIn('fork', parent, '--at', '15', '--out', standalone, '--standalone');
       expect([d.layout, s.layout]).toEqual(['delta', 'standalone']);
       expect(d.digest).toBe(parentDigest);
       expect(s.digest).toBe(parentDigest);
@@ -55,9 +53,9 @@ describe.concurrent('a delta child holds only its future', () => {
       expect(ref).toMatchObject({ atTick: 15, parent: { path: 'parent.ndjson', digest: parentDigest } });
       expect(deltaOf(standalone)).toBeUndefined();
       expect(lines(child).length).toBeLessThan(lines(standalone).length);
-      expect(await verifyCli(child)).toBe(parentDigest);
+      expect(await verifyCliIn(child)).toBe(parentDigest);
       const flat = join(dir, 'same-flat.ndjson');
-      const f = await cliJson('flatten', child, '--out', flat);
+      const f = await cliJsonIn('flatten', child, '--out', flat);
       expect(f.digest).toBe(parentDigest);
       expect(readFileSync(flat, 'utf8')).toBe(readFileSync(standalone, 'utf8'));
     },
@@ -68,14 +66,14 @@ describe.concurrent('a delta child holds only its future', () => {
     'with an intervention: the child and its flattening have the same digest, and it verifies',
     async () => {
       const child = join(dir, 'reseeded.ndjson');
-      const r = await cliJson('fork', parent, '--at', '12', '--seed', '77', '--out', child);
+      const r = await cliJsonIn('fork', parent, '--at', '12', '--seed', '77', '--out', child);
       expect(r.digest).not.toBe(parentDigest);
       const flat = join(dir, 'reseeded.flat.ndjson.gz');
-      const f = await cliJson('flatten', child, '--out', flat);
-      const v = await verifyCli(child);
+      const f = await cliJsonIn('flatten', child, '--out', flat);
+      const v = await verifyCliIn(child);
       expect(f.digest).toBe(r.digest);
       expect(v).toBe(r.digest);
-      expect(await verifyCli(flat)).toBe(r.digest);
+      expect(await verifyCliIn(flat)).toBe(r.digest);
     },
     SLOW,
   );
@@ -86,15 +84,14 @@ describe.concurrent('a delta child holds only its future', () => {
       const a = join(dir, 'chain-a.ndjson');
       const b = join(dir, 'chain-b.ndjson');
       const c = join(dir, 'chain-c.ndjson');
-      await cliJson('fork', parent, '--at', '10', '--seed', '5', '--out', a);
-      const rb = await cliJson('fork', a, '--at', '14', '--seed', '6', '--out', b);
+      await cliJsonIn('fork', parent, '--at', '10', '--seed', '5', '--out', a);
+      const rb = await cliJsonIn('fork', a, '--at', '14', '--seed', '6', '--out', b);
       // c forks b before b's own fork tick: its past runs through a into the parent
-      const rc = await cliJson('fork', b, '--at', '12', '--seed', '7', '--out', c);
+      const rc = await cliJsonIn('fork', b, '--at', '12', '--seed', '7', '--out', c);
       expect(deltaOf(c)).toMatchObject({ parent: { path: 'chain-b.ndjson' }, atTick: 12 });
-      const [vb, vc] = await pool([() => verifyCli(b), () => verifyCli(c)]);
-      expect([vb, vc]).toEqual([rb.digest, rc.digest]);
+      expect([await verifyCliIn(b), await verifyCliIn(c)]).toEqual([rb.digest, rc.digest]);
       const flat = join(dir, 'chain-c.flat.ndjson');
-      expect((await cliJson('flatten', c, '--out', flat)).digest).toBe(rc.digest);
+      expect((await cliJsonIn('flatten', c, '--out', flat)).digest).toBe(rc.digest);
       expect(deltaOf(flat)).toBeUndefined();
     },
     SLOW,
@@ -104,7 +101,7 @@ describe.concurrent('a delta child holds only its future', () => {
     'a batch over several ticks writes delta children that verify',
     async () => {
       const out = join(dir, 'batch');
-      const r = await cliJson(
+      const r = await cliJsonIn(
         'fork',
         parent,
         '--at',
@@ -124,7 +121,7 @@ describe.concurrent('a delta child holds only its future', () => {
         [20, 'control'],
       ]);
       for (const c of children) expect(deltaOf(c.log)).toMatchObject({ atTick: c.atTick });
-      expect(await verifyCli(children[3].log)).toBe(children[3].digest);
+      expect(await verifyCliIn(children[3].log)).toBe(children[3].digest);
     },
     SLOW,
   );
@@ -137,22 +134,22 @@ describe('the parent must be there and be the same run', () => {
   beforeAll(async () => {
     mkdirSync(join(dir, 'moves'));
     copyFileSync(parent, moved);
-    await cliJson('fork', moved, '--at', '15', '--seed', '4', '--out', child);
+    await cliJsonIn('fork', moved, '--at', '15', '--seed', '4', '--out', child);
   }, SLOW);
 
   /** Every reading command on the child exits 2 with one line naming the parent. */
   async function expectAllFail(message: RegExp, every = true): Promise<void> {
     const commands = [
-      () => cli('replay', child, '--verify'),
-      () => cli('inspect', child, '--at', '3'),
-      () => cli('report', child, '--out', join(dir, 'moves', 'r.html')),
-      () => cli('export', child, '--what', 'metrics', '--out', join(dir, 'moves', 'e.csv')),
-      () => cli('diff', child, parent),
-      () => cli('fork', child, '--at', '20', '--out', join(dir, 'moves', 'f.ndjson')),
-      () => cli('flatten', child, '--out', join(dir, 'moves', 'flat.ndjson')),
+      () => cliIn('replay', child, '--verify'),
+      () => cliIn('inspect', child, '--at', '3'),
+      () => cliIn('report', child, '--out', join(dir, 'moves', 'r.html')),
+      () => cliIn('export', child, '--what', 'metrics', '--out', join(dir, 'moves', 'e.csv')),
+      () => cliIn('diff', child, parent),
+      () => cliIn('fork', child, '--at', '20', '--out', join(dir, 'moves', 'f.ndjson')),
+      () => cliIn('flatten', child, '--out', join(dir, 'moves', 'flat.ndjson')),
     ];
-    const runs = await pool(every ? commands : [commands[0], commands[1], commands[6]]);
-    for (const r of runs) {
+    for (const command of every ? commands : [commands[0], commands[1], commands[6]]) {
+      const r = await command();
       expect({ code: r.code, stderr: r.stderr }).toMatchObject({
         code: 2,
         stderr: expect.stringMatching(message),
@@ -171,7 +168,7 @@ describe('the parent must be there and be the same run', () => {
       } finally {
         renameSync(away, moved);
       }
-      await verifyCli(child);
+      await verifyCliIn(child);
     },
     SLOW,
   );
@@ -197,7 +194,7 @@ describe('the parent must be there and be the same run', () => {
     'a parent replaced by another run is refused',
     async () => {
       const original = readFileSync(moved);
-      await cliJson(
+      await cliJsonIn(
         'run',
         'rumor',
         '--set',
@@ -211,7 +208,7 @@ describe('the parent must be there and be the same run', () => {
         '--force',
       );
       try {
-        const r = await cli('replay', child, '--verify');
+        const r = await cliIn('replay', child, '--verify');
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(
           /moves\/parent\.ndjson of .*child\.ndjson is not the run it was forked from/,
@@ -230,7 +227,7 @@ describe('the parent must be there and be the same run', () => {
       renameSync(join(dir, 'moves'), elsewhere);
       try {
         expect(statSync(join(elsewhere, 'child.ndjson')).isFile()).toBe(true);
-        await verifyCli(join(elsewhere, 'child.ndjson'));
+        await verifyCliIn(join(elsewhere, 'child.ndjson'));
       } finally {
         renameSync(elsewhere, join(dir, 'moves'));
       }
@@ -244,14 +241,14 @@ describe('resume of a delta child', () => {
     'a delta child cut in the middle of a line resumes to the same digest and stays a delta child',
     async () => {
       const whole = join(dir, 'whole.ndjson');
-      const r = await cliJson('fork', parent, '--at', '11', '--seed', '21', '--out', whole);
+      const r = await cliJsonIn('fork', parent, '--at', '11', '--seed', '21', '--out', whole);
       const text = readFileSync(whole, 'utf8');
       const cut = join(dir, 'cut.ndjson');
       // keep the header, a few of the child's own lines and half of the next one: what a kill leaves
       const own = lines(whole);
       const keep = own.slice(0, 6).join('\n').length + 1 + Math.floor(own[6].length / 2);
       writeFileSync(cut, text.slice(0, keep));
-      const resumed = await cliJson('resume', cut);
+      const resumed = await cliJsonIn('resume', cut);
       expect(resumed.digest).toBe(r.digest);
       expect(deltaOf(cut)).toEqual(deltaOf(whole));
       expect(readFileSync(cut, 'utf8').split('\n').slice(1)).toEqual(text.split('\n').slice(1));

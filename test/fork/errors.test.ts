@@ -1,5 +1,7 @@
 // Bad input to `grapevine fork` is a clear error (exit 2, one line and a hint, no stack)
-// and writes nothing: no child file, no batch directory.
+// and writes nothing: no child file, no batch directory. The CLI cases run `main` in this
+// process (cliIn, no resource left open): they check what the command decides; the real
+// process's exit codes and error lines are covered by test/cli/cli.test.ts and reliability.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +9,8 @@ import { forkCommand } from '../../src/cli/commands/fork.ts';
 import { readInterventions } from '../../src/cli/interventions-file.ts';
 import { isGrapevineError } from '../../src/core/index.ts';
 import {
-  cli,
-  cliJson,
+  cliIn,
+  cliJsonIn,
   expectCleanError,
   type Line,
   lines,
@@ -25,7 +27,7 @@ let lastTick: number;
 let parentText: string;
 
 beforeAll(async () => {
-  const r = await cliJson(
+  const r = await cliJsonIn(
     'run',
     'rumor',
     '--set',
@@ -76,8 +78,8 @@ describe('malformed intervention files are rejected before anything runs', () =>
     expect((error as Error).message).toContain(name);
   });
 
-  // through the CLI: exit 2, no child file
-  it.concurrent.each([
+  // through the CLI (in-process): exit 2, no child file
+  it.each([
     ['bad.yaml', 'type: message\n  to: [all', 'cannot be parsed'],
     ['unknown-field.json', '{"type": "message", "to": "all", "colour": "red"}', 'Unrecognized key: "colour"'],
     ['wrong-type.yaml', 'type: agent\nagent: "seven"\n', 'expected number'],
@@ -86,7 +88,7 @@ describe('malformed intervention files are rejected before anything runs', () =>
     const file = text === null ? join(dir, 'no-such-file.yaml') : write(dir, `cli-${name}`, text);
     const out = join(dir, `child-${name}.ndjson`);
     expectCleanError(
-      await cli('fork', parent, '--at', '7', '--intervene', file, '--out', out),
+      await cliIn('fork', parent, '--at', '7', '--intervene', file, '--out', out),
       out,
       2,
       message,
@@ -95,7 +97,7 @@ describe('malformed intervention files are rejected before anything runs', () =>
 });
 
 describe('bad fork requests', () => {
-  it.concurrent.each([
+  it.each([
     [
       '--at beyond the end',
       () => ['--at', String(lastTick + 1)],
@@ -105,12 +107,12 @@ describe('bad fork requests', () => {
     ['--at not a number', () => ['--at', 'ten'], () => '--at must be a non-negative integer'],
   ])('%s: exit 2, nothing written', async (name, args, message) => {
     const out = join(dir, `child-${name.replace(/\W+/g, '-')}.ndjson`);
-    expectCleanError(await cli('fork', parent, ...args(), '--out', out), out, 2, message());
+    expectCleanError(await cliIn('fork', parent, ...args(), '--out', out), out, 2, message());
   });
 
   it('missing --out', async () => {
     const before = new Set(lines(parent));
-    const r = await cli('fork', parent, '--at', '3');
+    const r = await cliIn('fork', parent, '--at', '3');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('fork needs --out');
     expect(new Set(lines(parent))).toEqual(before);
@@ -118,7 +120,7 @@ describe('bad fork requests', () => {
 
   it('an existing --out is not overwritten without --force', async () => {
     const out = write(dir, 'taken.ndjson', 'keep me\n');
-    const r = await cli('fork', parent, '--at', '3', '--out', out);
+    const r = await cliIn('fork', parent, '--at', '3', '--out', out);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('already exists');
     expect(readFileSync(out, 'utf8')).toBe('keep me\n');
@@ -132,7 +134,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = raw[seq].replace('"stepped":', '"steppeD":');
     const bad = write(dir, 'one-byte.ndjson', `${raw.join('\n')}\n`);
     const out = join(dir, 'child-of-one-byte.ndjson');
-    expectCleanError(await cli('fork', bad, '--at', '8', '--out', out), out, 2, `seq ${seq}`);
+    expectCleanError(await cliIn('fork', bad, '--at', '8', '--out', out), out, 2, `seq ${seq}`);
   });
 
   it('a forged tick (chain recomputed) between the snapshot and the fork tick: an error, nothing written', async () => {
@@ -144,7 +146,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = JSON.stringify(obj);
     const forged = write(dir, 'forged-tail.ndjson', reChain(raw));
     const out = join(dir, 'child-of-forged-tail.ndjson');
-    const r = await cli('fork', forged, '--at', '8', '--out', out);
+    const r = await cliIn('fork', forged, '--at', '8', '--out', out);
     // the recorded tail 6..8 is rerun from the snapshot at 5 and checked line by line
     expect(r.stderr).toContain(`seq ${seq} (tick 7)`);
     expect([1, 2]).toContain(r.code);
@@ -161,7 +163,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = JSON.stringify(obj);
     const forged = write(dir, 'forged-past.ndjson', reChain(raw));
     const out = join(dir, 'child-of-forged-past.ndjson');
-    await cliJson('fork', forged, '--at', '8', '--out', out);
+    await cliJsonIn('fork', forged, '--at', '8', '--out', out);
     await expect(verifyInProcess(out)).rejects.toThrow(`seq ${seq} (tick 3)`);
   });
 });
@@ -208,12 +210,12 @@ describe('interventions that only fail when applied (agents, channels, the netwo
     expect(existsSync(out), `${out} must not exist`).toBe(false);
   });
 
-  // and two of them through the CLI
-  it.concurrent.each([cases[0], cases[1]])('CLI: %s', async (name, body, message) => {
+  // and two of them through the CLI (in-process)
+  it.each([cases[0], cases[1]])('CLI: %s', async (name, body, message) => {
     const file = write(dir, `cli-apply-${slug(name)}.json`, JSON.stringify(body));
     const out = join(dir, `cli-child-apply-${slug(name)}.ndjson`);
     expectCleanError(
-      await cli('fork', parent, '--at', '7', '--intervene', file, '--out', out),
+      await cliIn('fork', parent, '--at', '7', '--intervene', file, '--out', out),
       out,
       2,
       message,

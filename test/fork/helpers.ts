@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { cli as runCli } from '../cli/run-cli.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
 
@@ -53,6 +54,22 @@ export async function cli(...args: string[]): Promise<Outcome> {
 /** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
 export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
   const r = await cli(...args, '--json');
+  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+}
+
+/**
+ * Runs `grapevine ...args` in this test's process (test/cli/in-process-checked.ts): for cases
+ * about what a command decides (exit code, error line, log written, digest), without the
+ * ~0.3 CPU-s of a process start. Asserts the command left nothing open. Calls must not overlap.
+ */
+export async function cliIn(...args: string[]): Promise<Outcome> {
+  return cliChecked(args);
+}
+
+/** {@link cliJson} in this test's process ({@link cliIn}). */
+export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
+  const r = await cliIn(...args, '--json');
   if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
@@ -174,6 +191,13 @@ export async function verifyInProcess(path: string): Promise<string> {
 /** `grapevine replay <log> --verify --json` in a child process; returns the verified digest. */
 export async function verifyCli(path: string): Promise<string> {
   const r = await cliJson('replay', path, '--verify');
+  expect(r.verified).toBe(true);
+  return r.digest as string;
+}
+
+/** `grapevine replay <log> --verify --json` in this test's process; returns the verified digest. */
+export async function verifyCliIn(path: string): Promise<string> {
+  const r = await cliJsonIn('replay', path, '--verify');
   expect(r.verified).toBe(true);
   return r.digest as string;
 }

@@ -1,13 +1,15 @@
 // Forks of an LLM world (town-square, 8 LLM residents, 10 ticks) against the shipped local
 // server over real HTTP: the shared past is served from the recording (no network), only
-// ticks after the fork tick ask the model.
+// ticks after the fork tick ask the model. The commands run in this process (cliIn, one at a
+// time, no resource left open); the server they call is a process of its own (serve-llm).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliJson, expectForkOf, parsed, tempDir, verifyCli, wallOf, write } from './helpers.ts';
+import { startLocalLlmServer } from '../../src/llm/index.ts';
+import { type ServeLlmChild, startServeLlm } from '../cli/serve-llm-child.ts';
+import { cliJsonIn, expectForkOf, parsed, tempDir, verifyCliIn, wallOf, write } from './helpers.ts';
 
 const dir = tempDir('fork-llm');
-let server: LocalLlmServer;
+let server: ServeLlmChild;
 let closedUrl: string;
 
 /** Parents: without periodic snapshots (forks rerun from tick 0) and with one every 3 ticks. */
@@ -22,15 +24,13 @@ function llmTicks(path: string): number[] {
 }
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startServeLlm();
   const closed = await startLocalLlmServer({ port: 0 });
   closedUrl = closed.url;
   await closed.close();
   const base = ['run', 'town-square', '--llm-base-url', server.url, '--seed', '5'];
-  const [a, b] = await Promise.all([
-    cliJson(...base, '--out', plain),
-    cliJson(...base, '--snapshot-every', '3', '--out', snap),
-  ]);
+  const a = await cliJsonIn(...base, '--out', plain);
+  const b = await cliJsonIn(...base, '--snapshot-every', '3', '--out', snap);
   digests[plain] = a.digest as string;
   digests[snap] = b.digest as string;
   expect(a.ticks).toBe(10);
@@ -48,7 +48,7 @@ describe('an LLM-world fork without intervention reproduces the parent', () => {
     const own = await startLocalLlmServer({ port: 0 });
     try {
       const out = join(dir, 'plain-5.ndjson');
-      const r = await cliJson('fork', plain, '--at', '5', '--llm-base-url', own.url, '--out', out);
+      const r = await cliJsonIn('fork', plain, '--at', '5', '--llm-base-url', own.url, '--out', out);
       expect(r.digest).toBe(digests[plain]);
       expectForkOf(plain, out, 5, false);
       expect(llmTicks(plain).filter((t) => t > 5).length).toBeGreaterThan(0);
@@ -64,7 +64,7 @@ describe('an LLM-world fork without intervention reproduces the parent', () => {
     [6, 'at a snapshot'],
   ])('with periodic snapshots, fork at tick %i (%s): same digest', async (at) => {
     const out = join(dir, `snap-${at}.ndjson`);
-    const r = await cliJson('fork', snap, '--at', String(at), '--llm-base-url', server.url, '--out', out);
+    const r = await cliJsonIn('fork', snap, '--at', String(at), '--llm-base-url', server.url, '--out', out);
     expect(r.digest).toBe(digests[snap]);
     expectForkOf(snap, out, at, false);
   });
@@ -83,7 +83,7 @@ describe('an LLM-world fork with an intervention', () => {
       ].join('\n'),
     );
     const out = join(dir, 'crier.ndjson');
-    const r = await cliJson(
+    const r = await cliJsonIn(
       'fork',
       plain,
       '--at',
@@ -101,7 +101,7 @@ describe('an LLM-world fork with an intervention', () => {
     const after = parsed(out).filter((l) => l.type === 'llm' && l.t === 5);
     expect(after.length).toBeGreaterThan(0);
     expect(JSON.stringify(after)).toContain('mill bridge closes on Monday, and the mayor is not selling');
-    expect(await verifyCli(out)).toBe(r.digest);
+    expect(await verifyCliIn(out)).toBe(r.digest);
   });
 });
 
@@ -112,7 +112,7 @@ describe('a fork never calls the LLM for ticks up to the fork tick', () => {
   ])('fork of the %s parent at the last tick with the server closed: %s', async (name) => {
     const parent = name === 'plain' ? plain : snap;
     const out = `${parent}.last.ndjson`;
-    const r = await cliJson('fork', parent, '--at', '10', '--llm-base-url', closedUrl, '--out', out);
+    const r = await cliJsonIn('fork', parent, '--at', '10', '--llm-base-url', closedUrl, '--out', out);
     expect(r.digest).toBe(digests[parent]);
     expect(r.ticks).toBe(10);
   });

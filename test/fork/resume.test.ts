@@ -1,16 +1,18 @@
 // `grapevine resume`: a run killed with SIGKILL at a random tick, or stopped by its LLM
 // budget, continues from its last complete tick in the same file, and ends exactly as an
-// uninterrupted run; a finished run is not resumed.
+// uninterrupted run; a finished run is not resumed. Only the killed run is a process of its
+// own (it is what SIGKILL hits); the other commands, the resumes included, run in this process
+// (cliIn: what a command decides and writes), against an LLM server that is a process of its own.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
 import { scanLog } from '../../src/replay/index.ts';
+import { type ServeLlmChild, startServeLlm } from '../cli/serve-llm-child.ts';
 import {
   bin,
-  cli,
-  cliJson,
+  cliIn,
+  cliJsonIn,
   forgeTick,
   headerWithoutWall,
   lines,
@@ -57,7 +59,6 @@ const BIG = ['rumor', '--set', 'n=100000', '--snapshot-every', '20'];
 describe('a SIGKILLed run', () => {
   it('is resumed from its last complete tick and ends with the digest and bytes of an uninterrupted run', async () => {
     const reference = join(dir, 'uninterrupted.ndjson');
-    const refRun = cliJson('run', ...BIG, '--out', reference);
     let killedAt = -1;
     let out = '';
     // the run is fast (about 80 ticks at 100,000 agents): aim at a random tick, and retry if
@@ -82,8 +83,9 @@ describe('a SIGKILLed run', () => {
       if (!summary.complete) killedAt = summary.lastTick;
     }
     expect(killedAt, 'the run was killed before its end').toBeGreaterThanOrEqual(0);
-    const r = await cliJson('resume', out);
-    const ref = await refRun;
+    const r = await cliJsonIn('resume', out);
+    // after the kill: an in-process run would hold the event loop that times the kill
+    const ref = await cliJsonIn('run', ...BIG, '--out', reference);
     expect({ killedAt, digest: r.digest, ticks: r.ticks }).toEqual({
       killedAt,
       digest: ref.digest,
@@ -99,9 +101,9 @@ describe('a SIGKILLed run', () => {
 
   it('resuming a finished run is an error (exit 2) and leaves the log alone', async () => {
     const done = join(dir, 'finished.ndjson');
-    await cliJson('run', 'rumor', '--set', 'n=500', '--snapshot-every', '5', '--out', done);
+    await cliJsonIn('run', 'rumor', '--set', 'n=500', '--snapshot-every', '5', '--out', done);
     const before = readFileSync(done, 'utf8');
-    const r = await cli('resume', done);
+    const r = await cliIn('resume', done);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('finished run');
     expect(readFileSync(done, 'utf8')).toBe(before);
@@ -109,17 +111,21 @@ describe('a SIGKILLed run', () => {
 });
 
 describe('a run stopped by its LLM budget', () => {
-  let server: LocalLlmServer;
+  let server: ServeLlmChild;
   let reference: Record<string, Record<string, unknown>>;
   let stoppedCopy: { path: string; seq: number } | undefined;
 
   beforeAll(async () => {
-    server = await startLocalLlmServer({ port: 0 });
+    server = await startServeLlm();
     const base = ['run', 'town-square', '--seed', '5', '--llm-base-url', server.url];
-    const [plain, snap] = await Promise.all([
-      cliJson(...base, '--out', join(dir, 'town-full.ndjson')),
-      cliJson(...base, '--snapshot-every', '2', '--out', join(dir, 'town-full-snap.ndjson')),
-    ]);
+    const plain = await cliJsonIn(...base, '--out', join(dir, 'town-full.ndjson'));
+    const snap = await cliJsonIn(
+      ...base,
+      '--snapshot-every',
+      '2',
+      '--out',
+      join(dir, 'town-full-snap.ndjson'),
+    );
     reference = { plain, snap };
   });
 
@@ -134,7 +140,7 @@ describe('a run stopped by its LLM budget', () => {
     ['snap', ['--snapshot-every', '2']],
   ])('%s: resume continues it to the end, equal to a run without a budget', async (name, extra) => {
     const out = join(dir, `budget-${name}.ndjson`);
-    const stopped = await cliJson(
+    const stopped = await cliJsonIn(
       'run',
       'town-square',
       '--seed',
@@ -152,7 +158,7 @@ describe('a run stopped by its LLM budget', () => {
     // an odd stop tick: with snapshots every 2 the resume restores one and reruns a recorded tail
     expect((stopped.ticks as number) % 2).toBe(1);
     if (name === 'plain') stoppedCopy = forgeTick(out, 1, join(dir, 'budget-forged.ndjson'));
-    const r = await cliJson('resume', out, '--llm-base-url', server.url);
+    const r = await cliJsonIn('resume', out, '--llm-base-url', server.url);
     expect(r).toMatchObject({ reason: 'max-ticks', ticks: 10, resumedAt: stopped.ticks });
     expect(r.digest).toBe(reference[name].digest);
     expect(await verifyInProcess(out)).toBe(r.digest);
@@ -163,7 +169,7 @@ describe('a run stopped by its LLM budget', () => {
     // so that the rerun of the recorded ticks fails
     expect(stoppedCopy).toBeDefined();
     const before = readFileSync(stoppedCopy!.path, 'utf8');
-    const failed = await cli('resume', stoppedCopy!.path, '--llm-base-url', server.url);
+    const failed = await cliIn('resume', stoppedCopy!.path, '--llm-base-url', server.url);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`seq ${stoppedCopy!.seq} (tick 1)`);
     const after = readFileSync(stoppedCopy!.path, 'utf8');

@@ -3,23 +3,26 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
-import { startLocalLlmServer } from '../../../src/llm/index.ts';
 import { LineEncoder } from '../../../src/replay/index.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../../worlds/sotopia/judge.ts';
 import type { SotopiaSummary } from '../../../worlds/sotopia/summary.ts';
-import { type CliOutcome, cli as runCli } from '../../cli/run-cli.ts';
+import { type CheckedOutcome, cliChecked } from '../../cli/in-process-checked.ts';
+import { startServeLlm } from '../../cli/serve-llm-child.ts';
 
 const worldFile = resolve('worlds/sotopia/index.ts');
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-runs-'));
 const FIRST = importSotopia().environments[0].env_id;
 const MAX_TURNS = 6;
 
-type Outcome = CliOutcome;
+type Outcome = CheckedOutcome;
 
-/** The CLI with the OpenAI variables set but empty (they must count as unset). */
+/**
+ * The CLI in this process (what each command decides and writes; one command at a time, no
+ * resource left open), with the OpenAI variables set but empty (they must count as unset).
+ */
 function cli(...args: string[]) {
-  return runCli(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
+  return cliChecked(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
 }
 
 interface Episode {
@@ -61,36 +64,35 @@ function events(path: string): Record<string, unknown>[] {
 }
 
 beforeAll(async () => {
-  const server = await startLocalLlmServer({ port: 0 });
+  // a process of its own: the test process holds only the client side
+  const server = await startServeLlm();
   try {
-    await Promise.all(
-      EPISODES.map(async (e) => {
-        const outcome = await cli(
-          'run',
-          worldFile,
-          '--set',
-          `mode=${e.mode}`,
-          '--set',
-          `scenario=${e.scenario}`,
-          '--set',
-          `pair=${e.pair ?? 0}`,
-          '--set',
-          `maxTurns=${MAX_TURNS}`,
-          ...(e.extra ?? []),
-          '--log',
-          'full',
-          '--out',
-          logOf(e),
-          '--json',
-          '--llm-base-url',
-          server.url,
-          '--model',
-          'grapevine-local',
-        );
-        const raw = outcome.code === 0 ? JSON.parse(outcome.stdout) : undefined;
-        results.set(e.name, { outcome, raw, summary: raw?.summary });
-      }),
-    );
+    for (const e of EPISODES) {
+      const outcome = await cli(
+        'run',
+        worldFile,
+        '--set',
+        `mode=${e.mode}`,
+        '--set',
+        `scenario=${e.scenario}`,
+        '--set',
+        `pair=${e.pair ?? 0}`,
+        '--set',
+        `maxTurns=${MAX_TURNS}`,
+        ...(e.extra ?? []),
+        '--log',
+        'full',
+        '--out',
+        logOf(e),
+        '--json',
+        '--llm-base-url',
+        server.url,
+        '--model',
+        'grapevine-local',
+      );
+      const raw = outcome.code === 0 ? JSON.parse(outcome.stdout) : undefined;
+      results.set(e.name, { outcome, raw, summary: raw?.summary });
+    }
   } finally {
     await server.close();
     closed = true;
@@ -155,9 +157,9 @@ describe.each(EPISODES)('an episode in $name', (e) => {
 describe('replay and audit', () => {
   it('every episode passes `replay --verify` with the server closed', async () => {
     expect(closed).toBe(true);
-    const outcomes = await Promise.all(
-      EPISODES.map((e) => cli('replay', logOf(e), '--verify', '--json', '--world', worldFile)),
-    );
+    const outcomes: Outcome[] = [];
+    for (const e of EPISODES)
+      outcomes.push(await cli('replay', logOf(e), '--verify', '--json', '--world', worldFile));
     outcomes.forEach((o, k) => {
       expect(o.stderr, EPISODES[k].name).toBe('');
       expect(o.code, EPISODES[k].name).toBe(0);

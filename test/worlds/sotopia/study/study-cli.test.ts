@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-// every CLI call starts a Node process; on a loaded shared machine one call can take several seconds
+// a study runs many episodes; on a loaded shared machine one call can take several seconds
 vi.setConfig({ testTimeout: 600_000 });
 
 import { auditCommand, type LogAudit } from '../../../../src/cli/commands/audit.ts';
@@ -12,10 +12,10 @@ import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm/in
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
-import { cli as runCli } from '../../../cli/run-cli.ts';
+import { cliChecked } from '../../../cli/in-process-checked.ts';
+import { startServeLlm } from '../../../cli/serve-llm-child.ts';
 
-const grapevine = resolve('bin/grapevine.mjs');
-/** The grapevine CLI, which runs the study command. */
+/** The grapevine CLI, for the study that is killed (a process of its own). */
 const studyBin = resolve('bin/grapevine.mjs');
 const root = mkdtempSync(join(tmpdir(), 'grapevine-study-'));
 const FIRST = importSotopia().environments[0];
@@ -30,10 +30,12 @@ interface Outcome {
   stderr: string;
 }
 
-/** The CLI at `bin`, with the OpenAI variables set but empty (they must count as unset); a study may take minutes. */
-async function node(bin: string, args: string[]): Promise<Outcome> {
-  const r = await runCli(args, { bin, env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, timeoutMs: 600_000 });
-  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
+/**
+ * The CLI in this process (what a command decides and writes; one command at a time, no
+ * resource left open), with the OpenAI variables set but empty (they must count as unset).
+ */
+function cli(args: string[]): Promise<Outcome> {
+  return cliChecked(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
 }
 
 function studyArgs(out: string, url: string, ...extra: string[]): string[] {
@@ -62,7 +64,7 @@ function studyArgs(out: string, url: string, ...extra: string[]): string[] {
   ];
 }
 
-const study = (out: string, url: string, ...extra: string[]) => node(studyBin, studyArgs(out, url, ...extra));
+const study = (out: string, url: string, ...extra: string[]) => cli(studyArgs(out, url, ...extra));
 
 function read(path: string): string {
   return readFileSync(path, 'utf8');
@@ -97,17 +99,20 @@ let stagedSecond: Outcome;
 let closed = false;
 
 beforeAll(async () => {
-  const server = await startLocalLlmServer({ port: 0 });
-  // a slower server for the interrupted study, so that it can be killed half-way
+  // a process of its own: the in-process commands hold only the client side
+  const server = await startServeLlm();
+  // a slower server for the interrupted study, so that it can be killed half-way; only that
+  // study's process talks to it
   const slow = await startLocalLlmServer({ port: 0, latencyMs: 25 });
   try {
-    const killedStudy = interrupt(slow);
+    // before the in-process commands, which would hold the event loop that times the kill
+    await interrupt(slow);
     fullRun = await study(full, server.url, '--json');
     fullJson = fullRun.code === 0 ? JSON.parse(fullRun.stdout) : {};
     // the first agents episode, run on its own with the same world parameters and episode seed
     const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
     const first = report.episodes.find((e) => e.mode === 'agents')!;
-    standalone = await node(grapevine, [
+    standalone = await cli([
       'run',
       'sotopia',
       '--set',
@@ -130,7 +135,6 @@ beforeAll(async () => {
       'grapevine-local',
       '--json',
     ]);
-    await killedStudy;
     killedRerun = await study(killed, server.url, '--json');
     stagedFirst = await study(staged, server.url, '--max-episodes', '4', '--concurrency', '2', '--json');
     // a half-written log, as a crash mid-write leaves it
@@ -144,7 +148,10 @@ beforeAll(async () => {
   }
 }, 900_000);
 
-/** Starts the study against the slow server, one episode at a time, and SIGKILLs it once two episodes are done. */
+/**
+ * Starts the study against the slow server, one episode at a time, and SIGKILLs it once two
+ * episodes are done: a process of its own, as SIGKILL is what this case is about.
+ */
 async function interrupt(slow: LocalLlmServer): Promise<void> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -218,9 +225,9 @@ describe('grapevine study sotopia', () => {
   it('every episode passes `replay --verify` with the server closed', async () => {
     expect(closed).toBe(true);
     const logs = logsOf(full);
-    const outcomes = await Promise.all(
-      logs.map((f) => node(grapevine, ['replay', join(full, 'episodes', f), '--verify', '--json'])),
-    );
+    const outcomes: Outcome[] = [];
+    for (const f of logs)
+      outcomes.push(await cli(['replay', join(full, 'episodes', f), '--verify', '--json']));
     outcomes.forEach((o, k) => {
       expect(o.stderr, logs[k]).toBe('');
       expect(o.code, logs[k]).toBe(0);
@@ -287,7 +294,7 @@ describe('an interrupted study, restarted', () => {
   });
 });
 
-describe.concurrent('bad input', () => {
+describe('bad input', () => {
   const cases: [string, string[], RegExp][] = [
     ['an unknown mode', ['--modes', 'agents,telepathy'], /unknown mode "telepathy"/],
     [
@@ -308,7 +315,7 @@ describe.concurrent('bad input', () => {
 
   it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
     const out = join(root, `bad-${extra.join('_').replace(/[^\w]/g, '_')}`);
-    const r = await node(studyBin, [
+    const r = await cli([
       'study',
       'sotopia',
       '--out',
@@ -328,7 +335,7 @@ describe.concurrent('bad input', () => {
 
   it('a study directory with another config: exit 2, nothing changed', async () => {
     const before = read(join(full, 'report.json'));
-    const r = await node(studyBin, studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
+    const r = await cli(studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a study with another config \(seed differ\)/);
     expect(read(join(full, 'report.json'))).toBe(before);
@@ -339,7 +346,7 @@ describe.concurrent('bad input', () => {
     await gone.close();
     const out = join(root, 'unreachable');
     const args = [...studyArgs(out, gone.url, '--llm-attempts', '1', '--modes', 'agents,script')];
-    const r = await node(studyBin, args);
+    const r = await cli(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /episode episodes\/\S+-agents\.ndjson failed: \d+ LLM call\(s\) failed after all retries \(LLM call failed \(connection\)/,
@@ -348,13 +355,13 @@ describe.concurrent('bad input', () => {
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     expect(logsOf(out)).toEqual([]);
     expect(readdirSync(join(out, 'episodes')).some((f) => f.endsWith('.ndjson.failed'))).toBe(true);
-    const again = await node(studyBin, [...args, '--json']);
+    const again = await cli([...args, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 0, ran: 0, complete: false });
   });
 
   it('no --out: exit 2', async () => {
-    const r = await node(studyBin, ['study', 'sotopia', '--modes', 'agents']);
+    const r = await cli(['study', 'sotopia', '--modes', 'agents']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/needs --out DIR/);
   });
