@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { cliInProcess } from '../cli/in-process-cli.ts';
 import {
   cli,
   events,
@@ -16,7 +17,8 @@ import {
 } from './e2e-helpers.ts';
 
 // End-to-end tests of LLM-backed agents: the real CLI in a child process, real HTTP to the
-// shipped local OpenAI-compatible server, the real LangChain client path.
+// shipped local OpenAI-compatible server, the real LangChain client path. The offline replays
+// that check what replay decides (verified or diverged, and the error line) run in process.
 
 const dir = tempDir('grapevine-llm-e2e-');
 const KEY = 'sk-GRAPEVINE-FAKE-KEY-9876';
@@ -183,8 +185,9 @@ describe('faults: 429, 500, timeouts, malformed replies and dropped sockets', ()
   });
 
   it('the log with its recorded faults replays offline with the same digest', async () => {
-    const r = await cli(['replay', faultLog, '--verify', '--json']);
+    const r = await cliInProcess(['replay', faultLog, '--verify', '--json']);
     expect(r.code).toBe(0);
+    expect(r.leaked).toEqual([]);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: run.digest });
   });
 });
@@ -237,8 +240,9 @@ describe('the API key never leaks', () => {
       expect(l.error?.kind).toBe('connection');
     }
     // the failures are recorded: the fallback run replays offline
-    const replay = await cli(['replay', out, '--verify', '--json']);
+    const replay = await cliInProcess(['replay', out, '--verify', '--json']);
     expect(replay.code).toBe(0);
+    expect(replay.leaked).toEqual([]);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: s.digest });
   });
 
@@ -289,13 +293,14 @@ describe('a changed prompt makes the replay fail, naming agent, tick and message
     const out = join(dir, 'personas.ndjson');
     const r = await cli(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`));
     expect(r.code).toBe(0);
-    const before = await cli(['replay', out, '--verify']);
+    const before = await cliInProcess(['replay', out, '--verify']);
     expect(before.code).toBe(0);
 
     list[1].persona = 'cheerful, loud, repeats every rumour twice';
     writeFileSync(personas, JSON.stringify(list, null, 2));
-    const after = await cli(['replay', out, '--verify']);
+    const after = await cliInProcess(['replay', out, '--verify']);
     expect(after.code).toBe(1);
+    expect(after.leaked).toEqual([]);
     expect(after.stderr.split('\n')[0]).toMatch(/^grapevine: replay diverged/);
     expect(after.stderr).toContain('caller "1"');
     expect(after.stderr).toContain('tick 1');
