@@ -32,6 +32,19 @@ async function server(opts: Parameters<typeof startLocalLlmServer>[0] = {}): Pro
   return s;
 }
 
+/**
+ * A run against `llm`, a local server of this process, in process. What it may leave open is
+ * the LLM client's keep-alive connections to that server (one TCP socket each is listed:
+ * the client's idle sockets are unreferenced): nothing else, and no more sockets than the
+ * server took connections.
+ */
+async function townInProcess(args: string[], llm: LocalLlmServer): Promise<Outcome> {
+  const r = await cliInProcess(args);
+  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
+  expect(r.leaked.length).toBeLessThanOrEqual(llm.stats().connections);
+  return r;
+}
+
 afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));
   rmSync(dir, { recursive: true, force: true });
@@ -45,7 +58,7 @@ let baseStatsAfterRun: ReturnType<LocalLlmServer['stats']>;
 
 beforeAll(async () => {
   baseServer = await server({ latencyMs: 0, seed: 1 });
-  base = summaryOf(await cli(townArgs(baseLog, baseServer.url)));
+  base = summaryOf(await townInProcess(townArgs(baseLog, baseServer.url), baseServer));
   await baseServer.close();
   baseStatsAfterRun = baseServer.stats();
 });
@@ -108,7 +121,7 @@ describe('commit order is canonical', () => {
   it('a jittery server (latencyJitterMs 40) gives the same digest as a zero-latency one', async () => {
     const jittery = await server({ latencyMs: 0, latencyJitterMs: 40, seed: 5 });
     const out = join(dir, 'jitter.ndjson');
-    const r = summaryOf(await cli(townArgs(out, jittery.url)));
+    const r = summaryOf(await townInProcess(townArgs(out, jittery.url), jittery));
     await jittery.close();
     expect(r.digest).toBe(base.digest);
     // event for event, wall-clock measurements aside
@@ -291,7 +304,7 @@ describe('a changed prompt makes the replay fail, naming agent, tick and message
     const list = JSON.parse(readFileSync('agents/personas.json', 'utf8')) as { persona: string }[];
     writeFileSync(personas, JSON.stringify(list, null, 2));
     const out = join(dir, 'personas.ndjson');
-    const r = await cli(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`));
+    const r = await townInProcess(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`), s);
     expect(r.code).toBe(0);
     const before = await cliInProcess(['replay', out, '--verify']);
     expect(before.code).toBe(0);
