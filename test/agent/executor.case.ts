@@ -177,58 +177,103 @@ function digestOf(ex: AgentExecutor): string {
   return d.hex();
 }
 
-/** Asserts that executor `ex` matches the model for agent `i` and for the population counts. */
-export function expectMatchesModel(ex: AgentExecutor, model: ReferenceModel, i: number): void {
-  for (let r = 0; r < model.regions.length; r++)
-    expect(ex.stateNames(r)[ex.stateIndex(i, r)], `agent ${i} region ${model.regions[r]}`).toBe(
-      model.state(i, r),
-    );
-  expect(ex.isActive(i)).toBe(model.isActive(i));
-  expect(ex.activeMask()[i]).toBe(model.isActive(i) ? 1 : 0);
-  for (const key of Object.keys(model.spec.memory ?? {}))
-    expect(ex.getMemory(i, key)).toBe(model.getMemory(i, key));
-  ex.layout.slots.forEach((key, k) => {
-    expect(ex.slot(i, k)).toBe(model.getMemory(i, key));
+// The helpers below gather what they compare into one plain object per side and assert it with
+// a single toEqual (which tells -0 from 0, as toBe does): the conformance and contract tests
+// compare after every one of thousands of operations, and vitest's per-expect() bookkeeping
+// cost more than the executors themselves when each value had its own expect.
+
+/** What the contract reads of agent `i`, by name: region states, activity, memory, slots. */
+interface AgentView {
+  agent: number;
+  states: Record<string, string>;
+  active: boolean;
+  mask: number;
+  memory: Record<string, Json | undefined>;
+  slots: Record<string, number | Json | undefined>;
+}
+
+function executorView(
+  ex: AgentExecutor,
+  i: number,
+  regions: readonly string[],
+  memoryKeys: string[],
+): AgentView {
+  const states: Record<string, string> = {};
+  regions.forEach((name, r) => {
+    states[name] = ex.stateNames(r)[ex.stateIndex(i, r)];
   });
+  const memory: Record<string, Json | undefined> = {};
+  for (const key of memoryKeys) memory[key] = ex.getMemory(i, key);
+  const slots: Record<string, number> = {};
+  ex.layout.slots.forEach((key, k) => {
+    slots[key] = ex.slot(i, k);
+  });
+  return { agent: i, states, active: ex.isActive(i), mask: ex.activeMask()[i], memory, slots };
+}
+
+function modelView(model: ReferenceModel, i: number, slotKeys: readonly string[]): AgentView {
+  const states: Record<string, string> = {};
+  model.regions.forEach((name, r) => {
+    states[name] = model.state(i, r);
+  });
+  const memory: Record<string, Json | undefined> = {};
+  for (const key of Object.keys(model.spec.memory ?? {})) memory[key] = model.getMemory(i, key);
+  const slots: Record<string, number | undefined> = {};
+  for (const key of slotKeys) slots[key] = model.getMemory(i, key);
+  const active = model.isActive(i);
+  return { agent: i, states, active, mask: active ? 1 : 0, memory, slots };
+}
+
+/** Asserts that executor `ex` matches the model for agent `i`: states, activity, memory, slots. */
+export function expectMatchesModel(ex: AgentExecutor, model: ReferenceModel, i: number): void {
+  const keys = Object.keys(model.spec.memory ?? {});
+  expect(executorView(ex, i, model.regions, keys)).toEqual(modelView(model, i, ex.layout.slots));
 }
 
 /** Asserts population-wide agreement with the model (all agents, counts, active count). */
 export function expectPopulationMatchesModel(ex: AgentExecutor, model: ReferenceModel): void {
-  let active = 0;
-  for (let r = 0; r < model.regions.length; r++) {
-    const counts = new Int32Array(model.states[r].length);
-    for (let i = 0; i < model.size; i++) counts[model.states[r].indexOf(model.state(i, r))]++;
-    expect(Array.from(ex.counts(r)), `counts of ${model.regions[r]}`).toEqual(Array.from(counts));
-  }
-  for (let i = 0; i < model.size; i++) {
-    expectMatchesModel(ex, model, i);
-    if (model.isActive(i)) active++;
-  }
-  expect(ex.activeCount()).toBe(active);
-  const listed = Array.from(ex.activeAgents()).sort((x, y) => x - y);
+  const keys = Object.keys(model.spec.memory ?? {});
+  const counts = (count: (r: number) => Int32Array) =>
+    Object.fromEntries(model.regions.map((name, r) => [name, Array.from(count(r))]));
+  const modelCounts = (r: number) => {
+    const c = new Int32Array(model.states[r].length);
+    for (let i = 0; i < model.size; i++) c[model.states[r].indexOf(model.state(i, r))]++;
+    return c;
+  };
   const flagged: number[] = [];
   for (let i = 0; i < model.size; i++) if (model.isActive(i)) flagged.push(i);
-  expect(listed, 'activeAgents() lists exactly the active agents').toEqual(flagged);
-}
-
-/** Asserts that two executors agree on agent `i` and on the whole population's aggregates. */
-export function expectSameAgent(a: AgentExecutor, b: AgentExecutor, i: number, memoryKeys: string[]): void {
-  for (let r = 0; r < a.regionNames.length; r++) expect(b.stateIndex(i, r)).toBe(a.stateIndex(i, r));
-  expect(b.isActive(i)).toBe(a.isActive(i));
-  expect(b.activeMask()[i]).toBe(a.activeMask()[i]);
-  for (const key of memoryKeys) expect(b.getMemory(i, key)).toBe(a.getMemory(i, key));
-  a.layout.slots.forEach((_, k) => {
-    expect(b.slot(i, k)).toBe(a.slot(i, k));
+  expect({
+    counts: counts((r) => ex.counts(r)),
+    agents: Array.from({ length: model.size }, (_, i) => executorView(ex, i, model.regions, keys)),
+    activeCount: ex.activeCount(),
+    activeAgents: Array.from(ex.activeAgents()).sort((x, y) => x - y),
+  }).toEqual({
+    counts: counts(modelCounts),
+    agents: Array.from({ length: model.size }, (_, i) => modelView(model, i, ex.layout.slots)),
+    activeCount: flagged.length,
+    activeAgents: flagged,
   });
-  expect(canonicalJson(b.snapshot(i))).toBe(canonicalJson(a.snapshot(i)));
 }
 
+/** Asserts that two executors agree on agent `i`, its snapshot included. */
+export function expectSameAgent(a: AgentExecutor, b: AgentExecutor, i: number, memoryKeys: string[]): void {
+  const view = (ex: AgentExecutor) => ({
+    ...executorView(ex, i, a.regionNames, memoryKeys),
+    stateIndex: a.regionNames.map((_, r) => ex.stateIndex(i, r)),
+    snapshot: canonicalJson(ex.snapshot(i)),
+  });
+  expect(view(b)).toEqual(view(a));
+}
+
+/** Asserts that two executors agree on the whole population's aggregates and digest. */
 export function expectSamePopulation(a: AgentExecutor, b: AgentExecutor): void {
-  expect(b.activeCount()).toBe(a.activeCount());
-  expect(b.stateHash()).toBe(a.stateHash());
-  for (let r = 0; r < a.regionNames.length; r++)
-    expect(Array.from(b.counts(r))).toEqual(Array.from(a.counts(r)));
-  expect(digestOf(b)).toBe(digestOf(a));
+  const view = (ex: AgentExecutor) => ({
+    activeCount: ex.activeCount(),
+    stateHash: ex.stateHash(),
+    counts: a.regionNames.map((_, r) => Array.from(ex.counts(r))),
+    digest: digestOf(ex),
+  });
+  expect(view(b)).toEqual(view(a));
 }
 
 type Op =

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
+import { cliInProcess } from './in-process-cli.ts';
 import { cli, hasStack, tempDir } from './run-cli.ts';
 
 const dir = tempDir();
@@ -10,6 +11,10 @@ const good = join(dir, 'echo-world.ts');
 const evil = join(dir, 'evil-world.ts');
 const marker = join(dir, 'IMPORTED');
 const log = join(dir, 'echo.ndjson');
+
+// Most cases run the CLI in this process (cliInProcess): they test what a command decides (exit
+// code, error line, whether a file was imported), and a refused command must leave nothing open.
+// The log is written, and the evil file named on the command line refused, by real processes.
 
 const GOOD_WORLD = `import { defineAgentMachine, defineWorld, ringLattice, z } from '${src}';
 const agent = defineAgentMachine({ id: 'echo', regions: { mood: { initial: 'calm', states: { calm: { on: { POKE: 'busy' } }, busy: { tags: ['active'], on: { REST: 'calm' } } } } }, memory: { pokes: { initial: 0 } } });
@@ -66,8 +71,8 @@ describe('a log never makes grapevine run code (issue 15, item 1)', () => {
     const asBuiltin = crafted('as-id.ndjson', { kind: 'builtin' }, evil);
     for (const target of [wrongHash, asBuiltin]) {
       for (const [name, args] of target === wrongHash ? COMMANDS : COMMANDS.slice(0, 1)) {
-        const r = await cli(args(target), { timeoutMs: 60_000 });
-        expect(r.hung, name).toBe(false);
+        const r = await cliInProcess(args(target));
+        expect(r.leaked, name).toEqual([]);
         expect(existsSync(marker), `${name} ${target} imported the file`).toBe(false);
         if (name !== 'diff') expect(r.code, `${name}: ${r.stderr}`).toBe(2);
         expect(hasStack(r.stderr)).toBe(false);
@@ -80,14 +85,14 @@ describe('a log never makes grapevine run code (issue 15, item 1)', () => {
   }, 300_000);
 
   it('a log written by a world file replays only when the user names that file', async () => {
-    const without = await cli(['replay', log, '--verify']);
+    const without = await cliInProcess(['replay', log, '--verify']);
     expect(without.code).toBe(2);
     expect(without.stderr).toContain('--world');
     expect(without.stderr.trim().split('\n')).toHaveLength(2);
-    const named = await cli(['replay', log, '--verify', '--world', good]);
+    const named = await cliInProcess(['replay', log, '--verify', '--world', good]);
     expect(named.code).toBe(0);
     writeFileSync(join(dir, 'changed.ts'), `${GOOD_WORLD}\n// edited\n`);
-    const changed = await cli(['replay', log, '--verify', '--world', join(dir, 'changed.ts')]);
+    const changed = await cliInProcess(['replay', log, '--verify', '--world', join(dir, 'changed.ts')]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain('is not the world file that wrote the log');
   }, 120_000);
@@ -103,8 +108,9 @@ describe('a log never makes grapevine run code (issue 15, item 1)', () => {
       ['inspect', path],
       ['audit', path],
     ]) {
-      const r = await cli(args);
+      const r = await cliInProcess(args);
       expect(r.code, r.stderr).toBe(2);
+      expect(r.leaked).toEqual([]);
       expect(r.stdout + r.stderr).toContain('names no valid world');
       expect(hasStack(r.stderr)).toBe(false);
     }
@@ -120,8 +126,19 @@ describe('prototype keys are refused (issue 15, item 2)', () => {
     ['n={"__proto__":{"x":1}}'],
   ])('run --set %s exits 2 and writes nothing', async (assignment) => {
     const out = join(dir, `proto-${Math.random()}.ndjson`);
-    const r = await cli(['run', 'rumor', '--set', assignment, '--ticks', '2', '--out', out, '--quiet']);
+    const r = await cliInProcess([
+      'run',
+      'rumor',
+      '--set',
+      assignment,
+      '--ticks',
+      '2',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(r.code).toBe(2);
+    expect(r.leaked).toEqual([]);
     expect(r.stderr).toMatch(/__proto__|constructor/);
     expect(existsSync(out)).toBe(false);
   });
@@ -129,11 +146,11 @@ describe('prototype keys are refused (issue 15, item 2)', () => {
   it('a config file or an intervention file with a __proto__ key is refused', async () => {
     const config = join(dir, 'proto-config.json');
     writeFileSync(config, '{"params": {"__proto__": {"n": 50}}}');
-    const r = await cli(['run', 'rumor', '--config', config, '--out', join(dir, 'pc.ndjson')]);
+    const r = await cliInProcess(['run', 'rumor', '--config', config, '--out', join(dir, 'pc.ndjson')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('__proto__');
     const base = join(dir, 'rumor.ndjson');
-    expect((await cli(['run', 'rumor', '--set', 'n=200', '--out', base, '--quiet'])).code).toBe(0);
+    expect((await cliInProcess(['run', 'rumor', '--set', 'n=200', '--out', base, '--quiet'])).code).toBe(0);
     for (const [name, text] of [
       ['iv.json', '{"type": "params", "set": {"__proto__": {"p": 1}}}'],
       ['iv.yaml', 'type: params\nset:\n  __proto__:\n    p: 1\n'],
@@ -141,8 +158,9 @@ describe('prototype keys are refused (issue 15, item 2)', () => {
       const file = join(dir, name);
       writeFileSync(file, text);
       const out = join(dir, `iv-${name}.ndjson`);
-      const f = await cli(['fork', base, '--at', '1', '--intervene', file, '--out', out]);
+      const f = await cliInProcess(['fork', base, '--at', '1', '--intervene', file, '--out', out]);
       expect(f.code, f.stderr).toBe(2);
+      expect(f.leaked).toEqual([]);
       expect(f.stderr).toContain('__proto__');
       expect(existsSync(out)).toBe(false);
     }

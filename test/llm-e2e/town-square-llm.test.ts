@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { cliInProcess } from '../cli/in-process-cli.ts';
 import {
   cli,
   events,
@@ -16,7 +17,8 @@ import {
 } from './e2e-helpers.ts';
 
 // End-to-end tests of LLM-backed agents: the real CLI in a child process, real HTTP to the
-// shipped local OpenAI-compatible server, the real LangChain client path.
+// shipped local OpenAI-compatible server, the real LangChain client path. The offline replays
+// that check what replay decides (verified or diverged, and the error line) run in process.
 
 const dir = tempDir('grapevine-llm-e2e-');
 const KEY = 'sk-GRAPEVINE-FAKE-KEY-9876';
@@ -28,6 +30,19 @@ async function server(opts: Parameters<typeof startLocalLlmServer>[0] = {}): Pro
   const s = await startLocalLlmServer({ port: 0, ...opts });
   open.push(s);
   return s;
+}
+
+/**
+ * A run against `llm`, a local server of this process, in process. What it may leave open is
+ * the LLM client's keep-alive connections to that server (one TCP socket each is listed:
+ * the client's idle sockets are unreferenced): nothing else, and no more sockets than the
+ * server took connections.
+ */
+async function townInProcess(args: string[], llm: LocalLlmServer): Promise<Outcome> {
+  const r = await cliInProcess(args);
+  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
+  expect(r.leaked.length).toBeLessThanOrEqual(llm.stats().connections);
+  return r;
 }
 
 afterAll(async () => {
@@ -43,7 +58,7 @@ let baseStatsAfterRun: ReturnType<LocalLlmServer['stats']>;
 
 beforeAll(async () => {
   baseServer = await server({ latencyMs: 0, seed: 1 });
-  base = summaryOf(await cli(townArgs(baseLog, baseServer.url)));
+  base = summaryOf(await townInProcess(townArgs(baseLog, baseServer.url), baseServer));
   await baseServer.close();
   baseStatsAfterRun = baseServer.stats();
 });
@@ -106,7 +121,7 @@ describe('commit order is canonical', () => {
   it('a jittery server (latencyJitterMs 40) gives the same digest as a zero-latency one', async () => {
     const jittery = await server({ latencyMs: 0, latencyJitterMs: 40, seed: 5 });
     const out = join(dir, 'jitter.ndjson');
-    const r = summaryOf(await cli(townArgs(out, jittery.url)));
+    const r = summaryOf(await townInProcess(townArgs(out, jittery.url), jittery));
     await jittery.close();
     expect(r.digest).toBe(base.digest);
     // event for event, wall-clock measurements aside
@@ -183,8 +198,9 @@ describe('faults: 429, 500, timeouts, malformed replies and dropped sockets', ()
   });
 
   it('the log with its recorded faults replays offline with the same digest', async () => {
-    const r = await cli(['replay', faultLog, '--verify', '--json']);
+    const r = await cliInProcess(['replay', faultLog, '--verify', '--json']);
     expect(r.code).toBe(0);
+    expect(r.leaked).toEqual([]);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: run.digest });
   });
 });
@@ -237,8 +253,9 @@ describe('the API key never leaks', () => {
       expect(l.error?.kind).toBe('connection');
     }
     // the failures are recorded: the fallback run replays offline
-    const replay = await cli(['replay', out, '--verify', '--json']);
+    const replay = await cliInProcess(['replay', out, '--verify', '--json']);
     expect(replay.code).toBe(0);
+    expect(replay.leaked).toEqual([]);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: s.digest });
   });
 
@@ -287,15 +304,16 @@ describe('a changed prompt makes the replay fail, naming agent, tick and message
     const list = JSON.parse(readFileSync('agents/personas.json', 'utf8')) as { persona: string }[];
     writeFileSync(personas, JSON.stringify(list, null, 2));
     const out = join(dir, 'personas.ndjson');
-    const r = await cli(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`));
+    const r = await townInProcess(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`), s);
     expect(r.code).toBe(0);
-    const before = await cli(['replay', out, '--verify']);
+    const before = await cliInProcess(['replay', out, '--verify']);
     expect(before.code).toBe(0);
 
     list[1].persona = 'cheerful, loud, repeats every rumour twice';
     writeFileSync(personas, JSON.stringify(list, null, 2));
-    const after = await cli(['replay', out, '--verify']);
+    const after = await cliInProcess(['replay', out, '--verify']);
     expect(after.code).toBe(1);
+    expect(after.leaked).toEqual([]);
     expect(after.stderr.split('\n')[0]).toMatch(/^grapevine: replay diverged/);
     expect(after.stderr).toContain('caller "1"');
     expect(after.stderr).toContain('tick 1');

@@ -11,7 +11,8 @@ import {
 import { meanCi } from '../../src/stats/index.ts';
 import { resolveParams, type WorldDefinition } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { cli, hasStack } from '../cli/run-cli.ts';
+import { cliInProcess } from '../cli/in-process-cli.ts';
+import { hasStack } from '../cli/run-cli.ts';
 
 const SIZES = [300, 500];
 const P = [
@@ -149,10 +150,17 @@ describe('the stochastic block model as a world network (blocks, pIn, pOut)', ()
   });
 
   it('the CLI exits 2 with one line when the block parameters are missing', async () => {
-    const r = await cli(['run', 'rumor', '--set', 'n=50', '--set', 'network=stochastic-block-model'], {
-      timeoutMs: 60_000,
-    });
+    // in process: what the command decides (exit code, error line), and no resource left open
+    const r = await cliInProcess([
+      'run',
+      'rumor',
+      '--set',
+      'n=50',
+      '--set',
+      'network=stochastic-block-model',
+    ]);
     expect(r.code).toBe(2);
+    expect(r.leaked).toEqual([]);
     expect(r.stderr).toMatch(/^grapevine: network=stochastic-block-model needs blocks, pIn, pOut\n/);
     expect(hasStack(r.stderr)).toBe(false);
   });

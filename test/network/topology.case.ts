@@ -37,27 +37,47 @@ export function topologyContract(make: () => Topology): void {
     expect(sum).toBe(2 * t.edgeCount);
   });
 
+  // the two checks below gather every agent's answers and compare them with one toEqual: one
+  // expect per edge made them the slowest part of the network tests (vitest's per-expect cost)
   it('agrees between neighbour, forEachNeighbour and hasEdge', () => {
     const t = make();
     const rng = new SeededStream('contract');
+    const seen = [];
+    const expected = [];
     for (let i = 0; i < t.size; i++) {
       const listed: number[] = [];
       t.forEachNeighbour(i, (j) => listed.push(j));
-      expect(listed).toEqual(Array.from({ length: t.degree(i) }, (_, k) => t.neighbour(i, k)));
-      for (const j of listed) expect(t.hasEdge(i, j)).toBe(true);
       const probe = rng.int(t.size);
-      expect(t.hasEdge(i, probe)).toBe(listed.includes(probe));
-      expect(t.hasEdge(i, i)).toBe(false);
+      seen.push({
+        agent: i,
+        listed,
+        edges: listed.map((j) => t.hasEdge(i, j)),
+        probe,
+        probed: t.hasEdge(i, probe),
+        self: t.hasEdge(i, i),
+      });
+      const byIndex = Array.from({ length: t.degree(i) }, (_, k) => t.neighbour(i, k));
+      expected.push({
+        agent: i,
+        listed: byIndex,
+        edges: listed.map(() => true),
+        probe,
+        probed: byIndex.includes(probe),
+        self: false,
+      });
     }
+    expect(seen).toEqual(expected);
   });
 
   it('draws random neighbours among the neighbours, or -1 when isolated', () => {
     const t = make();
     const rng = new SeededStream('contract-random');
+    const broken: string[] = [];
     for (let i = 0; i < t.size; i++) {
       const j = t.randomNeighbour(i, rng);
-      if (t.degree(i) === 0) expect(j).toBe(-1);
-      else expect(t.hasEdge(i, j)).toBe(true);
+      if (t.degree(i) === 0 ? j !== -1 : !t.hasEdge(i, j))
+        broken.push(`agent ${i} (degree ${t.degree(i)}) drew ${j}`);
     }
+    expect(broken.slice(0, 5)).toEqual([]);
   });
 }

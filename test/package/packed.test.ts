@@ -7,11 +7,19 @@
 // gets a lock file that pins exactly the versions of this checkout's package-lock.json (the
 // production ones, with their integrity hashes) and installs with `npm ci --offline`.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli.ts';
 
 const exec = promisify(execFile);
@@ -45,10 +53,16 @@ function projectLock(tarball: string, integrity: string): object {
   return { name: 'user-project', lockfileVersion: 3, requires: true, packages };
 }
 
+let dir: string | undefined;
 let project: string;
 
+// the installed project holds ~190 MB of dependencies: every run used to leave one behind
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 600_000);
+
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
+  dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
   // dist/ is fresh (test/support/build-fresh.ts): pack it as it is, without a second build.
   const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: ROOT,
