@@ -114,5 +114,6 @@ describe('the packed package, installed in a fresh project', () => {
     });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ world: 'bounded-confidence', ticks: 30 });
-  });
+    // `check` type-checks the file with TypeScript: ~10 CPU-s, past a minute on a loaded machine
+  }, 300_000);
 });
