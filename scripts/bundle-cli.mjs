@@ -86,6 +86,33 @@ function importMetaPlugin(root, outdir) {
 }
 
 /**
+ * zod's namespace objects (`z`, which every schema of ours is built from, and `z.core`) re-export
+ * all ~60 of its error-message locales as `locales`, which kept 370 kB of translations in the
+ * start-up chunk of every command. Nothing here reads `z.locales` (zod's own default, English, is imported
+ * by zod directly): in the bundle `z.locales` holds English only. The library entry (dist/src/,
+ * tsc's output) keeps zod untouched.
+ */
+const ZOD_LOCALE_IMPORTERS =
+  /[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/;
+
+function zodLocalesPlugin() {
+  return {
+    name: 'grapevine-zod-locales',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+        if (!ZOD_LOCALE_IMPORTERS.test(args.importer)) return undefined;
+        return { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+        contents: "export { default as en } from './en.js';\n",
+        resolveDir: join(args.path, '..'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Writes the bundle into `<root>/dist/cli/`.
  * @param {string} root the package root
  */
@@ -111,6 +138,6 @@ export async function bundleCli(root) {
     },
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
-    plugins: [importMetaPlugin(root, outdir)],
+    plugins: [zodLocalesPlugin(), importMetaPlugin(root, outdir)],
   });
 }

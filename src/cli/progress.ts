@@ -1,4 +1,9 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
+
+// cli-progress (CommonJS) is required only when a bar is shown: a quiet or piped run, such as
+// a benchmark's `grapevine run`, then does not load it and its terminal-width helpers.
+const require = createRequire(import.meta.url);
 
 /** What a {@link Progress} bar counts, and whether it shows an estimate of the time left. */
 export interface ProgressOptions {
@@ -15,15 +20,16 @@ export class Progress {
 
   constructor(label: string, quiet: boolean, opts: ProgressOptions = {}) {
     if (quiet || !process.stderr.isTTY) return;
+    const bars = require('cli-progress') as typeof cliProgress;
     const eta = opts.eta ? ' | eta {eta}s' : '';
-    this.bar = new cliProgress.SingleBar(
+    this.bar = new bars.SingleBar(
       {
         stream: process.stderr,
         format: `${label} [{bar}] ${opts.unit ?? 'tick'} {value}/{total} | {duration}s${eta}`,
         hideCursor: true,
         clearOnComplete: true,
       },
-      cliProgress.Presets.shades_classic,
+      bars.Presets.shades_classic,
     );
   }
 

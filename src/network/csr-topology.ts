@@ -121,6 +121,7 @@ export class CsrTopology implements Topology {
     far: Int32Array,
     degrees?: Int32Array,
   ): CsrTopology {
+    if (degrees && size < DIRECT_FILL_BELOW) return ownedRowsFromDegrees(kind, size, per, far, degrees);
     const { offsets, rows } = partitionedRows(size, { kind: 'owned', far, per }, true);
     return new CsrTopology(kind, offsets, degrees ? rows : dropDuplicates(offsets, rows));
   }
@@ -143,6 +144,38 @@ export class CsrTopology implements Topology {
     sortRows(degrees, rows);
     return new CsrTopology(kind, degrees, rows);
   }
+}
+
+/**
+ * Below this many nodes the rows of a graph whose degrees are known are filled straight in
+ * place (their arrays fit in the cache): the blocked build's counting and distribution
+ * passes cost more than the misses they avoid (session 7's crossover, about 2^21 nodes).
+ */
+const DIRECT_FILL_BELOW = 1 << 21;
+
+/**
+ * {@link CsrTopology.fromOwnedEdges} of a simple graph from its exact degrees: each edge is
+ * written straight into both rows, filled backward from the row ends, then the rows are
+ * sorted. Same rows as the blocked build; `degrees` is left as it was.
+ */
+function ownedRowsFromDegrees(
+  kind: string,
+  size: number,
+  per: number,
+  far: Int32Array,
+  degrees: Int32Array,
+): CsrTopology {
+  const offsets = degrees.slice(0, size + 1);
+  const rows = new Int32Array(endOffsets(offsets));
+  for (let u = size - 1, e = size * per - 1; u >= 0; u--) {
+    for (const first = u * per; e >= first; e--) {
+      const v = far[e];
+      rows[--offsets[u]] = v;
+      rows[--offsets[v]] = u;
+    }
+  }
+  sortRows(offsets, rows);
+  return new CsrTopology(kind, offsets, rows);
 }
 
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {

@@ -1,4 +1,6 @@
-import { CsvError, type Options, parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+import type * as CsvSync from 'csv-parse/sync';
+import type { Options } from 'csv-parse/sync';
 import { ConfigError } from '../core/index.ts';
 import { EdgeList } from './edge-list.ts';
 import type { LoadedNetwork } from './loaded-network.ts';
@@ -13,6 +15,11 @@ export interface EdgeListCsvOptions {
    */
   header?: boolean | 'auto';
 }
+
+// csv-parse is required when a file is read, not when this module loads: every run imports
+// this loader (through the network parameters), and few read an edge list.
+const require = createRequire(import.meta.url);
+const csvParse = (): typeof CsvSync => require('csv-parse/sync') as typeof CsvSync;
 
 const HEADERS = new Set(['source target', 'src dst', 'from to', 'node1 node2']);
 
@@ -80,10 +87,12 @@ export function loadEdgeListCsv(path: string, options: EdgeListCsvOptions = {}):
 /** The rows of `text` that hold a field (comment-only lines are dropped); CSV errors name file:line. */
 function dataRows(path: string, text: string): Row[] {
   let records: { record: string[]; info: { lines: number } }[];
+  const csv = csvParse();
   try {
-    records = parse(text, CSV_OPTIONS) as unknown as typeof records;
+    records = csv.parse(text, CSV_OPTIONS) as unknown as typeof records;
   } catch (cause) {
-    const lineNo = cause instanceof CsvError ? (cause as CsvError & { lines?: number }).lines : undefined;
+    const lineNo =
+      cause instanceof csv.CsvError ? (cause as CsvSync.CsvError & { lines?: number }).lines : undefined;
     throw new ConfigError(`${path}${lineNo ? `:${lineNo}` : ''}: ${(cause as Error).message}`, {
       hint: 'close every double quote; each line must be "source,target"',
       cause,

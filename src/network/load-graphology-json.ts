@@ -1,9 +1,14 @@
-import { MultiGraph } from 'graphology';
+import { createRequire } from 'node:module';
+import type Graphology from 'graphology';
 import type { AbstractGraph, SerializedGraph } from 'graphology-types';
 import { ConfigError } from '../core/index.ts';
 import { fromGraphology } from './from-graphology.ts';
 import type { LoadedNetwork } from './loaded-network.ts';
 import { readNetworkFile } from './read-network-file.ts';
+
+// graphology is required when a file is read, not when this module loads: every run imports
+// this loader (through the network parameters), and few read a graphology file.
+const require = createRequire(import.meta.url);
 
 const FORMAT_HINT =
   'expected graphology JSON: {"attributes": {}, "options": {...}, "nodes": [{"key": ...}], "edges": [{"source": ..., "target": ...}]}';
@@ -34,6 +39,7 @@ export function loadGraphologyJson(path: string): LoadedNetwork {
   try {
     // Read into the most permissive graph type: direction, parallel edges and self loops
     // are all normalised away by fromGraphology.
+    const { MultiGraph } = require('graphology') as typeof Graphology;
     graph = MultiGraph.from(data as SerializedGraph, { type: 'mixed', multi: true, allowSelfLoops: true });
   } catch (cause) {
     throw new ConfigError(`${path}: graphology rejected the graph: ${(cause as Error).message}`, {

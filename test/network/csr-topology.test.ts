@@ -64,6 +64,39 @@ describe('CsrTopology.fromEdges', () => {
   });
 });
 
+describe('CsrTopology.fromOwnedEdges', () => {
+  it('with degrees, fills the same sorted rows as fromEdges and leaves the degrees as given', () => {
+    // a simple graph, two edges owned by each node: u joins u+1 and a random node
+    const rng = new SeededStream('owned');
+    const n = 500;
+    const far = new Int32Array(2 * n);
+    const degrees = new Int32Array(n + 1);
+    const seen = new Set<string>();
+    const key = (a: number, b: number) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+    for (let u = 0; u < n; u++) {
+      far[2 * u] = (u + 1) % n;
+      seen.add(key(u, far[2 * u]));
+    }
+    for (let u = 0; u < n; u++) {
+      let w = rng.int(n);
+      while (w === u || seen.has(key(u, w))) w = rng.int(n);
+      seen.add(key(u, w));
+      far[2 * u + 1] = w;
+    }
+    for (let e = 0; e < far.length; e++) {
+      degrees[e >> 1]++;
+      degrees[far[e]]++;
+    }
+    const given = degrees.slice();
+    const owned = CsrTopology.fromOwnedEdges('owned', n, 2, far, degrees);
+    const src = Int32Array.from(far, (_, e) => e >> 1);
+    const pairs = CsrTopology.fromEdges('owned', n, src, far);
+    expect(Array.from(owned.offsets)).toEqual(Array.from(pairs.offsets));
+    expect(Array.from(owned.neighbours)).toEqual(Array.from(pairs.neighbours));
+    expect(Array.from(degrees)).toEqual(Array.from(given));
+  });
+});
+
 describe('EdgeList', () => {
   it('grows past its initial capacity and builds the same topology as fromEdges', () => {
     const list = new EdgeList(1);
