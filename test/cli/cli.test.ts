@@ -3,12 +3,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
-import { cliInProcess } from './in-process-cli.ts';
+import { cliChecked } from './in-process-checked.ts';
 import { cli as runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-cli-'));
 
+// What a command decides (exit code, error line, files written, digests) is checked in this
+// process (in-process-checked.ts: nothing left open); a CLI process costs ~0.3 CPU-s of
+// start-up. The cases about the process spawn it (`spawned`): a corrupt log's real exit and
+// stderr, a user .ts world (loaded through tsx), a run killed mid-write.
 function cli(...args: string[]) {
+  return cliChecked(args);
+}
+
+function spawned(...args: string[]) {
   return runCli(args);
 }
 
@@ -92,8 +100,8 @@ describe('grapevine run / replay --verify', () => {
   });
 });
 
-// what the command decides, in this process (in-process-cli.ts); the corrupt log below and
-// the cases of reliability.test.ts check the real process's exit code and stderr
+// the corrupt log below and the cases of reliability.test.ts check the real process's exit
+// code and stderr
 describe('bad input gets exit 2 and a message naming the problem', () => {
   it.each([
     [['run', 'no-such-world'], 'unknown world "no-such-world"'],
@@ -105,7 +113,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
     [['replay', '/no/such/log.ndjson', '--verify'], 'no such log file'],
     [['run', 'rumor', '--log', 'loud'], 'loud'],
   ])('%j', { timeout: 60_000 }, async (args, message) => {
-    const r = await cliInProcess(args);
+    const r = await cliChecked(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -114,7 +122,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
   it('a corrupt log file', async () => {
     const bad = join(dir, 'garbage.ndjson');
     writeFileSync(bad, 'this is not json\n');
-    const r = await cli('replay', bad, '--verify');
+    const r = await spawned('replay', bad, '--verify');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 1/);
   });
@@ -143,11 +151,11 @@ export const world = defineWorld({
 `,
     );
     const out = join(dir, 'echo.ndjson');
-    const r = await cli('run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full');
+    const r = await spawned('run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ world: 'echo', ticks: 15, reason: 'max-ticks' });
-    const v = await cli('replay', out, '--verify', '--world', file);
+    const v = await spawned('replay', out, '--verify', '--world', file);
     expect(v.code).toBe(0);
     expect(lines(out).some((l) => l.includes('"type":"send"'))).toBe(true);
   });

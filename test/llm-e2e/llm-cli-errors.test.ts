@@ -2,28 +2,37 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliOutcome, cli } from '../cli/run-cli.ts';
+import { type CheckedOutcome, cliChecked } from '../cli/in-process-checked.ts';
 import { cleanEnv, llmLines, tempDir } from './e2e-helpers.ts';
 
-// Every invalid LLM flag or variable ends the process at once with exit 2 and one error line
+// Every invalid LLM flag or variable ends the command at once with exit 2 and one error line
 // (and its hint), before any server is started; a run whose LLM calls all failed exits 1
-// unless fallbacks were asked for; `serve-llm` timeout faults last as long as asked. Each case
-// is the real CLI in a child process, killed after EXIT_WITHIN ms: a hang fails the test.
+// unless fallbacks were asked for; `serve-llm` timeout faults last as long as asked. The
+// commands run in this process (in-process-checked.ts: what a command decides; it must leave
+// no server, socket or timer open, which in a real process would keep it from exiting); a
+// command that hangs fails its case at the test timeout. The fault-duration case spawns
+// `serve-llm`: it is about a server process and how it exits on SIGINT.
 
 const bin = resolve('bin/grapevine.mjs');
 const EXIT_WITHIN = 40_000;
 const dir = tempDir('grapevine-llm-cli-errors-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Exit = CliOutcome;
+type Exit = CheckedOutcome;
+
+/** The LLM variables of this process, removed for every command (as cleanEnv does for a child). */
+const NO_LLM_ENV = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => /^(OPENAI_|GRAPEVINE_)/.test(k))
+    .map((k) => [k, undefined]),
+);
 
 function grapevine(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return cli(args, { env, timeoutMs: EXIT_WITHIN });
+  return cliChecked(args, { env: { ...NO_LLM_ENV, FORCE_COLOR: '0', ...env } });
 }
 
-/** Exit 2, one `grapevine:` line (plus its hint) matching `message`, no stack trace, no hang. */
+/** Exit 2, one `grapevine:` line (plus its hint) matching `message`, no stack trace. */
 function expectUsageExit(r: Exit, message: RegExp): void {
-  expect(r.hung).toBe(false);
   expect(r.code).toBe(2);
   const lines = r.stderr.trimEnd().split('\n');
   expect(lines[0]).toMatch(/^grapevine: /);
@@ -72,10 +81,8 @@ describe('fork and resume validate the LLM variables before opening anything', (
 
   beforeAll(async () => {
     // a complete LLM run, and one stopped by its budget (resumable), on the shipped local server
-    const [a, b] = await Promise.all([
-      grapevine(town(parent)),
-      grapevine(town(stopped, '--ticks', '4', '--budget-tokens', '1')),
-    ]);
+    const a = await grapevine(town(parent));
+    const b = await grapevine(town(stopped, '--ticks', '4', '--budget-tokens', '1'));
     expect([a.code, b.code]).toEqual([0, 0]);
   }, 2 * EXIT_WITHIN);
 
@@ -119,7 +126,6 @@ describe('a run whose LLM calls all failed', () => {
   it('exits 1 with one line, and its log records the failures', async () => {
     const out = join(dir, 'all-failed.ndjson');
     const r = await grapevine(town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1'));
-    expect(r.hung).toBe(false);
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^grapevine: every LLM call failed \(5 of 5\)/);

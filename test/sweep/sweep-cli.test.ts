@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
 
 const dir = tempDir('grapevine-sweep-');
@@ -83,6 +84,8 @@ describe('grapevine sweep', () => {
     expect(table(killed)).toBe(table(whole));
   });
 
+  // what the command decides, in this process (in-process-checked.ts: nothing left open); the
+  // sweeps above spawn the CLI: they run side by side, one is killed, and their work is heavy
   it('refuses another sweep in the same folder, and bad sweep files, with one line naming the problem', async () => {
     const files: [string, string, RegExp][] = [
       ['unknown.yaml', 'world: rumor\ngrids: {p: [1]}\n', /unrecognized key.*grids|grids/i],
@@ -97,13 +100,13 @@ describe('grapevine sweep', () => {
     for (const [name, text, problem] of files) {
       const path = join(dir, name);
       writeFileSync(path, text);
-      const r = await cli(['sweep', path, '--out', join(dir, `out-${name}`)]);
+      const r = await cliChecked(['sweep', path, '--out', join(dir, `out-${name}`)]);
       expect(r.code, name).toBe(2);
       expect(r.stderr, name).toMatch(problem);
       expect(hasStack(r.stderr)).toBe(false);
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     }
-    const other = await cli(['sweep', ...SWEEP, '--replicates', '2', '--out', join(dir, 'w1')]);
+    const other = await cliChecked(['sweep', ...SWEEP, '--replicates', '2', '--out', join(dir, 'w1')]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/holds another sweep/);
   });
