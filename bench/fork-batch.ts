@@ -6,7 +6,7 @@
  * time, the bytes written, the fork process's peak RSS (/usr/bin/time) and the cost per
  * child against one rerun of the parent from tick 0.
  *
- *   npx tsx --expose-gc bench/fork-batch.ts [--n 1000000] [--ticks 50] [--at 40]
+ *   npx tsx bench/fork-batch.ts [--n 1000000] [--ticks 50] [--at 40]
  *     [--every AT] [--replicates 100] [--standalone] [--seed 1] [--in-process]
  *
  * `--every E` puts the parent's snapshots every E ticks (default: at --at only), so a fork
