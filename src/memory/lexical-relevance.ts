@@ -50,9 +50,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private readonly entryTerms = new WeakMap<MemoryEntry, Int32Array>();
   private readonly tokenizeOptions: TokenizeOptions;
   private readonly cacheSize: number;
-  /** Interned terms: term -> id, and id -> term. */
+  /** Interned terms: term -> id. */
   private readonly ids = new Map<string, number>();
-  private readonly terms: string[] = [];
   /**
    * Every interned term in sorted order, and per term id an integer rank that follows that
    * order (with gaps, so a new term usually slots in between its neighbours without
@@ -292,9 +291,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private internOne(term: string): number {
     let id = this.ids.get(term);
     if (id === undefined) {
-      id = this.terms.length;
+      id = this.ids.size;
       this.ids.set(term, id);
-      this.terms.push(term);
       if (id >= this.mark.length) this.grow();
       this.place(term, id);
     }

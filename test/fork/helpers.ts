@@ -51,11 +51,15 @@ export async function cli(...args: string[]): Promise<Outcome> {
   return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
-export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
-  const r = await cli(...args, '--json');
+/** The parsed `--json` line of a command's stdout; throws unless it exited 0. */
+function jsonLine(args: readonly string[], r: Outcome): Record<string, unknown> {
   if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+}
+
+/** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
+export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
+  return jsonLine(args, await cli(...args, '--json'));
 }
 
 /**
@@ -69,9 +73,7 @@ export async function cliIn(...args: string[]): Promise<Outcome> {
 
 /** {@link cliJson} in this test's process ({@link cliIn}). */
 export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
-  const r = await cliIn(...args, '--json');
-  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+  return jsonLine(args, await cliIn(...args, '--json'));
 }
 
 /** Runs async tasks with at most `limit` in flight (the CLI is CPU bound; CI boxes are small). */
@@ -190,14 +192,15 @@ export async function verifyInProcess(path: string): Promise<string> {
 
 /** `grapevine replay <log> --verify --json` in a child process; returns the verified digest. */
 export async function verifyCli(path: string): Promise<string> {
-  const r = await cliJson('replay', path, '--verify');
-  expect(r.verified).toBe(true);
-  return r.digest as string;
+  return verifiedDigest(await cliJson('replay', path, '--verify'));
 }
 
 /** `grapevine replay <log> --verify --json` in this test's process; returns the verified digest. */
 export async function verifyCliIn(path: string): Promise<string> {
-  const r = await cliJsonIn('replay', path, '--verify');
+  return verifiedDigest(await cliJsonIn('replay', path, '--verify'));
+}
+
+function verifiedDigest(r: Record<string, unknown>): string {
   expect(r.verified).toBe(true);
   return r.digest as string;
 }
