@@ -54,6 +54,9 @@ export class MessageBus extends ObservedInboxes {
   private nextId = 0;
   private lastBatch: DeliveryBatch;
   private lastIndex = 0;
+  /** The pending batch of the last send at the default latency and its delivery tick (-1: none). */
+  private hotAt = -1;
+  private hotBatch: DeliveryBatch | undefined;
   private readonly growth: BusGrowthGuard;
 
   constructor(opts: BusOptions) {
@@ -160,6 +163,8 @@ export class MessageBus extends ObservedInboxes {
   }
 
   private batchFor(tick: number, latency: number | undefined): DeliveryBatch {
+    // a step's sends, and a tick's, mostly go to one batch: skip the map then
+    if (latency === undefined && tick + this.latency === this.hotAt) return this.hotBatch!;
     const l = latency ?? this.latency;
     if (!Number.isInteger(l) || l < 1)
       throw new RunError(`message latency must be an integer >= 1, got ${l}`);
@@ -168,6 +173,10 @@ export class MessageBus extends ObservedInboxes {
     if (!batch) {
       batch = this.fresh(deliverAt);
       this.pending.set(deliverAt, batch);
+    }
+    if (latency === undefined) {
+      this.hotAt = deliverAt;
+      this.hotBatch = batch;
     }
     return batch;
   }
@@ -240,6 +249,8 @@ export class MessageBus extends ObservedInboxes {
 
   /** Makes the deliveries due at `tick` visible; returns how many agents have mail. */
   release(tick: number): number {
+    this.hotAt = -1;
+    this.hotBatch = undefined;
     const carried = this.carryOver(tick);
     let due: DeliveryBatch | undefined;
     for (const at of [...this.pending.keys()].filter((t) => t <= tick).sort((a, b) => a - b)) {
@@ -344,6 +355,8 @@ export class MessageBus extends ObservedInboxes {
     this.nextId = s.nextId;
     this.releasedTick = s.releasedTick;
     this.pending.clear();
+    this.hotAt = -1;
+    this.hotBatch = undefined;
     this.pendingRows = 0;
     for (const j of s.pending) {
       const b = batch(j);

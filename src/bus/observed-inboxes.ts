@@ -26,7 +26,7 @@ export class ObservedInboxes extends ReleasedInboxes {
     const view = this.view.aim(i, this.order, this.inboxStart[i], n);
     if (n === 0) return view;
     this.inboxCount[i] = 0;
-    const stream = this.streams.get(i);
+    const stream = this.streams.size === 0 ? undefined : this.streams.get(i);
     if (stream || this.events.observed) {
       const messages = view.toArray();
       stream?.next(messages);

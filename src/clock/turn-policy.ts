@@ -9,7 +9,10 @@ export interface TurnContext {
   hasInbox(i: number): boolean;
   /** True if agent `i` has envelopes or is in a state that acts every turn. */
   isDue(i: number): boolean;
-  /** Agents with envelopes or in an active state, ascending. */
+  /**
+   * Agents with envelopes or in an active state, ascending. The engine refills the same
+   * array at every call (no allocation per tick): use it within this call of `turns`, or copy it.
+   */
   due(): number[];
   /** Agents with envelopes, ascending. */
   withInbox(): number[];

@@ -20,7 +20,7 @@ import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/in
 import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { DeliveryLog } from './delivery-log.ts';
-import { dueList } from './due-list.ts';
+import { DueScratch, dueList } from './due-list.ts';
 import type { InputBuffer } from './input-buffer.ts';
 import type { EngineIntervention, Intervention } from './intervention.ts';
 import { LlmSchemaTable } from './llm-schema-table.ts';
@@ -163,12 +163,13 @@ export class Engine {
     const inbox = this.bus.inboxCounts();
     const active = this.executor.activeMask();
     const sorter = new AgentSorter();
+    const scratch = new DueScratch();
     this.turnCtx = {
       size,
       hasInbox: (i) => inbox[i] > 0,
       isDue: (i) => inbox[i] > 0 || active[i] === 1,
       rng: rng.stepRng('turns'),
-      due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter),
+      due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter, scratch),
       withInbox: () => Array.from(this.bus.recipients()),
     };
     const deliveries = level === 'full' ? new DeliveryLog(log, this.bus, addressees) : undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { AgentSorter } from '../../src/clock/index.ts';
 import { RngStreams } from '../../src/core/index.ts';
-import { dueList } from '../../src/world/due-list.ts';
+import { DueScratch, dueList } from '../../src/world/due-list.ts';
 
 /** The definition: every agent with mail or an active flag, ascending. */
 function scan(inbox: Int32Array, active: Uint8Array): number[] {
@@ -43,10 +44,30 @@ describe('dueList', () => {
     [4, 0.005, 0.005, 0.3],
     [5, 0.3, 0.2, 0.1],
     [6, 0, 0, 0],
+    [7, 0.6, 0.6, 0.2],
+    [8, 0.999, 0, 0],
   ])('seed %i (active %f, mail %f, taken %f) equals the population scan', (seed, pa, pm, pt) => {
     const c = randomCase(seed, 20_000, pa, pm, pt);
     const got = dueList(c.inbox, c.active, c.activeAgents, c.withInbox);
     expect(got).toEqual(scan(c.inbox, c.active));
+  });
+
+  it('refills one list, with its sorter and scratch bits, across calls of every kind (few, some, most agents due)', () => {
+    const sorter = new AgentSorter();
+    const bits = new DueScratch();
+    const cases = [
+      randomCase(11, 50_000, 0.1, 0.1, 0.2),
+      randomCase(12, 50_000, 0.0005, 0.0005, 0.2),
+      randomCase(13, 50_000, 0.05, 0.02, 0.5),
+      randomCase(14, 50_000, 0.7, 0.5, 0.1),
+      randomCase(15, 50_000, 0.1, 0.1, 0.2),
+    ];
+    for (const c of cases) {
+      const got = dueList(c.inbox, c.active, c.activeAgents, c.withInbox, sorter, bits);
+      expect(got).toBe(bits.list);
+      expect(got).toEqual(scan(c.inbox, c.active));
+    }
+    expect(bits.words.some((w) => w !== 0)).toBe(false);
   });
 
   it('an agent both active and with mail is listed once', () => {
