@@ -1,5 +1,6 @@
 import { canonicalJson } from '../core/index.ts';
-import { derivedOf } from '../memory/entry-derived.ts';
+import { derivedOf, isMadeEntry } from '../memory/entry-derived.ts';
+import { entryJson } from './entry-json.ts';
 
 interface Written {
   text: string;
@@ -62,14 +63,18 @@ export class CanonicalJsonCache {
       out.push(Buffer.from(this.walk(value).text));
       return;
     }
-    const hit = this.cached(value);
+    if (derivedOf(value) !== undefined) {
+      out.push(Buffer.from(this.walkObject(value).text));
+      return;
+    }
+    const hit = this.bytes.get(value);
     if (hit) {
       out.push(hit);
       return;
     }
     if (Object.isFrozen(value)) {
       const w = this.walk(value);
-      out.push(w.fixed ? this.cached(value)! : Buffer.from(w.text));
+      out.push(w.fixed ? this.bytes.get(value)! : Buffer.from(w.text));
       return;
     }
     if (Array.isArray(value)) {
@@ -96,22 +101,6 @@ export class CanonicalJsonCache {
     out.push(CLOSE_OBJECT);
   }
 
-  /**
-   * The remembered bytes of a deeply immutable object. A memory entry made by remember()
-   * keeps them itself (a property read, where a WeakMap lookup per entry per tick was a
-   * tenth of a replay's time); other objects are looked up in the WeakMap.
-   */
-  private cached(value: object): Buffer | undefined {
-    const slot = derivedOf(value);
-    return slot !== undefined ? slot.json : this.bytes.get(value);
-  }
-
-  private keep(value: object, bytes: Buffer): void {
-    const slot = derivedOf(value);
-    if (slot !== undefined) slot.json = bytes;
-    else this.bytes.set(value, bytes);
-  }
-
   private walk(value: unknown): Written {
     if (value === null) return { text: 'null', fixed: PRIMITIVE_FIXED };
     switch (typeof value) {
@@ -130,7 +119,11 @@ export class CanonicalJsonCache {
   }
 
   private walkObject(value: object): Written {
-    const hit = this.cached(value);
+    // A memory entry made by remember() is written by entryJson's template (the same bytes)
+    // every time rather than cached: a string or Buffer kept per entry outlives the young
+    // generation, and a whole-population digest then spent most of its time in GC.
+    if (derivedOf(value) !== undefined) return { text: entryJson(value), fixed: isMadeEntry(value) };
+    const hit = this.bytes.get(value);
     if (hit !== undefined) return { text: hit.toString('utf8'), fixed: true };
     let fixed = Object.isFrozen(value);
     const parts: string[] = [];
@@ -152,7 +145,7 @@ export class CanonicalJsonCache {
       }
     }
     const text = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
-    if (fixed) this.keep(value, Buffer.from(text));
+    if (fixed) this.bytes.set(value, Buffer.from(text));
     return { text, fixed };
   }
 }
