@@ -245,12 +245,11 @@ export class XStateExecutor implements AgentExecutor {
 
   /**
    * Memory outside the declared numeric slots (LLM agents' JSON), by agent: for each agent
-   * that has some, the canonical JSON bytes of `[i, {key: value...}]`. Deeply frozen values
-   * (memory entries) are encoded once and remembered, so a tick re-encodes only what
-   * changed, then copies bytes.
+   * that has some, the canonical JSON of `[i, {key: value...}]`. Deeply frozen containers
+   * (memory streams) are written once and remembered, so a tick re-writes only what changed.
    */
-  private extraMemory(): Buffer[] {
-    const out: Buffer[] = [];
+  private extraMemory(): string[] {
+    const out: string[] = [];
     for (let i = 0; i < this.size; i++) {
       if (!this.actors[i]) continue;
       const mem = this.mem(i);
@@ -258,7 +257,7 @@ export class XStateExecutor implements AgentExecutor {
       if (rest.length === 0) continue;
       const fields: Record<string, unknown> = {};
       for (const k of rest) fields[k] = mem[k];
-      out.push(this.json.encode([i, fields]));
+      out.push(this.json.write([i, fields]));
     }
     return out;
   }
@@ -279,7 +278,7 @@ export class XStateExecutor implements AgentExecutor {
       d.text('json:[');
       extra.forEach((part, n) => {
         if (n > 0) d.text(',');
-        d.bytes(part);
+        d.text(part);
       });
       d.text(']');
     }
