@@ -9,6 +9,8 @@ interface Written {
 }
 
 const PRIMITIVE_FIXED = true;
+/** Size of the pieces {@link CanonicalJsonCache.writeChunks} hands on (UTF-16 units). */
+const CHUNK = 1 << 16;
 
 function checkPlain(value: object): void {
   const proto = Object.getPrototypeOf(value);
@@ -44,6 +46,70 @@ export class CanonicalJsonCache {
       canonicalJson(value); // throws the same, located error as canonicalJson
       throw err;
     }
+  }
+
+  /**
+   * Writes the canonical JSON of `value` to `sink` in pieces of about {@link CHUNK} UTF-16
+   * units, caching nothing (texts cached earlier are used): for a one-off digest of a whole
+   * population, whose memory streams are then never held as one string each.
+   */
+  writeChunks(value: unknown, sink: (text: string) => void): void {
+    const buf: string[] = [];
+    let size = 0;
+    const put = (text: string): void => {
+      buf.push(text);
+      size += text.length;
+      if (size >= CHUNK) {
+        sink(buf.join(''));
+        buf.length = 0;
+        size = 0;
+      }
+    };
+    try {
+      this.pieces(value, put);
+    } catch (err) {
+      canonicalJson(value); // throws the same, located error as canonicalJson
+      throw err;
+    }
+    if (buf.length > 0) sink(buf.join(''));
+  }
+
+  private pieces(value: unknown, put: (text: string) => void): void {
+    if (value === null || typeof value !== 'object') {
+      put(this.walk(value).text);
+      return;
+    }
+    if (derivedOf(value) !== undefined) {
+      put(entryJson(value));
+      return;
+    }
+    const hit = this.texts.get(value);
+    if (hit !== undefined) {
+      put(hit);
+      return;
+    }
+    if (Array.isArray(value)) {
+      put('[');
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) put(',');
+        if (value[i] === undefined) put('null');
+        else this.pieces(value[i], put);
+      }
+      put(']');
+      return;
+    }
+    checkPlain(value);
+    const record = value as Record<string, unknown>;
+    let first = true;
+    put('{');
+    for (const key of Object.keys(record).sort()) {
+      const v = record[key];
+      if (v === undefined) continue;
+      put(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      this.pieces(v, put);
+    }
+    put('}');
   }
 
   private walk(value: unknown): Written {
