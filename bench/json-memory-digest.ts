@@ -37,7 +37,7 @@ for (let t = 1; t <= ticks; t++) {
   const h = createHash('sha256').update('0000000000000000[');
   mems.forEach((m, i) => {
     if (i > 0) h.update(',');
-    h.update(json.encode([i, m]));
+    h.update(json.write([i, m]));
   });
   const f1 = h.update(']').digest('hex').slice(0, 16);
   full += cpu() - c;

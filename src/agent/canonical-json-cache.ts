@@ -1,5 +1,6 @@
 import { canonicalJson } from '../core/index.ts';
-import { derivedOf } from '../memory/entry-derived.ts';
+import { derivedOf, isMadeEntry } from '../memory/entry-derived.ts';
+import { entryJson } from './entry-json.ts';
 
 interface Written {
   text: string;
@@ -8,12 +9,8 @@ interface Written {
 }
 
 const PRIMITIVE_FIXED = true;
-const OPEN_ARRAY = Buffer.from('[');
-const CLOSE_ARRAY = Buffer.from(']');
-const OPEN_OBJECT = Buffer.from('{');
-const CLOSE_OBJECT = Buffer.from('}');
-const COMMA = Buffer.from(',');
-const NULL = Buffer.from('null');
+/** Size of the pieces {@link CanonicalJsonCache.writeChunks} hands on (UTF-16 units). */
+const CHUNK = 1 << 16;
 
 function checkPlain(value: object): void {
   const proto = Object.getPrototypeOf(value);
@@ -22,94 +19,97 @@ function checkPlain(value: object): void {
 }
 
 /**
- * Canonical JSON (exactly the bytes of `canonicalJson`) that remembers the text of every
+ * Canonical JSON (exactly the text of `canonicalJson`) that remembers the text of every
  * deeply immutable object it writes: an object or array that is frozen and holds only
  * primitives or such objects (memory-stream entries are frozen when they are made). A
  * state that shares most of its objects with the previous tick's state is then written in
  * time proportional to what is new, plus one string join per container.
+ *
+ * Texts are kept as strings, not Buffers: a Buffer per container is memory outside the
+ * JS heap, and at 500 agents the end-of-run digest's tens of MB of them set off full
+ * collections of a large heap (most of that digest's time). Hashes take the strings as they
+ * are.
  *
  * Only deep immutability makes a cached text safe: a frozen object with a mutable child is
  * written again every time. Values canonical JSON refuses are left to `canonicalJson`, so
  * the error is the same.
  */
 export class CanonicalJsonCache {
-  /** UTF-8 bytes of the canonical JSON of each deeply immutable object written so far. */
-  private readonly bytes = new WeakMap<object, Buffer>();
+  /** The canonical JSON of each deeply immutable object written so far (memory entries aside). */
+  private readonly texts = new WeakMap<object, string>();
 
   /** The canonical JSON of `value`. */
   write(value: unknown): string {
-    return this.encode(value).toString('utf8');
-  }
-
-  /**
-   * The canonical JSON of `value` as UTF-8 bytes, assembled from the cached bytes of its
-   * deeply immutable parts: no string of the whole is built, so hashing a large state
-   * costs a copy of its bytes, not a re-serialisation or re-encoding.
-   */
-  encode(value: unknown): Buffer {
-    const out: Buffer[] = [];
     try {
-      this.feed(value, out);
+      return this.walk(value).text;
     } catch (err) {
       canonicalJson(value); // throws the same, located error as canonicalJson
       throw err;
     }
-    return out.length === 1 ? out[0] : Buffer.concat(out);
   }
 
-  private feed(value: unknown, out: Buffer[]): void {
+  /**
+   * Writes the canonical JSON of `value` to `sink` in pieces of about {@link CHUNK} UTF-16
+   * units, caching nothing (texts cached earlier are used): for a one-off digest of a whole
+   * population, whose memory streams are then never held as one string each.
+   */
+  writeChunks(value: unknown, sink: (text: string) => void): void {
+    const buf: string[] = [];
+    let size = 0;
+    const put = (text: string): void => {
+      buf.push(text);
+      size += text.length;
+      if (size >= CHUNK) {
+        sink(buf.join(''));
+        buf.length = 0;
+        size = 0;
+      }
+    };
+    try {
+      this.pieces(value, put);
+    } catch (err) {
+      canonicalJson(value); // throws the same, located error as canonicalJson
+      throw err;
+    }
+    if (buf.length > 0) sink(buf.join(''));
+  }
+
+  private pieces(value: unknown, put: (text: string) => void): void {
     if (value === null || typeof value !== 'object') {
-      out.push(Buffer.from(this.walk(value).text));
+      put(this.walk(value).text);
       return;
     }
-    const hit = this.cached(value);
-    if (hit) {
-      out.push(hit);
+    if (derivedOf(value) !== undefined) {
+      put(entryJson(value));
       return;
     }
-    if (Object.isFrozen(value)) {
-      const w = this.walk(value);
-      out.push(w.fixed ? this.cached(value)! : Buffer.from(w.text));
+    const hit = this.texts.get(value);
+    if (hit !== undefined) {
+      put(hit);
       return;
     }
     if (Array.isArray(value)) {
-      out.push(OPEN_ARRAY);
-      value.forEach((v, i) => {
-        if (i > 0) out.push(COMMA);
-        if (v === undefined) out.push(NULL);
-        else this.feed(v, out);
-      });
-      out.push(CLOSE_ARRAY);
+      put('[');
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) put(',');
+        if (value[i] === undefined) put('null');
+        else this.pieces(value[i], put);
+      }
+      put(']');
       return;
     }
     checkPlain(value);
     const record = value as Record<string, unknown>;
     let first = true;
-    out.push(OPEN_OBJECT);
+    put('{');
     for (const key of Object.keys(record).sort()) {
       const v = record[key];
       if (v === undefined) continue;
-      out.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`));
+      put(`${first ? '' : ','}${JSON.stringify(key)}:`);
       first = false;
-      this.feed(v, out);
+      this.pieces(v, put);
     }
-    out.push(CLOSE_OBJECT);
-  }
-
-  /**
-   * The remembered bytes of a deeply immutable object. A memory entry made by remember()
-   * keeps them itself (a property read, where a WeakMap lookup per entry per tick was a
-   * tenth of a replay's time); other objects are looked up in the WeakMap.
-   */
-  private cached(value: object): Buffer | undefined {
-    const slot = derivedOf(value);
-    return slot !== undefined ? slot.json : this.bytes.get(value);
-  }
-
-  private keep(value: object, bytes: Buffer): void {
-    const slot = derivedOf(value);
-    if (slot !== undefined) slot.json = bytes;
-    else this.bytes.set(value, bytes);
+    put('}');
   }
 
   private walk(value: unknown): Written {
@@ -130,8 +130,12 @@ export class CanonicalJsonCache {
   }
 
   private walkObject(value: object): Written {
-    const hit = this.cached(value);
-    if (hit !== undefined) return { text: hit.toString('utf8'), fixed: true };
+    // A memory entry made by remember() is written by entryJson's template (the same bytes)
+    // every time rather than cached: a string or Buffer kept per entry outlives the young
+    // generation, and a whole-population digest then spent most of its time in GC.
+    if (derivedOf(value) !== undefined) return { text: entryJson(value), fixed: isMadeEntry(value) };
+    const hit = this.texts.get(value);
+    if (hit !== undefined) return { text: hit, fixed: true };
     let fixed = Object.isFrozen(value);
     const parts: string[] = [];
     if (Array.isArray(value)) {
@@ -152,7 +156,7 @@ export class CanonicalJsonCache {
       }
     }
     const text = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
-    if (fixed) this.keep(value, Buffer.from(text));
+    if (fixed) this.texts.set(value, text);
     return { text, fixed };
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import { canonicalJson } from '../core/index.ts';
-import { derivedOf, isMadeEntry, isMarkedStream } from '../memory/entry-derived.ts';
+import { isMadeEntry, isMarkedStream } from '../memory/entry-derived.ts';
+import { entryJson } from './entry-json.ts';
 
 /** Lanes of 32 bits in the sum: 256 bits. */
 const LANES = 8;
@@ -133,7 +134,7 @@ export class JsonMemoryDigest {
         continue;
       }
       if (j < before.length && (before[j] as { id: number }).id === entry.id) this.add(beforeLanes!, j++, -1);
-      entryLanes.set(term(`e\n${prefix}${entryJson(entry)}`), e * LANES);
+      termInto(`e\n${prefix}${entryJson(entry)}`, entryLanes, e * LANES);
       entryFrozen[e] = this.isDeepFrozen(entry) ? 1 : 0;
       this.add(entryLanes, e, 1);
     }
@@ -166,40 +167,17 @@ export class JsonMemoryDigest {
   }
 }
 
-/**
- * `canonicalJson(entry)`, written directly for an entry made by `remember` (it has the
- * derived-data slot, is frozen, and holds exactly the keys id, importance, kind, t, text and
- * optionally source, with finite numbers and string texts); anything else goes through
- * canonicalJson. The same bytes either way (test/agent/json-memory-digest.test.ts).
- */
-export function entryJson(entry: object): string {
-  const e = entry as Record<string, unknown>;
-  if (derivedOf(entry) === undefined || !Object.isFrozen(entry)) return canonicalJson(entry);
-  const { id, importance, kind, t, text, source } = e;
-  const n = Object.keys(e).length;
-  if (n !== (source === undefined ? 5 : 6) || !isNum(id) || !isNum(importance) || !isNum(t))
-    return canonicalJson(entry);
-  if (typeof kind !== 'string' || typeof text !== 'string') return canonicalJson(entry);
-  if (source !== undefined && typeof source !== 'string') return canonicalJson(entry);
-  const src = source === undefined ? '' : `"source":${JSON.stringify(source)},`;
-  return `{"id":${num(id)},"importance":${num(importance)},"kind":${JSON.stringify(kind)},${src}"t":${num(t)},"text":${JSON.stringify(text)}}`;
-}
-
-function isNum(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x);
-}
-
-/** A finite number as canonicalJson writes it (-0 as 0). */
-function num(x: number): string {
-  return x === 0 ? '0' : String(x);
-}
-
 /** SHA-256 of `line` as eight little-endian u32 lanes. */
 function term(line: string): Uint32Array {
-  const d = hash('sha256', line, 'buffer'); // one-shot: no Hash object per term
   const out = new Uint32Array(LANES);
-  for (let l = 0; l < LANES; l++) out[l] = d.readUInt32LE(l * 4);
+  termInto(line, out, 0);
   return out;
+}
+
+/** Writes `term(line)` into `out` from index `at` (no array per term). */
+function termInto(line: string, out: Uint32Array, at: number): void {
+  const d = hash('sha256', line, 'buffer'); // one-shot: no Hash object per term
+  for (let l = 0; l < LANES; l++) out[at + l] = d.readUInt32LE(l * 4);
 }
 
 /**

@@ -245,22 +245,27 @@ export class XStateExecutor implements AgentExecutor {
 
   /**
    * Memory outside the declared numeric slots (LLM agents' JSON), by agent: for each agent
-   * that has some, the canonical JSON bytes of `[i, {key: value...}]`. Deeply frozen values
-   * (memory entries) are encoded once and remembered, so a tick re-encodes only what
-   * changed, then copies bytes.
+   * that has some, the canonical JSON of `[i, {key: value...}]`. Deeply frozen containers
+   * (memory streams) are written once and remembered, so a tick re-writes only what changed.
    */
-  private extraMemory(): Buffer[] {
-    const out: Buffer[] = [];
+  private extraMemory(): string[] {
+    const out: string[] = [];
     for (let i = 0; i < this.size; i++) {
-      if (!this.actors[i]) continue;
-      const mem = this.mem(i);
-      const rest = Object.keys(mem).filter((k) => !this.slotNames.has(k));
-      if (rest.length === 0) continue;
-      const fields: Record<string, unknown> = {};
-      for (const k of rest) fields[k] = mem[k];
-      out.push(this.json.encode([i, fields]));
+      const fields = this.extraFields(i);
+      if (fields !== undefined) out.push(this.json.write([i, fields]));
     }
     return out;
+  }
+
+  /** Agent `i`'s memory outside the declared numeric slots, or undefined when it has none (or no actor). */
+  private extraFields(i: number): Record<string, unknown> | undefined {
+    if (!this.actors[i]) return undefined;
+    const mem = this.mem(i);
+    const rest = Object.keys(mem).filter((k) => !this.slotNames.has(k));
+    if (rest.length === 0) return undefined;
+    const fields: Record<string, unknown> = {};
+    for (const k of rest) fields[k] = mem[k];
+    return fields;
   }
 
   digest(d: Digest): void {
@@ -274,15 +279,16 @@ export class XStateExecutor implements AgentExecutor {
       for (let i = 0; i < this.size; i++) col[i] = this.slot(i, k);
       d.text(`mem:${key}\n`).bytes(col);
     });
-    const extra = this.extraMemory();
-    if (extra.length) {
-      d.text('json:[');
-      extra.forEach((part, n) => {
-        if (n > 0) d.text(',');
-        d.bytes(part);
-      });
-      d.text(']');
+    // The canonical JSON of [[i, fields], ...] as extraMemory lists them, streamed into the
+    // hash in pieces: one pass, with no whole-stream string per agent.
+    let n = 0;
+    for (let i = 0; i < this.size; i++) {
+      const fields = this.extraFields(i);
+      if (fields === undefined) continue;
+      d.text(n++ === 0 ? 'json:[' : ',');
+      this.json.writeChunks([i, fields], (text) => d.text(text));
     }
+    if (n > 0) d.text(']');
   }
 
   exportState(): Json {

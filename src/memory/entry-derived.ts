@@ -5,14 +5,13 @@ const DERIVED = Symbol('grapevine.memory.derived');
 
 /**
  * What is derived from one (frozen, hence unchanging) memory entry, filled lazily: the
- * interned term ids of the first lexical scorer that scores it (`termsOwner`), the token
- * cost of its default prompt line, and its canonical JSON bytes (for state digests).
+ * interned term ids of the first lexical scorer that scores it (`termsOwner`) and the token
+ * cost of its default prompt line.
  */
 export interface EntryDerived {
   termsOwner: object | undefined;
   terms: Int32Array | undefined;
   cost: number | undefined;
-  json: Buffer | undefined;
 }
 
 /**
@@ -27,7 +26,6 @@ export function attachDerived(entry: MemoryEntry): void {
     termsOwner: undefined,
     terms: undefined,
     cost: undefined,
-    json: undefined,
   };
   Object.defineProperty(entry, DERIVED, { value: slot });
 }

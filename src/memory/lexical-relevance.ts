@@ -69,6 +69,16 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   /** Scratch: the texts' term ids, and a query's distinct term ids. */
   private readonly docs: Int32Array[] = [];
   private query: Int32Array = new Int32Array(256);
+  /** IDF by document frequency for {@link LexicalRelevance.idfTable}'s last `n`. */
+  private idfs = new Float64Array(1024);
+  private idfN = -1;
+  /**
+   * The last query given in parts and its sorted distinct term ids: in a broadcast world
+   * every hearer of a tick recalls with the same inbox, so the next recall with the same
+   * part strings (same length, each part the same string) reuses them.
+   */
+  private lastParts: readonly string[] = [];
+  private lastQuery: Int32Array = new Int32Array(0);
 
   constructor(opts: LexicalRelevanceOptions = {}) {
     this.tokenizeOptions = opts.tokenize ?? {};
@@ -99,6 +109,7 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    */
   scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
     const n = this.entryDocs(entries);
+    if (sameParts(parts, this.lastParts)) return this.scoreIds(this.lastQuery, n);
     // Interned before any scratch array is read (interning may grow them).
     const partIds = parts.map((part) => this.partIds(part));
     let size = 0;
@@ -115,7 +126,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
         mark[id] = stamp;
         query[nq++] = id;
       }
-    return this.scoreIds(this.sortIds(query.subarray(0, nq)), n);
+    const sorted = this.sortIds(query.subarray(0, nq));
+    this.lastParts = parts.slice();
+    this.lastQuery = sorted;
+    return this.scoreIds(sorted, n);
   }
 
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
@@ -225,10 +239,17 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       ends[d] = m;
     }
     const idf = new Float64Array(nq);
+    const idfOf = this.idfTable(n);
     let total = 0;
     for (let q = 0; q < nq; q++) {
-      idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
-      total += idf[q];
+      const d = df[q];
+      let x = idfOf[d];
+      if (x < 0) {
+        x = Math.log(1 + (n - d + 0.5) / (d + 0.5));
+        idfOf[d] = x;
+      }
+      idf[q] = x;
+      total += x;
     }
     let j = 0;
     for (let d = 0; d < n; d++) {
@@ -237,6 +258,20 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       scores[d] = sum / total;
     }
     return scores;
+  }
+
+  /**
+   * The IDFs of `n` texts by document frequency (0..n), filled as met (-1: not yet): the
+   * same expression, so the same doubles, and a recall whose query has thousands of
+   * distinct terms (a broadcast inbox) computes a logarithm per distinct frequency, not per term.
+   */
+  private idfTable(n: number): Float64Array {
+    if (this.idfN !== n) {
+      this.idfN = n;
+      if (this.idfs.length < n + 1) this.idfs = new Float64Array(Math.max(n + 1, this.idfs.length * 2));
+      this.idfs.fill(-1, 0, n + 1);
+    }
+    return this.idfs;
   }
 
   private growHits(need: number): Int32Array {
@@ -310,4 +345,11 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     this.slot = slot;
     this.rank = rank;
   }
+}
+
+/** True when `a` and `b` hold the same strings in the same order. */
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  return true;
 }

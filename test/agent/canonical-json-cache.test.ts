@@ -24,8 +24,23 @@ describe('CanonicalJsonCache', () => {
     for (const v of values) {
       expect(cache.write(v)).toBe(canonicalJson(v));
       expect(cache.write(v)).toBe(canonicalJson(v));
-      expect(cache.encode(v).toString('utf8')).toBe(canonicalJson(v));
     }
+  });
+
+  it('writes the same text in pieces, past the piece size too, before and after caching', () => {
+    const entries = Array.from({ length: 3000 }, (_, n) => deepFreeze({ id: n, text: `line ${n} "é"` }));
+    const big = { memory: deepFreeze({ entries, nextId: 3000 }), heard: { a: [1, undefined, -0] } };
+    const cache = new CanonicalJsonCache();
+    for (const v of [big, [7, big], 'x', null]) {
+      const pieces: string[] = [];
+      cache.writeChunks(v, (text) => pieces.push(text));
+      expect(pieces.join('')).toBe(canonicalJson(v));
+      if (v === big) expect(pieces.length).toBeGreaterThan(1);
+      cache.write(v);
+    }
+    const again: string[] = [];
+    cache.writeChunks(big, (text) => again.push(text));
+    expect(again.join('')).toBe(canonicalJson(big));
   });
 
   it('never serves a stale text: a frozen object with a mutable child is written again', () => {
@@ -45,6 +60,7 @@ describe('CanonicalJsonCache', () => {
     const cache = new CanonicalJsonCache();
     for (const bad of [{ a: Number.NaN }, [new Uint8Array(2)], { d: new Date(0) }]) {
       expect(() => canonicalJson(bad)).toThrow(TypeError);
+      expect(() => cache.writeChunks(bad, () => {})).toThrow(TypeError);
       expect(() => cache.write(bad)).toThrow(
         (() => {
           try {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { entryJson, JsonMemoryDigest } from '../../src/agent/json-memory-digest.ts';
+import { entryJson } from '../../src/agent/entry-json.ts';
+import { JsonMemoryDigest } from '../../src/agent/json-memory-digest.ts';
 import { canonicalJson } from '../../src/core/index.ts';
 import { emptyMemory, type MemoryStreamState, remember } from '../../src/memory/index.ts';
 

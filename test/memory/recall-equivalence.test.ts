@@ -105,6 +105,36 @@ describe('lexical scores with the query in parts, as the vocabulary grows', () =
   });
 });
 
+describe('lexical scores of one inbox heard by many agents', () => {
+  it('are bit-identical to the reference for every hearer, whose streams differ in size and words', () => {
+    // As in a broadcast square: consecutive recalls with the same parts (a new array each
+    // time) over different streams, new words arriving in each stream, then another inbox.
+    const scorer = new LexicalRelevance();
+    const rng = new SeededStream('broadcast');
+    const word = () => `v${rng.int(300).toString(36)}`;
+    const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+    for (let tick = 0; tick < 8; tick++) {
+      const inbox = Array.from({ length: 6 }, () => sentence(3 + rng.int(4)));
+      for (let hearer = 0; hearer < 5; hearer++) {
+        const size = 5 + rng.int(40);
+        const state = streamOf(
+          Array.from({ length: size }, (_, i) => ({
+            t: i,
+            kind: 'observation' as const,
+            text: i % 3 === 0 ? inbox[i % inbox.length] : sentence(5),
+            importance: 1 + (i % 5),
+          })),
+        );
+        const texts = state.entries.map((e) => e.text);
+        const parts = hearer === 4 ? inbox.slice(1) : inbox.slice();
+        expect(scorer.scoreEntriesByParts(parts, state.entries)).toEqual(
+          referenceScores(parts.join(' '), texts),
+        );
+      }
+    }
+  });
+});
+
 describe('remember', () => {
   it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
     const rng = new SeededStream('batch');

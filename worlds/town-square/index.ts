@@ -64,6 +64,7 @@ export const world = defineWorld({
       model: model ?? 'grapevine-local',
       seed,
       fallbacks: fallbacks ?? { fallbacks: 0 },
+      said: new WeakMap(),
     };
     return {
       size: params.agents,

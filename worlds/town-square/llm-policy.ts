@@ -11,15 +11,11 @@ import {
   type StepContext,
   z,
 } from '../../src/index.ts';
-import { type Heard, takeInbox } from './observe.ts';
+import { takeInbox } from './observe.ts';
 import { ACTIONS, buildPrompt } from './prompt.ts';
 import { contactsOf, ITEM_HANDLES, type Town } from './town.ts';
 
 const NO_ACTION = { action: 'none' as const, to: '', text: '' };
-
-function heardLine(h: Heard): string {
-  return `${h.speaker}${h.where === 'dm' ? ' (to you)' : ''}: ${h.text}`;
-}
 
 /** What this agent knows, in the words it has: its own starting items, then what it heard. */
 function knownItems(ctx: StepContext<unknown>, town: Town, words: Record<string, Json>): string[] {
@@ -68,7 +64,7 @@ export function llmPolicy(town: Town, ctx: StepContext<unknown>): Promise<Decisi
   if (heard.length)
     memory = remember(
       memory,
-      heard.map((h) => ({ t: tick, kind: 'observation' as const, text: heardLine(h), source: h.speaker })),
+      heard.map((h) => ({ t: tick, kind: 'observation' as const, text: h.line, source: h.speaker })),
     );
   // The query is the inbox's texts joined by spaces (the goal when that is empty), given in parts.
   const parts = heard.map((h) => h.text);

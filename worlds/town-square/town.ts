@@ -51,6 +51,24 @@ export interface Town {
   model: string;
   seed: number;
   fallbacks: FallbackCounter;
+  /**
+   * What each `say` message heard this run means to its hearers (see `observe.ts`), worked
+   * out once per message instead of once per hearer: in the square every resident hears
+   * every line. Keyed by the message object, which the bus shares between its recipients.
+   */
+  said: WeakMap<object, Said>;
+}
+
+/** A heard `say` message, as its hearers take it in (the same for every hearer). */
+export interface Said {
+  from: number;
+  speaker: string;
+  where: 'square' | 'dm';
+  text: string;
+  /** `Speaker: text` (or `Speaker (to you): text`): the line a hearer remembers. */
+  line: string;
+  /** Per item handle (ITEM_HANDLES order): the words a hearer keeps, or undefined when the text does not carry the item. */
+  words: (string | undefined)[];
 }
 
 /** Names of an agent's neighbours (its direct-message contacts), ascending by index. */
