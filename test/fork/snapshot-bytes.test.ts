@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Base64Text, canonicalJson } from '../../src/core/index.ts';
+import { Base64Text, base64Into, canonicalJson, typedToBase64Chunks } from '../../src/core/index.ts';
 import {
   cloneSnapshotState,
   continueRun,
@@ -117,6 +117,23 @@ describe('parseSnapshotLine', () => {
       const text = Buffer.from(bad);
       expect(decodeBase64(text, 0, text.length)).toBeNull();
     }
+  });
+});
+
+describe('base64Into', () => {
+  it('decodes a column into an array of its size (string, chunks or bytes), and refuses any other size', () => {
+    const col = Int32Array.from({ length: 3000 }, (_, i) => i * 7919 - 5);
+    const text = typedToBase64Chunks(col);
+    const chunks = typedToBase64Chunks(col, 400) as string[];
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const b64 of [text, chunks, new Base64Text(new Uint8Array(col.buffer))]) {
+      const into = new Int32Array(3000);
+      expect(base64Into(b64, into)).toBe(true);
+      expect(into).toEqual(col);
+    }
+    expect(base64Into(text, new Int32Array(2999))).toBe(false);
+    expect(base64Into(text, new Int32Array(3001))).toBe(false);
+    expect(base64Into(`${(text as string).slice(0, -8)}!!!!!!!!`, new Int32Array(3000))).toBe(false);
   });
 });
 
