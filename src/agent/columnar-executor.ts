@@ -1,4 +1,11 @@
-import { base64ToTyped, ConfigError, type Digest, type Json, typedToBase64 } from '../core/index.ts';
+import {
+  base64Into,
+  base64ToTyped,
+  ConfigError,
+  type Digest,
+  type Json,
+  typedToBase64,
+} from '../core/index.ts';
 import { ActiveSet } from './active-set.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import type { AgentMachine } from './agent-machine.ts';
@@ -240,8 +247,12 @@ export class ColumnarExecutor implements AgentExecutor {
         { hint: 'restore a snapshot of the same world and parameters' },
       );
     }
-    this.state = s.regions.map((b) => base64ToTyped(b, Uint8Array));
+    // into the arrays this executor has (same sizes when the snapshot fits): no second copy
+    this.state = s.regions.map((b, r) =>
+      base64Into(b, this.state[r]) ? this.state[r] : base64ToTyped(b, Uint8Array),
+    );
     this.columns = s.columns.map((b, k) => {
+      if (base64Into(b, this.columns[k])) return this.columns[k];
       const t = this.layout.slotTypes[k];
       return t === 'u8'
         ? base64ToTyped(b, Uint8Array)

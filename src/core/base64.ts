@@ -62,3 +62,34 @@ export function base64ToTyped<T extends Uint8Array | Int32Array | Float64Array>(
   // byteLength is an upper bound for malformed text; keep only the bytes actually decoded.
   return new ctor(at === bound ? target.buffer : target.buffer.slice(0, at));
 }
+
+/**
+ * Decodes base64 (as {@link base64ToTyped} takes it) into `target`'s own bytes, when it
+ * decodes to exactly `target.byteLength` bytes; returns false otherwise (`target` then holds
+ * anything: decode with base64ToTyped instead). A restore writes a column into the array its executor already has instead of
+ * a fresh one: no second array of the population's size (and, on a VM where fresh memory
+ * is expensive, no page faults for it); strings are decoded in place (`Buffer.write`).
+ */
+export function base64Into(
+  text: Base64Like | readonly Base64Like[],
+  target: Uint8Array | Int32Array | Float64Array,
+): boolean {
+  const chunks = typeof text === 'string' || text instanceof Base64Text ? [text] : text;
+  let bound = 0;
+  for (const chunk of chunks)
+    bound += typeof chunk === 'string' ? Buffer.byteLength(chunk, 'base64') : chunk.bytes.byteLength;
+  if (bound !== target.byteLength) return false;
+  const bytes = Buffer.from(target.buffer, target.byteOffset, target.byteLength);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (typeof chunk === 'string') {
+      const n = bytes.write(chunk, at, 'base64');
+      if (n !== Buffer.byteLength(chunk, 'base64')) return false; // not well-formed base64
+      at += n;
+    } else {
+      bytes.set(chunk.bytes, at);
+      at += chunk.bytes.byteLength;
+    }
+  }
+  return true;
+}

@@ -16,6 +16,7 @@ import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath } from './log-format.ts';
 import { LogWriter } from './log-writer.ts';
 import type { RecordedRun } from './recorded-run.ts';
+import { cloneSnapshotState } from './snapshot-line.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { removeStalePartials } from './stale-partials.ts';
 import { VerifyingLog } from './verifying-log.ts';
@@ -142,7 +143,7 @@ async function writePrefix(
   const inPlace = resolve(o.out) === resolve(o.path);
   const delta = o.recorded.delta;
   const kept = snapSeq === undefined ? undefined : o.recorded.snapshotStates.get(snapSeq);
-  const own = (s: Json): Json => (o.ownsRecorded ? s : structuredClone(s));
+  const own = (s: Json): Json => (o.ownsRecorded ? s : cloneSnapshotState(s));
   const state = async () =>
     snapSeq === undefined ? undefined : kept ? own(kept) : readSnapshotAt(o.path, snapSeq);
   if (inPlace && delta && until >= delta.seq) {
@@ -210,7 +211,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
   const captured = await writePrefix(o, target, until, snap?.seq);
-  const restore = (o.restored ? structuredClone(o.restored.state) : snap ? captured : undefined) as
+  const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
     | EngineState
     | undefined;
   const writer = new GuardedLog(

@@ -19,6 +19,7 @@ export * from './read-fork-parent.ts';
 export * from './recorded-run.ts';
 export * from './restore-once.ts';
 export * from './snapshot-assembler.ts';
+export * from './snapshot-line.ts';
 export * from './snapshot-split.ts';
 export * from './stale-partials.ts';
 export * from './verify-run.ts';

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LogFormatError } from '../core/index.ts';
@@ -230,7 +230,7 @@ export class LogWriter {
       throw unwritable(type, seq, cause);
     }
     if ('bytes' in encoded) {
-      const size = encoded.bytes.length - 1;
+      const size = byteCount(encoded.bytes) - 1;
       if (size > MAX_LINE) throw tooLong(type, seq, size);
       this.flush();
       this.index?.line(type, seq, t, 0, state.chain);
@@ -268,11 +268,15 @@ export class LogWriter {
     this.write(bytes);
   }
 
-  /** Writes `bytes` at the end of the file (see {@link LogWriter.flush} for failures). */
-  private write(bytes: Buffer): void {
+  /** Writes `bytes` (one buffer, or several in order) at the end of the file (see {@link LogWriter.flush} for failures). */
+  private write(bytes: Buffer | Buffer[]): void {
+    const size = byteCount(bytes);
     try {
-      let off = 0;
-      while (off < bytes.length) off += writeSync(this.state.fd, bytes, off, bytes.length - off);
+      if (Array.isArray(bytes)) writeAll(this.state.fd, bytes, size);
+      else {
+        let off = 0;
+        while (off < bytes.length) off += writeSync(this.state.fd, bytes, off, bytes.length - off);
+      }
     } catch (cause) {
       // The file may now end with part of this write: stop here, so that nothing is
       // appended after it. LogWriter.resume can cut it back and continue.
@@ -282,7 +286,7 @@ export class LogWriter {
       } catch {}
       throw ioError(`cannot write log file ${this.state.path}; the writer is closed`, cause);
     }
-    this.state.bytesWritten += bytes.length;
+    this.state.bytesWritten += size;
   }
 
   /** Flushes and closes the file; returns the run digest. Calling it again is a no-op. */
@@ -347,6 +351,29 @@ function splitBound(): { above: number; chars: number } {
   const above =
     Number.isInteger(n) && n >= 4 * MIN_PART_CHARS ? Math.min(n, DEFAULT_SPLIT_ABOVE) : DEFAULT_SPLIT_ABOVE;
   return { above, chars: Math.floor(above / 4) };
+}
+
+function byteCount(bytes: Buffer | Buffer[]): number {
+  return Array.isArray(bytes) ? bytes.reduce((n, b) => n + b.length, 0) : bytes.length;
+}
+
+/** Writes the buffers in order with `writev`, going on after a short write. */
+function writeAll(fd: number, buffers: Buffer[], size: number): void {
+  let left = buffers;
+  for (let done = writevSync(fd, left); done < size; ) {
+    // a short write: drop what was written, then write the rest
+    let skip = done;
+    left = buffers.flatMap((b) => {
+      if (skip >= b.length) {
+        skip -= b.length;
+        return [];
+      }
+      const rest = b.subarray(skip);
+      skip = 0;
+      return [rest];
+    });
+    done += writevSync(fd, left);
+  }
 }
 
 function tooLong(type: string, seq: number, bytes: number): LogFormatError {

@@ -20,6 +20,7 @@ import {
 } from './raw-chain.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
+import { parseSnapshotLine } from './snapshot-line.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { readRecordedRun } from './verify-run.ts';
 
@@ -222,13 +223,16 @@ class TailReader {
       else this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
       this.lastType = kind.type;
     } else {
-      const parsed = hash === null ? this.acceptParsed(line, seq) : this.acceptRaw(line, hash, seq);
+      const parsed =
+        hash === null
+          ? this.acceptParsed(line, seq)
+          : this.acceptRaw(line, hash, seq, kind?.type === 'snapshot' && seq === this.start.snapshot);
       const want =
         seq === this.start.snapshot ? 'snapshot' : seq === this.start.seq && seq > 1 ? 'tick' : null;
       if (want !== null && parsed.type !== want) throw new NotIndexable();
       // a split snapshot's parts are put back together as the full reader does (its state is built when kept)
       this.assembler.accept(parsed);
-      this.builder.add(parsed);
+      this.builder.add(parsed, hash ?? undefined);
       this.chain = parsed.chain as string;
       this.lastType = parsed.type;
     }
@@ -246,14 +250,24 @@ class TailReader {
     return chain;
   }
 
-  /** A line without `wall`: its chain from its bytes, then parsed (not re-encoded). */
-  private acceptRaw(line: RawLine, hash: string, seq: number): LogLine {
+  /**
+   * A line without `wall`: its chain from its bytes, then parsed (not re-encoded). The
+   * snapshot restored (`restored`) is parsed from its bytes with its columns decoded (see
+   * parseSnapshotLine); its text is made only if asked for.
+   */
+  private acceptRaw(line: RawLine, hash: string, seq: number, restored: boolean): LogLine {
     const chain = this.checkRaw(line, hash, seq);
-    const raw = line.bytes.toString('utf8');
-    const event = JSON.parse(raw) as Record<string, unknown>;
+    const fast = restored ? parseSnapshotLine(line.bytes) : undefined;
+    const text = fast === undefined ? line.bytes.toString('utf8') : undefined;
+    const event = fast ?? (JSON.parse(text as string) as Record<string, unknown>);
     delete event.h;
     if (event.seq !== seq) throw new NotIndexable();
-    return { seq, t: event.t as number, type: event.type as string, line: seq + 1, raw, event, chain };
+    const parsed = { seq, t: event.t as number, type: event.type as string, line: seq + 1, event, chain };
+    if (text !== undefined) return { ...parsed, raw: text };
+    return Object.defineProperty(parsed, 'raw', {
+      enumerable: true,
+      get: () => line.bytes.toString('utf8'),
+    }) as LogLine;
   }
 
   /** A line with `wall` (or without a well-formed `h`): parsed and checked in full. */

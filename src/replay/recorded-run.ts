@@ -65,8 +65,8 @@ export class RecordedRunBuilder {
     this.schemas = new LlmSchemaRefs(path);
   }
 
-  /** Takes the next line of the log. */
-  add(line: LogLine): void {
+  /** Takes the next line of the log (`hash`: its `h`, when the caller has it already). */
+  add(line: LogLine, hash?: string): void {
     if (line.seq === 0) {
       this.header = line.event as LogHeader;
       this.chain.format = this.header.format;
@@ -92,7 +92,7 @@ export class RecordedRunBuilder {
     }
     if (line.type === 'end')
       this.end = { reason: String(line.event.reason), ticks: Number(line.event.ticks) };
-    this.push(detachedHash(line.raw), line.t, line.type);
+    this.push(hash ?? detachedHash(line.raw), line.t, line.type);
   }
 
   /**

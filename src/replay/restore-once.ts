@@ -16,6 +16,7 @@ import {
 } from './continue-run.ts';
 import { readSnapshotAt } from './copy-prefix.ts';
 import type { RecordedRun } from './recorded-run.ts';
+import { cloneSnapshotState } from './snapshot-line.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** What differs between the children of one fork tick. */
@@ -101,7 +102,7 @@ async function takeState(
     await runWorld(def, {
       ...recordedRunOptions(recorded.header),
       restore: (recorded.snapshotStates.has(snap.seq)
-        ? structuredClone(kept)
+        ? cloneSnapshotState(kept)
         : kept) as unknown as EngineState,
       interventionsAt: (t) => {
         if (t < atTick) return recorded.interventions.get(t) ?? [];

@@ -149,3 +149,41 @@ describe('LineEncoder: a snapshot state encoded again right after', () => {
     expect(line(enc3, 'snapshot', 2, { state: copy })).toContain('"EEEE"');
   });
 });
+
+describe('LineEncoder: a long snapshot line encoded again right after, as bytes', () => {
+  const bytesOf = (b: Buffer | Buffer[]): Buffer => (Array.isArray(b) ? Buffer.concat(b) : b);
+  // over BYTES_ABOVE (1 Mi code units): the writer gets the line as bytes
+  const state = { cols: ['A'.repeat(700_000), 'B'.repeat(700_000)], note: 'é ✓', tick: 5 };
+
+  it('gives the bytes and chain a fresh encoder gives, also when seq gains a digit', () => {
+    for (const [first, second] of [
+      [41, 42],
+      [999, 1000],
+    ]) {
+      const enc = new LineEncoder();
+      const a = enc.encodeEventForWrite('snapshot', 5, first, { state }, 'c'.repeat(64));
+      const b = enc.encodeEventForWrite('snapshot', 5, second, { state }, a.chain);
+      expect(Array.isArray((b as { bytes: unknown }).bytes)).toBe(true); // taken from the line before
+      const fresh = new LineEncoder().encodeEventForWrite('snapshot', 5, second, { state }, a.chain);
+      expect(b.chain).toBe(fresh.chain);
+      // (as text: toEqual on megabyte buffers takes a minute)
+      expect(bytesOf((b as { bytes: Buffer | Buffer[] }).bytes).toString('latin1')).toBe(
+        bytesOf((fresh as { bytes: Buffer | Buffer[] }).bytes).toString('latin1'),
+      );
+      // and the line parses back to the state
+      const text = bytesOf((b as { bytes: Buffer }).bytes).toString('utf8');
+      expect(JSON.parse(text).state).toEqual(state);
+    }
+  });
+
+  it('encodes afresh after another event, or for another object', () => {
+    const enc = new LineEncoder();
+    const a = enc.encodeEventForWrite('snapshot', 5, 1, { state }, 'c'.repeat(64));
+    enc.encodeEventForWrite('tick', 5, 2, { state: 'x' }, a.chain);
+    const c = enc.encodeEventForWrite('snapshot', 5, 3, { state }, a.chain);
+    expect(Array.isArray((c as { bytes: unknown }).bytes)).toBe(false);
+    const copy = { ...state, tick: 6 };
+    const d = enc.encodeEventForWrite('snapshot', 5, 4, { state: copy }, c.chain);
+    expect(bytesOf((d as { bytes: Buffer }).bytes).toString('utf8')).toContain('"tick":6');
+  });
+});
