@@ -16,6 +16,8 @@ export interface ChatOpenAIPortOptions {
   apiKey: string | ApiKey | undefined;
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /** The HTTP client of the OpenAI SDK (default: {@link bufferedFetch}; tests compare it with the global `fetch`). */
+  fetch?: typeof fetch;
 }
 
 /** LangChain, loaded on the first live call: replays and rule worlds never pay its ~1 s import. */
@@ -74,6 +76,7 @@ export class ChatOpenAIPort implements LlmPort {
     this.key = revealKey(options.apiKey);
     this.baseURL = options.baseURL;
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.fetch = options.fetch;
   }
 
   async complete(request: LlmRequest): Promise<LlmReply> {
