@@ -25,8 +25,9 @@ const ENTRIES = {
 
 /**
  * Packages left to Node: loaded only by the commands that need them (the TypeScript
- * compiler, the LLM client stack and its tokenizer tables, vite, the browser driver), or
- * that find files of their own beside their code (tinypool's worker entry).
+ * compiler, the LLM client stack with its HTTP client and tokenizer tables, vite, the
+ * browser driver), or that find files of their own beside their code (tinypool's worker
+ * entry).
  */
 const EXTERNAL = [
   'typescript',
@@ -41,6 +42,7 @@ const EXTERNAL = [
   '@langchain/*',
   'openai',
   'openai/*',
+  'undici',
   'js-tiktoken',
   'js-tiktoken/*',
 ];

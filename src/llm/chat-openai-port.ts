@@ -2,6 +2,7 @@ import type { AIMessage } from '@langchain/core/messages';
 import type { ChatOpenAI, ChatOpenAICallOptions, ChatOpenAIResponseFormat } from '@langchain/openai';
 import { ConfigError, canonicalJson, type Json } from '../core/index.ts';
 import { type ApiKey, revealKey } from './api-key.ts';
+import { bufferedFetch } from './buffered-fetch.ts';
 import { toLlmCallError } from './classify-llm-error.ts';
 import { type MessageClasses, toLangChainMessages, toLlmReply } from './langchain-messages.ts';
 import { safeUrl } from './llm-config.ts';
@@ -15,35 +16,41 @@ export interface ChatOpenAIPortOptions {
   apiKey: string | ApiKey | undefined;
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /** The HTTP client of the OpenAI SDK (default: {@link bufferedFetch}; tests compare it with the global `fetch`). */
+  fetch?: typeof fetch;
 }
 
 /** LangChain, loaded on the first live call: replays and rule worlds never pay its ~1 s import. */
 interface LangChain extends MessageClasses {
   ChatOpenAI: new (fields: Record<string, unknown>) => ChatOpenAI;
+  undici: Pick<typeof import('undici'), 'Agent' | 'request'>;
 }
 
 let langChain: Promise<LangChain> | undefined;
 
 function loadLangChain(): Promise<LangChain> {
-  langChain ??= Promise.all([import('@langchain/openai'), import('@langchain/core/messages')]).then(
-    ([openai, messages]) => {
-      /**
-       * `ChatOpenAI` pinned to the Chat Completions API. (`ChatOpenAI` switches some model
-       * names, e.g. `*codex*`, to the Responses API, which most OpenAI-compatible servers lack.)
-       */
-      class CompletionsOnlyChatOpenAI extends openai.ChatOpenAI {
-        protected override _useResponsesApi(): boolean {
-          return false;
-        }
+  langChain ??= Promise.all([
+    import('@langchain/openai'),
+    import('@langchain/core/messages'),
+    import('undici'),
+  ]).then(([openai, messages, undici]) => {
+    /**
+     * `ChatOpenAI` pinned to the Chat Completions API. (`ChatOpenAI` switches some model
+     * names, e.g. `*codex*`, to the Responses API, which most OpenAI-compatible servers lack.)
+     */
+    class CompletionsOnlyChatOpenAI extends openai.ChatOpenAI {
+      protected override _useResponsesApi(): boolean {
+        return false;
       }
-      return {
-        ChatOpenAI: CompletionsOnlyChatOpenAI as unknown as LangChain['ChatOpenAI'],
-        SystemMessage: messages.SystemMessage,
-        HumanMessage: messages.HumanMessage,
-        AIMessage: messages.AIMessage,
-      };
-    },
-  );
+    }
+    return {
+      ChatOpenAI: CompletionsOnlyChatOpenAI as unknown as LangChain['ChatOpenAI'],
+      SystemMessage: messages.SystemMessage,
+      HumanMessage: messages.HumanMessage,
+      AIMessage: messages.AIMessage,
+      undici,
+    };
+  });
   return langChain;
 }
 
@@ -58,6 +65,8 @@ export class ChatOpenAIPort implements LlmPort {
   private readonly key: string;
   private readonly baseURL: string;
   private readonly timeoutMs: number;
+  /** One keep-alive connection pool for every model of this endpoint (made with the first model). */
+  private fetch: typeof fetch | undefined;
 
   constructor(options: ChatOpenAIPortOptions) {
     if (options.apiKey === undefined)
@@ -67,6 +76,7 @@ export class ChatOpenAIPort implements LlmPort {
     this.key = revealKey(options.apiKey);
     this.baseURL = options.baseURL;
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.fetch = options.fetch;
   }
 
   async complete(request: LlmRequest): Promise<LlmReply> {
@@ -97,12 +107,13 @@ export class ChatOpenAIPort implements LlmPort {
     ]);
     let chat = this.models.get(key);
     if (!chat) {
+      this.fetch ??= bufferedFetch(lc.undici);
       chat = new lc.ChatOpenAI({
         model: params.model,
         temperature: params.temperature,
         maxTokens: params.maxTokens,
         apiKey: this.key,
-        configuration: { baseURL: this.baseURL },
+        configuration: { baseURL: this.baseURL, fetch: this.fetch },
         timeout: this.timeoutMs,
         maxRetries: 0,
         streaming: false,
