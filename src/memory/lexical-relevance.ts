@@ -35,9 +35,9 @@ const QUERY_SLOTS = 2 ** 20;
  *
  * Cost: each text is tokenised once (memories: once per memory, see
  * {@link LexicalRelevance.scoreEntries}) into its distinct terms, interned as small
- * integers and kept in sorted order. A recall marks the query's terms in a typed array and
- * walks each text's term ids twice (document frequencies, then sums): two tight passes over
- * integers, no string hashing and no allocation per text. The sums add the IDFs in the
+ * integers and kept in sorted order. A recall walks each text's term ids twice, without a
+ * branch (counts of every term id, then sums of per-term weights that are 0 for non-query
+ * terms): two tight passes over integers, no string hashing and no allocation per text. The sums add the IDFs in the
  * query terms' sorted order, as the definition says, so scores are bit-identical to
  * re-tokenising every text. The dictionary of interned terms only grows (one entry per
  * distinct word ever scored by this instance).
@@ -60,12 +60,15 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    */
   private readonly sorted: string[] = [];
   private rank = new Float64Array(1024);
-  /** Per term id: the recall that last marked it as a query term, and its query index. */
+  /** Per term id: the query that last marked it (gathering a query's distinct terms). */
   private mark = new Int32Array(1024);
-  private slot = new Int32Array(1024);
   private stamp = 0;
-  /** Scratch: the query indices each text matches, text after text. */
-  private hits: Int32Array = new Int32Array(4096);
+  /**
+   * Scratch per term id while scoring: how many texts hold it (read for query terms only),
+   * and its weight in the sums (its IDF for a query term, else 0; all 0 between recalls).
+   */
+  private count = new Int32Array(1024);
+  private weight = new Float64Array(1024);
   /** Scratch: the texts' term ids, and a query's distinct term ids. */
   private readonly docs: Int32Array[] = [];
   private query: Int32Array = new Int32Array(256);
@@ -207,56 +210,44 @@ export class LexicalRelevance implements SyncRelevanceScorer {
 
   /**
    * Scores the first `n` scratch texts with the query's distinct term ids, in their terms'
-   * sorted order.
+   * sorted order. Two branch-free passes over the texts' term ids (hand-written loops: this
+   * is a recall's hot path, and the doubles must stay the same): the first counts every
+   * term id (only the query's counts, zeroed first, are read: the rest are never looked
+   * at), the second adds each id's weight, the IDF for a query term and 0 for any other, so
+   * a text's sum adds its query terms' IDFs in its sorted term order, as the definition says
+   * (adding +0 leaves a sum unchanged).
    */
   private scoreIds(queryIds: Int32Array, n: number): number[] {
     const nq = queryIds.length;
     const scores = new Array<number>(n).fill(0);
     if (nq === 0 || n === 0) return scores;
-    const stamp = this.nextStamp();
-    const { mark, slot, docs } = this;
-    for (let q = 0; q < nq; q++) {
-      const id = queryIds[q];
-      mark[id] = stamp;
-      slot[id] = q;
-    }
-    // One pass: document frequencies, and each text's matching query indices (ascending,
-    // since a text's ids are in its terms' sorted order) kept in a flat buffer.
-    const df = new Int32Array(nq);
-    const ends = new Int32Array(n);
-    let hits = this.hits;
-    let m = 0;
+    const { count, weight, docs } = this;
+    for (let q = 0; q < nq; q++) count[queryIds[q]] = 0;
     for (let d = 0; d < n; d++) {
       const ids = docs[d];
-      if (m + ids.length > hits.length) hits = this.growHits(m + ids.length);
-      for (let j = 0; j < ids.length; j++) {
-        const id = ids[j];
-        if (mark[id] !== stamp) continue;
-        const q = slot[id];
-        df[q]++;
-        hits[m++] = q;
-      }
-      ends[d] = m;
+      for (let j = 0; j < ids.length; j++) count[ids[j]]++;
     }
-    const idf = new Float64Array(nq);
     const idfOf = this.idfTable(n);
     let total = 0;
     for (let q = 0; q < nq; q++) {
-      const d = df[q];
+      const id = queryIds[q];
+      const d = count[id];
       let x = idfOf[d];
       if (x < 0) {
         x = Math.log(1 + (n - d + 0.5) / (d + 0.5));
         idfOf[d] = x;
       }
-      idf[q] = x;
+      weight[id] = x;
       total += x;
     }
-    let j = 0;
     for (let d = 0; d < n; d++) {
+      const ids = docs[d];
       let sum = 0;
-      for (; j < ends[d]; j++) sum += idf[hits[j]];
+      for (let j = 0; j < ids.length; j++) sum += weight[ids[j]];
       scores[d] = sum / total;
     }
+    // Every weight is 0 again between recalls.
+    for (let q = 0; q < nq; q++) weight[queryIds[q]] = 0;
     return scores;
   }
 
@@ -272,13 +263,6 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       this.idfs.fill(-1, 0, n + 1);
     }
     return this.idfs;
-  }
-
-  private growHits(need: number): Int32Array {
-    const hits = new Int32Array(Math.max(need, this.hits.length * 2));
-    hits.set(this.hits);
-    this.hits = hits;
-    return hits;
   }
 
   private nextStamp(): number {
@@ -337,12 +321,15 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private grow(): void {
     const mark = new Int32Array(this.mark.length * 2);
     mark.set(this.mark);
-    const slot = new Int32Array(this.slot.length * 2);
-    slot.set(this.slot);
+    const count = new Int32Array(this.count.length * 2);
+    count.set(this.count);
+    const weight = new Float64Array(this.weight.length * 2);
+    weight.set(this.weight);
     const rank = new Float64Array(this.rank.length * 2);
     rank.set(this.rank);
     this.mark = mark;
-    this.slot = slot;
+    this.count = count;
+    this.weight = weight;
     this.rank = rank;
   }
 }

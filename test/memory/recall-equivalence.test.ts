@@ -135,6 +135,28 @@ describe('lexical scores of one inbox heard by many agents', () => {
   });
 });
 
+describe('lexical scores after recalls that counted other words', () => {
+  it('are bit-identical to the reference when a query meets words earlier recalls counted but did not ask for', () => {
+    // Each recall counts every term of its texts and weighs only its query's: a later query
+    // asking for words that earlier texts held (and earlier queries did not) must start from
+    // clean counts and weights, and texts must not keep weights of an earlier query.
+    const scorer = new LexicalRelevance();
+    const rng = new SeededStream('scratch');
+    const word = () => `u${rng.int(60).toString(36)}`;
+    const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+    const texts = Array.from({ length: 40 }, () => sentence(8));
+    for (let round = 0; round < 30; round++) {
+      const some = texts.slice(round % 7, 20 + (round % 13));
+      const query = round % 3 === 0 ? sentence(1) : sentence(2 + (round % 5));
+      expect(scorer.scoreSync(query, some)).toEqual(referenceScores(query, some));
+    }
+    // A query of no counted word, then one of every word: zero, then the reference again.
+    expect(scorer.scoreSync('zzz', texts)).toEqual(texts.map(() => 0));
+    const all = texts.join(' ');
+    expect(scorer.scoreSync(all, texts)).toEqual(referenceScores(all, texts));
+  });
+});
+
 describe('remember', () => {
   it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
     const rng = new SeededStream('batch');
