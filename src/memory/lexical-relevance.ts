@@ -17,6 +17,15 @@ export interface LexicalRelevanceOptions {
   cacheSize?: number;
 }
 
+/**
+ * The term ids of a list of `n` texts, one text after another: text `d`'s are
+ * `ids[ends[d - 1]..ends[d])` (from 0 for the first); the arrays may be longer.
+ */
+interface PackedTerms {
+  ids: Int32Array;
+  ends: Int32Array;
+}
+
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
 export const QUERY_PART_MEMO = 50_000;
 
@@ -69,9 +78,16 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    */
   private count = new Int32Array(1024);
   private weight = new Float64Array(1024);
-  /** Scratch: the texts' term ids, and a query's distinct term ids. */
+  /** Scratch: the texts' term arrays, their ids packed, and a query's distinct term ids. */
   private readonly docs: Int32Array[] = [];
+  private scratch: PackedTerms = { ids: new Int32Array(4096), ends: new Int32Array(256) };
   private query: Int32Array = new Int32Array(256);
+  /**
+   * Packed term ids of frozen entry lists (a stream's entries: they cannot change), so a
+   * recall reads one contiguous array instead of each entry's own; {@link
+   * LexicalRelevance.carryTerms} makes the next stream's from the last one's.
+   */
+  private readonly packed = new WeakMap<readonly MemoryEntry[], PackedTerms>();
   /** IDF by document frequency for {@link LexicalRelevance.idfTable}'s last `n`. */
   private idfs = new Float64Array(1024);
   private idfN = -1;
@@ -92,7 +108,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   scoreSync(query: string, texts: readonly string[]): number[] {
     const n = texts.length;
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOf(texts[d]);
-    return this.scoreWithTerms(this.queryTerms(query), n);
+    const packed = this.pack(n, false);
+    return this.scoreIds(this.intern(this.queryTerms(query)), packed, n);
   }
 
   /**
@@ -100,8 +117,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * texts (same numbers), tokenising each entry only the first time it is seen.
    */
   scoreEntries(query: string, entries: readonly MemoryEntry[]): number[] {
-    const n = this.entryDocs(entries);
-    return this.scoreWithTerms(this.queryTerms(query), n);
+    const packed = this.packedOf(entries);
+    return this.scoreIds(this.intern(this.queryTerms(query)), packed, entries.length);
   }
 
   /**
@@ -111,8 +128,9 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * many agents is tokenised once, and the query's distinct terms are gathered as integers.
    */
   scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
-    const n = this.entryDocs(entries);
-    if (sameParts(parts, this.lastParts)) return this.scoreIds(this.lastQuery, n);
+    const packed = this.packedOf(entries);
+    const n = entries.length;
+    if (sameParts(parts, this.lastParts)) return this.scoreIds(this.lastQuery, packed, n);
     // Interned before any scratch array is read (interning may grow them).
     const partIds = parts.map((part) => this.partIds(part));
     let size = 0;
@@ -132,7 +150,7 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     const sorted = this.sortIds(query.subarray(0, nq));
     this.lastParts = parts.slice();
     this.lastQuery = sorted;
-    return this.scoreIds(sorted, n);
+    return this.scoreIds(sorted, packed, n);
   }
 
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
@@ -144,11 +162,85 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return [...new Set(tokenize(query, this.tokenizeOptions))].sort();
   }
 
-  /** Puts the entries' term ids in the scratch list; returns their number. */
-  private entryDocs(entries: readonly MemoryEntry[]): number {
+  /**
+   * For `remember`: when `prev` (a stream's frozen entries) has packed terms, hands them on
+   * to `next` (the next stream's frozen entries: `prev`'s survivors in their order, then
+   * new entries), in place: the survivors' runs move down over the evicted ones' and the new
+   * entries' terms are appended. `prev` then has none (a later recall of it packs them
+   * again). Never changes a score; it only saves each recall gathering every entry's terms.
+   */
+  carryTerms(prev: readonly MemoryEntry[], next: readonly MemoryEntry[]): void {
+    const from = this.packed.get(prev);
+    if (from === undefined || !Object.isFrozen(next)) return;
+    this.packed.delete(prev);
+    const n = next.length;
+    let { ids, ends } = from;
+    if (ends.length < n) {
+      ends = new Int32Array(Math.max(n, ends.length * 2));
+      ends.set(from.ends);
+    }
+    // Survivors (found in order in prev): each run is read before anything at or after it
+    // is written, since the write position never passes the read position.
+    let d = 0;
+    let m = 0;
+    let start = 0;
+    for (let i = 0; i < prev.length && d < n; i++) {
+      const end = ends[i];
+      if (prev[i] === next[d]) {
+        if (m !== start) ids.copyWithin(m, start, end);
+        m += end - start;
+        ends[d++] = m;
+      }
+      start = end;
+    }
+    // Then the new entries.
+    for (; d < n; d++) {
+      const terms = this.termsOfEntry(next[d]);
+      if (m + terms.length > ids.length) {
+        const grown = new Int32Array(Math.max(m + terms.length, ids.length * 2));
+        grown.set(ids.subarray(0, m));
+        ids = grown;
+      }
+      ids.set(terms, m);
+      m += terms.length;
+      ends[d] = m;
+    }
+    this.packed.set(next, { ids, ends });
+  }
+
+  /** The entries' packed term ids: kept for a frozen list, else in the scratch arrays. */
+  private packedOf(entries: readonly MemoryEntry[]): PackedTerms {
+    const frozen = Object.isFrozen(entries);
+    if (frozen) {
+      const hit = this.packed.get(entries);
+      if (hit !== undefined) return hit;
+    }
     const n = entries.length;
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOfEntry(entries[d]);
-    return n;
+    const packed = this.pack(n, frozen);
+    if (frozen) this.packed.set(entries, packed);
+    return packed;
+  }
+
+  /** Packs the first `n` scratch term arrays: into new arrays to keep, or into the scratch ones. */
+  private pack(n: number, keep: boolean): PackedTerms {
+    const docs = this.docs;
+    let size = 0;
+    for (let d = 0; d < n; d++) size += docs[d].length;
+    let out = this.scratch;
+    if (keep) out = { ids: new Int32Array(size), ends: new Int32Array(n) };
+    else if (size > out.ids.length || n > out.ends.length)
+      out = this.scratch = {
+        ids: new Int32Array(Math.max(size, out.ids.length * 2)),
+        ends: new Int32Array(Math.max(n, out.ends.length * 2)),
+      };
+    let m = 0;
+    for (let d = 0; d < n; d++) {
+      out.ids.set(docs[d], m);
+      m += docs[d].length;
+      out.ends[d] = m;
+    }
+    return out;
   }
 
   private partIds(part: string): Int32Array {
@@ -202,31 +294,24 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     });
   }
 
-  /** Scores the scratch texts with the query's distinct terms, sorted. */
-  private scoreWithTerms(terms: readonly string[], n: number): number[] {
-    // Interned after the texts (interning may grow the scratch arrays read below).
-    return this.scoreIds(this.intern(terms), n);
-  }
-
   /**
-   * Scores the first `n` scratch texts with the query's distinct term ids, in their terms'
-   * sorted order. Two branch-free passes over the texts' term ids (hand-written loops: this
+   * Scores `n` packed texts with the query's distinct term ids, in their terms' sorted
+   * order. Two branch-free passes over the texts' term ids (hand-written loops: this
    * is a recall's hot path, and the doubles must stay the same): the first counts every
    * term id (only the query's counts, zeroed first, are read: the rest are never looked
    * at), the second adds each id's weight, the IDF for a query term and 0 for any other, so
    * a text's sum adds its query terms' IDFs in its sorted term order, as the definition says
    * (adding +0 leaves a sum unchanged).
    */
-  private scoreIds(queryIds: Int32Array, n: number): number[] {
+  private scoreIds(queryIds: Int32Array, packed: PackedTerms, n: number): number[] {
     const nq = queryIds.length;
     const scores = new Array<number>(n).fill(0);
     if (nq === 0 || n === 0) return scores;
-    const { count, weight, docs } = this;
+    const { count, weight } = this;
+    const { ids, ends } = packed;
     for (let q = 0; q < nq; q++) count[queryIds[q]] = 0;
-    for (let d = 0; d < n; d++) {
-      const ids = docs[d];
-      for (let j = 0; j < ids.length; j++) count[ids[j]]++;
-    }
+    const size = ends[n - 1];
+    for (let j = 0; j < size; j++) count[ids[j]]++;
     const idfOf = this.idfTable(n);
     let total = 0;
     for (let q = 0; q < nq; q++) {
@@ -240,10 +325,11 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       weight[id] = x;
       total += x;
     }
+    let j = 0;
     for (let d = 0; d < n; d++) {
-      const ids = docs[d];
+      const end = ends[d];
       let sum = 0;
-      for (let j = 0; j < ids.length; j++) sum += weight[ids[j]];
+      for (; j < end; j++) sum += weight[ids[j]];
       scores[d] = sum / total;
     }
     // Every weight is 0 again between recalls.
