@@ -46,7 +46,9 @@ const QUERY_SLOTS = 2 ** 20;
  * {@link LexicalRelevance.scoreEntries}) into its distinct terms, interned as small
  * integers and kept in sorted order. A recall walks each text's term ids twice, without a
  * branch (counts of every term id, then sums of per-term weights that are 0 for non-query
- * terms): two tight passes over integers, no string hashing and no allocation per text. The sums add the IDFs in the
+ * terms): two tight passes over integers, no string hashing and no allocation per text.
+ * A stream's term ids are packed in one array, kept per frozen entry list and handed on by
+ * `remember` to the next stream (see {@link LexicalRelevance.carryTerms}). The sums add the IDFs in the
  * query terms' sorted order, as the definition says, so scores are bit-identical to
  * re-tokenising every text. The dictionary of interned terms only grows (one entry per
  * distinct word ever scored by this instance).
