@@ -17,6 +17,15 @@ export interface LexicalRelevanceOptions {
   cacheSize?: number;
 }
 
+/**
+ * The term ids of a list of `n` texts, one text after another: text `d`'s are
+ * `ids[ends[d - 1]..ends[d])` (from 0 for the first); the arrays may be longer.
+ */
+interface PackedTerms {
+  ids: Int32Array;
+  ends: Int32Array;
+}
+
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
 export const QUERY_PART_MEMO = 50_000;
 
@@ -35,9 +44,11 @@ const QUERY_SLOTS = 2 ** 20;
  *
  * Cost: each text is tokenised once (memories: once per memory, see
  * {@link LexicalRelevance.scoreEntries}) into its distinct terms, interned as small
- * integers and kept in sorted order. A recall marks the query's terms in a typed array and
- * walks each text's term ids twice (document frequencies, then sums): two tight passes over
- * integers, no string hashing and no allocation per text. The sums add the IDFs in the
+ * integers and kept in sorted order. A recall walks each text's term ids twice, without a
+ * branch (counts of every term id, then sums of per-term weights that are 0 for non-query
+ * terms): two tight passes over integers, no string hashing and no allocation per text.
+ * A stream's term ids are packed in one array, kept per frozen entry list and handed on by
+ * `remember` to the next stream (see {@link LexicalRelevance.carryTerms}). The sums add the IDFs in the
  * query terms' sorted order, as the definition says, so scores are bit-identical to
  * re-tokenising every text. The dictionary of interned terms only grows (one entry per
  * distinct word ever scored by this instance).
@@ -60,15 +71,25 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    */
   private readonly sorted: string[] = [];
   private rank = new Float64Array(1024);
-  /** Per term id: the recall that last marked it as a query term, and its query index. */
+  /** Per term id: the query that last marked it (gathering a query's distinct terms). */
   private mark = new Int32Array(1024);
-  private slot = new Int32Array(1024);
   private stamp = 0;
-  /** Scratch: the query indices each text matches, text after text. */
-  private hits: Int32Array = new Int32Array(4096);
-  /** Scratch: the texts' term ids, and a query's distinct term ids. */
+  /**
+   * Scratch per term id while scoring: how many texts hold it (read for query terms only),
+   * and its weight in the sums (its IDF for a query term, else 0; all 0 between recalls).
+   */
+  private count = new Int32Array(1024);
+  private weight = new Float64Array(1024);
+  /** Scratch: the texts' term arrays, their ids packed, and a query's distinct term ids. */
   private readonly docs: Int32Array[] = [];
+  private scratch: PackedTerms = { ids: new Int32Array(4096), ends: new Int32Array(256) };
   private query: Int32Array = new Int32Array(256);
+  /**
+   * Packed term ids of frozen entry lists (a stream's entries: they cannot change), so a
+   * recall reads one contiguous array instead of each entry's own; {@link
+   * LexicalRelevance.carryTerms} makes the next stream's from the last one's.
+   */
+  private readonly packed = new WeakMap<readonly MemoryEntry[], PackedTerms>();
   /** IDF by document frequency for {@link LexicalRelevance.idfTable}'s last `n`. */
   private idfs = new Float64Array(1024);
   private idfN = -1;
@@ -89,7 +110,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   scoreSync(query: string, texts: readonly string[]): number[] {
     const n = texts.length;
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOf(texts[d]);
-    return this.scoreWithTerms(this.queryTerms(query), n);
+    const packed = this.pack(n, false);
+    return this.scoreIds(this.intern(this.queryTerms(query)), packed, n);
   }
 
   /**
@@ -97,8 +119,8 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * texts (same numbers), tokenising each entry only the first time it is seen.
    */
   scoreEntries(query: string, entries: readonly MemoryEntry[]): number[] {
-    const n = this.entryDocs(entries);
-    return this.scoreWithTerms(this.queryTerms(query), n);
+    const packed = this.packedOf(entries);
+    return this.scoreIds(this.intern(this.queryTerms(query)), packed, entries.length);
   }
 
   /**
@@ -108,8 +130,9 @@ export class LexicalRelevance implements SyncRelevanceScorer {
    * many agents is tokenised once, and the query's distinct terms are gathered as integers.
    */
   scoreEntriesByParts(parts: readonly string[], entries: readonly MemoryEntry[]): number[] {
-    const n = this.entryDocs(entries);
-    if (sameParts(parts, this.lastParts)) return this.scoreIds(this.lastQuery, n);
+    const packed = this.packedOf(entries);
+    const n = entries.length;
+    if (sameParts(parts, this.lastParts)) return this.scoreIds(this.lastQuery, packed, n);
     // Interned before any scratch array is read (interning may grow them).
     const partIds = parts.map((part) => this.partIds(part));
     let size = 0;
@@ -129,7 +152,7 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     const sorted = this.sortIds(query.subarray(0, nq));
     this.lastParts = parts.slice();
     this.lastQuery = sorted;
-    return this.scoreIds(sorted, n);
+    return this.scoreIds(sorted, packed, n);
   }
 
   /** Same as {@link LexicalRelevance.scoreSync}, as a promise. */
@@ -141,11 +164,85 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     return [...new Set(tokenize(query, this.tokenizeOptions))].sort();
   }
 
-  /** Puts the entries' term ids in the scratch list; returns their number. */
-  private entryDocs(entries: readonly MemoryEntry[]): number {
+  /**
+   * For `remember`: when `prev` (a stream's frozen entries) has packed terms, hands them on
+   * to `next` (the next stream's frozen entries: `prev`'s survivors in their order, then
+   * new entries), in place: the survivors' runs move down over the evicted ones' and the new
+   * entries' terms are appended. `prev` then has none (a later recall of it packs them
+   * again). Never changes a score; it only saves each recall gathering every entry's terms.
+   */
+  carryTerms(prev: readonly MemoryEntry[], next: readonly MemoryEntry[]): void {
+    const from = this.packed.get(prev);
+    if (from === undefined || !Object.isFrozen(next)) return;
+    this.packed.delete(prev);
+    const n = next.length;
+    let { ids, ends } = from;
+    if (ends.length < n) {
+      ends = new Int32Array(Math.max(n, ends.length * 2));
+      ends.set(from.ends);
+    }
+    // Survivors (found in order in prev): each run is read before anything at or after it
+    // is written, since the write position never passes the read position.
+    let d = 0;
+    let m = 0;
+    let start = 0;
+    for (let i = 0; i < prev.length && d < n; i++) {
+      const end = ends[i];
+      if (prev[i] === next[d]) {
+        if (m !== start) ids.copyWithin(m, start, end);
+        m += end - start;
+        ends[d++] = m;
+      }
+      start = end;
+    }
+    // Then the new entries.
+    for (; d < n; d++) {
+      const terms = this.termsOfEntry(next[d]);
+      if (m + terms.length > ids.length) {
+        const grown = new Int32Array(Math.max(m + terms.length, ids.length * 2));
+        grown.set(ids.subarray(0, m));
+        ids = grown;
+      }
+      ids.set(terms, m);
+      m += terms.length;
+      ends[d] = m;
+    }
+    this.packed.set(next, { ids, ends });
+  }
+
+  /** The entries' packed term ids: kept for a frozen list, else in the scratch arrays. */
+  private packedOf(entries: readonly MemoryEntry[]): PackedTerms {
+    const frozen = Object.isFrozen(entries);
+    if (frozen) {
+      const hit = this.packed.get(entries);
+      if (hit !== undefined) return hit;
+    }
     const n = entries.length;
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOfEntry(entries[d]);
-    return n;
+    const packed = this.pack(n, frozen);
+    if (frozen) this.packed.set(entries, packed);
+    return packed;
+  }
+
+  /** Packs the first `n` scratch term arrays: into new arrays to keep, or into the scratch ones. */
+  private pack(n: number, keep: boolean): PackedTerms {
+    const docs = this.docs;
+    let size = 0;
+    for (let d = 0; d < n; d++) size += docs[d].length;
+    let out = this.scratch;
+    if (keep) out = { ids: new Int32Array(size), ends: new Int32Array(n) };
+    else if (size > out.ids.length || n > out.ends.length)
+      out = this.scratch = {
+        ids: new Int32Array(Math.max(size, out.ids.length * 2)),
+        ends: new Int32Array(Math.max(n, out.ends.length * 2)),
+      };
+    let m = 0;
+    for (let d = 0; d < n; d++) {
+      out.ids.set(docs[d], m);
+      m += docs[d].length;
+      out.ends[d] = m;
+    }
+    return out;
   }
 
   private partIds(part: string): Int32Array {
@@ -199,64 +296,46 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     });
   }
 
-  /** Scores the scratch texts with the query's distinct terms, sorted. */
-  private scoreWithTerms(terms: readonly string[], n: number): number[] {
-    // Interned after the texts (interning may grow the scratch arrays read below).
-    return this.scoreIds(this.intern(terms), n);
-  }
-
   /**
-   * Scores the first `n` scratch texts with the query's distinct term ids, in their terms'
-   * sorted order.
+   * Scores `n` packed texts with the query's distinct term ids, in their terms' sorted
+   * order. Two branch-free passes over the texts' term ids (hand-written loops: this
+   * is a recall's hot path, and the doubles must stay the same): the first counts every
+   * term id (only the query's counts, zeroed first, are read: the rest are never looked
+   * at), the second adds each id's weight, the IDF for a query term and 0 for any other, so
+   * a text's sum adds its query terms' IDFs in its sorted term order, as the definition says
+   * (adding +0 leaves a sum unchanged).
    */
-  private scoreIds(queryIds: Int32Array, n: number): number[] {
+  private scoreIds(queryIds: Int32Array, packed: PackedTerms, n: number): number[] {
     const nq = queryIds.length;
     const scores = new Array<number>(n).fill(0);
     if (nq === 0 || n === 0) return scores;
-    const stamp = this.nextStamp();
-    const { mark, slot, docs } = this;
-    for (let q = 0; q < nq; q++) {
-      const id = queryIds[q];
-      mark[id] = stamp;
-      slot[id] = q;
-    }
-    // One pass: document frequencies, and each text's matching query indices (ascending,
-    // since a text's ids are in its terms' sorted order) kept in a flat buffer.
-    const df = new Int32Array(nq);
-    const ends = new Int32Array(n);
-    let hits = this.hits;
-    let m = 0;
-    for (let d = 0; d < n; d++) {
-      const ids = docs[d];
-      if (m + ids.length > hits.length) hits = this.growHits(m + ids.length);
-      for (let j = 0; j < ids.length; j++) {
-        const id = ids[j];
-        if (mark[id] !== stamp) continue;
-        const q = slot[id];
-        df[q]++;
-        hits[m++] = q;
-      }
-      ends[d] = m;
-    }
-    const idf = new Float64Array(nq);
+    const { count, weight } = this;
+    const { ids, ends } = packed;
+    for (let q = 0; q < nq; q++) count[queryIds[q]] = 0;
+    const size = ends[n - 1];
+    for (let j = 0; j < size; j++) count[ids[j]]++;
     const idfOf = this.idfTable(n);
     let total = 0;
     for (let q = 0; q < nq; q++) {
-      const d = df[q];
+      const id = queryIds[q];
+      const d = count[id];
       let x = idfOf[d];
       if (x < 0) {
         x = Math.log(1 + (n - d + 0.5) / (d + 0.5));
         idfOf[d] = x;
       }
-      idf[q] = x;
+      weight[id] = x;
       total += x;
     }
     let j = 0;
     for (let d = 0; d < n; d++) {
+      const end = ends[d];
       let sum = 0;
-      for (; j < ends[d]; j++) sum += idf[hits[j]];
+      for (; j < end; j++) sum += weight[ids[j]];
       scores[d] = sum / total;
     }
+    // Every weight is 0 again between recalls.
+    for (let q = 0; q < nq; q++) weight[queryIds[q]] = 0;
     return scores;
   }
 
@@ -272,13 +351,6 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       this.idfs.fill(-1, 0, n + 1);
     }
     return this.idfs;
-  }
-
-  private growHits(need: number): Int32Array {
-    const hits = new Int32Array(Math.max(need, this.hits.length * 2));
-    hits.set(this.hits);
-    this.hits = hits;
-    return hits;
   }
 
   private nextStamp(): number {
@@ -337,12 +409,15 @@ export class LexicalRelevance implements SyncRelevanceScorer {
   private grow(): void {
     const mark = new Int32Array(this.mark.length * 2);
     mark.set(this.mark);
-    const slot = new Int32Array(this.slot.length * 2);
-    slot.set(this.slot);
+    const count = new Int32Array(this.count.length * 2);
+    count.set(this.count);
+    const weight = new Float64Array(this.weight.length * 2);
+    weight.set(this.weight);
     const rank = new Float64Array(this.rank.length * 2);
     rank.set(this.rank);
     this.mark = mark;
-    this.slot = slot;
+    this.count = count;
+    this.weight = weight;
     this.rank = rank;
   }
 }

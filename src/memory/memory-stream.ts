@@ -87,6 +87,8 @@ export function remember(
   // Frozen, so that a digest can trust its shape without walking it again (see markStream).
   const out: MemoryStreamState = Object.freeze({ nextId, entries: Object.freeze(entries) as MemoryEntry[] });
   if (isMarkedStream(state) || wellFormed(state)) markStream(out);
+  // A stream already recalled hands its packed term ids on to the next.
+  LEXICAL.carryTerms(state.entries, out.entries);
   return out;
 }
 

@@ -135,6 +135,87 @@ describe('lexical scores of one inbox heard by many agents', () => {
   });
 });
 
+describe('lexical scores after recalls that counted other words', () => {
+  it('are bit-identical to the reference when a query meets words earlier recalls counted but did not ask for', () => {
+    // Each recall counts every term of its texts and weighs only its query's: a later query
+    // asking for words that earlier texts held (and earlier queries did not) must start from
+    // clean counts and weights, and texts must not keep weights of an earlier query.
+    const scorer = new LexicalRelevance();
+    const rng = new SeededStream('scratch');
+    const word = () => `u${rng.int(60).toString(36)}`;
+    const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+    const texts = Array.from({ length: 40 }, () => sentence(8));
+    for (let round = 0; round < 30; round++) {
+      const some = texts.slice(round % 7, 20 + (round % 13));
+      const query = round % 3 === 0 ? sentence(1) : sentence(2 + (round % 5));
+      expect(scorer.scoreSync(query, some)).toEqual(referenceScores(query, some));
+    }
+    // A query of no counted word, then one of every word: zero, then the reference again.
+    expect(scorer.scoreSync('zzz', texts)).toEqual(texts.map(() => 0));
+    const all = texts.join(' ');
+    expect(scorer.scoreSync(all, texts)).toEqual(referenceScores(all, texts));
+  });
+});
+
+describe('lexical scores of streams whose packed terms were carried by remember', () => {
+  const query = 'Alice painted the old mill by the river market';
+  const textsOf = (state: MemoryStreamState) => state.entries.map((e) => e.text);
+
+  it('are bit-identical to the reference along a chain of remembers with evictions, old streams included', () => {
+    const scorer = new LexicalRelevance();
+    const rng = new SeededStream('carry');
+    let state = remember(emptyMemory(), fillerMemories(20, 'carry0'), { maxEntries: 60 });
+    const kept: MemoryStreamState[] = [];
+    for (let t = 1; t <= 30; t++) {
+      // Packs this stream's terms (first time) or reads those carried from the last one.
+      expect(scorer.scoreEntries(query, state.entries)).toEqual(referenceScores(query, textsOf(state)));
+      kept.push(state);
+      const next = remember(state, fillerMemories(1 + rng.int(15), `carry${t}`, t), { maxEntries: 60 });
+      scorer.carryTerms(state.entries, next.entries);
+      state = next;
+    }
+    expect(state.entries.length).toBe(60);
+    // Streams whose terms were handed on are packed again when scored.
+    for (const old of kept)
+      expect(scorer.scoreEntriesByParts(['Alice painted', 'the old mill'], old.entries)).toEqual(
+        referenceScores('Alice painted the old mill', textsOf(old)),
+      );
+  });
+
+  it('rank as the reference in recall, the default scorer carrying the terms from stream to stream', () => {
+    const rng = new SeededStream('carry-recall');
+    const reference = {
+      scoreSync: referenceScores,
+      score: async (q: string, t: readonly string[]) => referenceScores(q, t),
+    };
+    let state = emptyMemory();
+    for (let t = 0; t < 40; t++) {
+      state = remember(state, fillerMemories(1 + rng.int(10), `r${t}`, t), { maxEntries: 50 });
+      const parts = ['Alice painted', 'the old mill', `river ${t % 3 === 0 ? 'market' : 'bakery'}`];
+      expect(recall(state, parts, { k: 12, now: t })).toEqual(
+        recall(state, parts.join(' '), { k: 12, now: t, relevance: reference }),
+      );
+    }
+  });
+
+  it('are not kept for a list that can change', () => {
+    const scorer = new LexicalRelevance();
+    const state = streamOf(fillerMemories(30, 'unfrozen'));
+    const entries = state.entries.slice(0, 10);
+    expect(scorer.scoreEntries(query, entries)).toEqual(
+      referenceScores(query, textsOf({ nextId: 0, entries })),
+    );
+    entries.push(...state.entries.slice(10));
+    expect(scorer.scoreEntries(query, entries)).toEqual(referenceScores(query, textsOf(state)));
+    // Carrying onto a list that can change keeps nothing either.
+    scorer.carryTerms(state.entries, entries);
+    entries.pop();
+    expect(scorer.scoreEntries(query, entries)).toEqual(
+      referenceScores(query, textsOf({ nextId: 0, entries })),
+    );
+  });
+});
+
 describe('remember', () => {
   it('remembering an inbox at once keeps the same stream as one message at a time, evictions included', () => {
     const rng = new SeededStream('batch');
