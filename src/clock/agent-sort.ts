@@ -1,3 +1,6 @@
+/** Lists shorter than this are sorted by the built-in sort, longer ones by radix passes. */
+const SHORT_LIST = 256;
+
 /**
  * Sorting lists of agent indices in time proportional to the list, not to the
  * population: a least-significant-digit radix sort over as few digits as the population
@@ -15,12 +18,20 @@ export class AgentSorter {
   sorted(list: Int32Array, size: number): Int32Array {
     const n = list.length;
     if (this.a.length < n) {
-      this.a = new Int32Array(Math.max(n, 2 * this.a.length));
+      // room for the whole population (up to 16 Mi agents) at once: buffers grown again later,
+      // in callers V8 had optimised by then, made it throw them away and compile them again
+      // (pages never written are not touched)
+      this.a = new Int32Array(Math.max(n, 2 * this.a.length, Math.min(size, 1 << 24)));
       this.b = new Int32Array(this.a.length);
     }
     let src = this.a.subarray(0, n);
     src.set(list);
-    if (n < 256) return src.sort();
+    // Short lists take the built-in sort, called on every list (on none of a long one): a
+    // call first met after V8 optimised its callers (the list short again at a run's end)
+    // made V8 throw those callers away and compile them again.
+    const short = n < SHORT_LIST;
+    src.subarray(0, short ? n : 0).sort();
+    if (short) return src;
     let dst = this.b.subarray(0, n);
     const bits = Math.max(1, Math.ceil(Math.log2(Math.max(2, size))));
     const passes = Math.ceil(bits / 11);

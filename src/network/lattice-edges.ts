@@ -36,7 +36,9 @@ export function latticeFarEnds(n: number, k: number): Int32Array {
   const dst = new Int32Array(n * half);
   let e = 0;
   for (let u = 0; u < n; u++) {
-    for (let d = 1; d <= half; d++) dst[e++] = u + d < n ? u + d : u + d - n;
+    // one subtraction on every edge (of n or of 0): the wrap, reached first at the last
+    // agents, made V8 throw away the loop's optimised code and compile it again
+    for (let d = 1; d <= half; d++) dst[e++] = u + d - (u + d < n ? 0 : n);
   }
   return dst;
 }

@@ -38,16 +38,33 @@ export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopolog
  * degree, k at the start) is kept up to date.
  */
 function rewire(n: number, half: number, dst: Int32Array, beta: number, rng: Rng, degree: Int32Array): void {
-  for (let d = 0; d < half; d++) {
-    for (let u = 0; u < n; u++) {
-      if (rng.next() >= beta || degree[u] >= n - 1) continue;
-      let w = rng.int(n);
-      while (w === u || owns(dst, half, u, w) || owns(dst, half, w, u)) w = rng.int(n);
-      const e = u * half + d;
-      degree[dst[e]]--;
-      degree[w]++;
-      dst[e] = w;
-    }
+  for (let d = 0; d < half; d++) rewireDistance(n, half, d, dst, beta, rng, degree);
+}
+
+/**
+ * Rewires the edges (u, u + d + 1) of every u, in order. Its own function, and the redraw a
+ * do-while with one call site, so that V8 optimises the loop once: code compiled during
+ * d = 0 would otherwise be thrown away at the first d++ and at the first redraw (a deopt
+ * each, and a compile again).
+ */
+function rewireDistance(
+  n: number,
+  half: number,
+  d: number,
+  dst: Int32Array,
+  beta: number,
+  rng: Rng,
+  degree: Int32Array,
+): void {
+  for (let u = 0; u < n; u++) {
+    if (rng.next() >= beta || degree[u] >= n - 1) continue;
+    let w: number;
+    do w = rng.int(n);
+    while (w === u || owns(dst, half, u, w) || owns(dst, half, w, u));
+    const e = u * half + d;
+    degree[dst[e]]--;
+    degree[w]++;
+    dst[e] = w;
   }
 }
 

@@ -62,7 +62,7 @@ describe('deliveries in flight are held to the memory budget as they grow', () =
     expect(err.hint).toMatch(/every tick before tick 3: continue it with grapevine resume/);
   });
 
-  it('checks the whole state once per 65536 rows when far from the allowance', () => {
+  it('checks the whole state after 1, 2, 4, ... rows, then once per 65536 rows when far from the allowance', () => {
     const guard = new BusGrowthGuard({ bytes: 1e12, source: 'given' });
     let checks = 0;
     for (let r = 0; r < 300_000; r++)
@@ -70,7 +70,8 @@ describe('deliveries in flight are held to the memory budget as they grow', () =
         checks++;
         guard.check({ rows: r, messages: r, tick: 1 });
       }
-    expect(checks).toBe(Math.floor(300_000 / 65_536));
+    // 16 checks by row 65,535 (2^16 - 1), then one every 65,536 rows
+    expect(checks).toBe(16 + Math.floor((300_000 - 65_535) / 65_536));
   });
 
   it('a snapshot needs room for its messages only: the columns are written from the bus itself', () => {

@@ -55,7 +55,10 @@ function hearTelling(ctx: Ctx, x: ItemHandles, from: number, phi: Float64Array |
     if (state === x.ignorant) ctx.fire(x.notice);
     return false;
   }
-  ctx.fire(x === RUMOR && rejectsRumor(ctx) ? x.know : x.hear);
+  // both events read before the choice: a property read first reached late in a run (the
+  // first agent who refuses) would make V8 throw away the policy's optimised code
+  const { hear, know } = x;
+  ctx.fire(x === RUMOR && rejectsRumor(ctx) ? know : hear);
   return false;
 }
 
