@@ -165,11 +165,19 @@ export class JsonMemoryDigest {
     const beforeLanes = old?.entryLanes;
     let seed: Uint32Array | undefined;
     let j = 0; // merge walk over the old entries, both in ascending id order
+    const beforeFrozen = old?.entryFrozen;
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e] as { id: number };
+      // The common case first, by pointer alone: the entry kept from the last version (no id reads).
+      if (j < before.length && before[j] === entry && beforeFrozen![j] === 1) {
+        for (let l = 0; l < LANES; l++) entryLanes[e * LANES + l] = beforeLanes![j * LANES + l];
+        entryFrozen[e] = 1;
+        j++;
+        continue;
+      }
       while (j < before.length && (before[j] as { id: number }).id < entry.id)
         this.add(beforeLanes!, j++, -1);
-      if (j < before.length && before[j] === entry && old!.entryFrozen![j] === 1) {
+      if (j < before.length && before[j] === entry && beforeFrozen![j] === 1) {
         for (let l = 0; l < LANES; l++) entryLanes[e * LANES + l] = beforeLanes![j * LANES + l];
         entryFrozen[e] = 1;
         j++;
