@@ -183,28 +183,18 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     }
     // Survivors (found in order in prev): each run is read before anything at or after it
     // is written, since the write position never passes the read position.
-    // Consecutive survivors are moved as one run (one copyWithin per run, not per entry).
     let d = 0;
     let m = 0;
     let start = 0;
-    let runFrom = -1; // read start of the pending run (-1: none); it is written from runTo
-    let runTo = 0;
     for (let i = 0; i < prev.length && d < n; i++) {
       const end = ends[i];
       if (prev[i] === next[d]) {
-        if (runFrom < 0) {
-          runFrom = start;
-          runTo = m;
-        }
+        if (m !== start) ids.copyWithin(m, start, end);
         m += end - start;
         ends[d++] = m;
-      } else if (runFrom >= 0) {
-        if (runTo !== runFrom) ids.copyWithin(runTo, runFrom, start);
-        runFrom = -1;
       }
       start = end;
     }
-    if (runFrom >= 0 && runTo !== runFrom) ids.copyWithin(runTo, runFrom, runFrom + (m - runTo));
     // Then the new entries.
     for (; d < n; d++) {
       const terms = this.termsOfEntry(next[d]);
