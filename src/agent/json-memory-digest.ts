@@ -37,7 +37,7 @@ export type JsonDigestVersion = 2 | 3;
 
 /**
  * The incremental digest of the JSON memory (keys outside the declared numeric slots) of a
- * population of XState agents, as the per-tick `state` of log format 2 defines it
+ * population of XState agents, as the per-tick `state` of log formats 2 and 3 defines it
  * (docs/LOG-FORMAT.md, "Format 2"). Every (agent `i`, key `k`, value `v`) field adds
  * terms to a sum `S` in (Z/2^32)^8, each term the SHA-256 of a tagged line read as eight
  * little-endian u32 lanes:
