@@ -1,5 +1,5 @@
 /**
- * # The grapevine replay log, formats `grapevine-log/2` (written) and `grapevine-log/1` (read)
+ * # The grapevine replay log, format `grapevine-log/3` (written), `grapevine-log/2` and `/1` (read)
  *
  * A replay log records one run: everything needed to rerun it byte for byte, fork it at
  * any tick, and prove that it was not edited afterwards.
@@ -89,20 +89,30 @@
  * `llm` line's JSON schema is written once, in a `schema` line before its first use, and
  * referred to by its SHA-256 (`params.json.schemaRef`) from every `llm` line.
  *
+ * ## Format 3
+ *
+ * Format 3 keeps format 2 and changes one thing (docs/LOG-FORMAT.md): in the per-tick
+ * `state` digest, a memory entry's term is the SHA-256 of its content (everything but its
+ * id), memoised per heard line, multiplied lane by lane with a multiplier bound to its agent,
+ * key and id, instead of one SHA-256 of the whole entry per hearer.
+ *
  * @packageDocumentation
  */
 
 /** The format tag written in the header of every new log, and the prefix of its hash chain. */
-export const LOG_FORMAT = 'grapevine-log/2';
+export const LOG_FORMAT = 'grapevine-log/3';
 
 /** The first format: still read, verified, replayed, resumed and forked (in that format). */
 export const LOG_FORMAT_1 = 'grapevine-log/1';
 
+/** The second format: still read, verified, replayed, resumed and forked (in that format). */
+export const LOG_FORMAT_2 = 'grapevine-log/2';
+
 /** A format this grapevine reads. */
-export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_1;
+export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_2 | typeof LOG_FORMAT_1;
 
 /** Every format this grapevine reads, oldest first. */
-export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT];
+export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT_2, LOG_FORMAT];
 
 /** True when `format` is one this grapevine reads. */
 export function isReadableFormat(format: unknown): format is LogFormat {

@@ -24,6 +24,11 @@ describe('golden replays from earlier versions', () => {
       expect(format2.has(w)).toBe(true);
   });
 
+  it('has a log in log format 3 (grapevine-log/3) of every world whose agents keep JSON memory', () => {
+    const format3 = new Set(logs.filter((f) => /-format3\.ndjson/.test(f)).map((f) => f.split('-')[0]));
+    for (const w of ['rumor', 'town', 'sotopia', 'survey']) expect(format3.has(w)).toBe(true);
+  });
+
   it.each(logs)('%s verifies', async (file) => {
     const r = await cli(['replay', join(golden, file), '--verify', '--json']);
     expect(r.code, r.stderr).toBe(0);
