@@ -13,8 +13,8 @@ import {
 import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
 import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
-import { isGzipPath } from './log-format.ts';
-import { LogWriter } from './log-writer.ts';
+import { isGzipPath, LOG_FORMAT, LOG_FORMAT_PATCHED } from './log-format.ts';
+import { LogWriter, type PatchBase } from './log-writer.ts';
 import type { RecordedRun } from './recorded-run.ts';
 import { cloneSnapshotState } from './snapshot-line.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
@@ -139,6 +139,7 @@ async function writePrefix(
   target: string,
   until: number,
   snapSeq: number | undefined,
+  patchBase: PatchBase | undefined,
 ): Promise<Json | undefined> {
   const inPlace = resolve(o.out) === resolve(o.path);
   const delta = o.recorded.delta;
@@ -159,9 +160,11 @@ async function writePrefix(
         atTick: o.atTick,
         seq: until,
         chain: o.recorded.boundaryChains.get(until)!,
+        ...(patchBase ? { base: [patchBase[0].seq, patchBase[patchBase.length - 1].seq] } : {}),
       },
       o.wall,
-      o.recorded.chain.format, // a child keeps its parent's format
+      // a child keeps its parent's format, or format 3 (format 2 with snapshot patches)
+      patchBase ? LOG_FORMAT_PATCHED : o.recorded.chain.format,
     );
     writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
     return state();
@@ -171,6 +174,26 @@ async function writePrefix(
     return own(kept);
   }
   return copyPrefix(o.path, target, until, o.wall, snapSeq);
+}
+
+/**
+ * The parent snapshot a new delta child's snapshots are written against: the one it
+ * restores (the latest at or before the fork tick), when its lines were kept and the
+ * parent is in format 2. Every snapshot of the child is patched against this one base
+ * (never against the child's own earlier snapshot), so reading any of them needs the base
+ * and one patch. A standalone fork, a resumed child and a child of a format-1 parent write
+ * full snapshots.
+ */
+function patchBaseOf(o: ContinueOptions): PatchBase | undefined {
+  if (o.layout !== 'delta' || o.atTick < 0 || resolve(o.out) === resolve(o.path)) return undefined;
+  if (o.recorded.chain.format !== LOG_FORMAT) return undefined;
+  const snap = restorePoint(o.recorded, o.atTick);
+  const lines = snap && o.recorded.snapshotLines.get(snap.seq);
+  if (!lines || lines.length === 0) return undefined;
+  return lines.map((l) => ({
+    seq: l.seq,
+    bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw,
+  }));
 }
 
 /** The options of `runWorld` that rerun the run a log header describes. */
@@ -210,17 +233,22 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   // What a killed continuation of the same target left behind is removed first.
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
-  const captured = await writePrefix(o, target, until, snap?.seq);
+  const patchBase = patchBaseOf(o);
+  const captured = await writePrefix(o, target, until, snap?.seq, patchBase);
   const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
     | EngineState
     | undefined;
   const writer = new GuardedLog(
-    LogWriter.appendTo(target, {
-      header: h,
-      seq: until,
-      lastTick: o.recorded.chain.ticks[until],
-      chain: o.recorded.boundaryChains.get(until)!,
-    }),
+    LogWriter.appendTo(
+      target,
+      {
+        header: h,
+        seq: until,
+        lastTick: o.recorded.chain.ticks[until],
+        chain: o.recorded.boundaryChains.get(until)!,
+      },
+      { patchBase },
+    ),
   );
   const from = o.restored
     ? { seq: o.restored.seq, chain: o.restored.chain }

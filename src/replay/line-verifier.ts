@@ -3,6 +3,7 @@ import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encode
 import {
   isReadableFormat,
   LOG_FORMAT,
+  LOG_FORMAT_PATCHED,
   type LogHeader,
   type LogLine,
   READABLE_FORMATS,
@@ -126,9 +127,10 @@ export class LineVerifier {
   private checkHeader(record: Record<string, unknown> | null): Record<string, unknown> {
     if (record === null || record.type !== 'header' || typeof record.format !== 'string')
       throw this.notALog('line 1 is not a grapevine log header');
-    if (!isReadableFormat(record.format))
+    const patched = record.format === LOG_FORMAT_PATCHED && Object.hasOwn(record, 'delta');
+    if (!isReadableFormat(record.format) && !patched)
       throw new LogFormatError(
-        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${READABLE_FORMATS.map(formatNumber).join(' and ')}`,
+        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${READABLE_FORMATS.map(formatNumber).join(' and ')} (and ${formatNumber(LOG_FORMAT_PATCHED)} for delta children)`,
         { line: 1, seq: 0, tick: 0 },
         { hint: 'use the grapevine version that wrote the log' },
       );

@@ -98,6 +98,15 @@ export const LOG_FORMAT = 'grapevine-log/2';
 /** The first format: still read, verified, replayed, resumed and forked (in that format). */
 export const LOG_FORMAT_1 = 'grapevine-log/1';
 
+/**
+ * The format of a delta child's header when the child may hold `snapshot-patch` lines (its
+ * snapshots written as their differences from a snapshot of the parent, see
+ * `snapshot-patch.ts` and docs/LOG-FORMAT.md, "Snapshot patches"). Its lines are format 2
+ * lines (its past is its parent's), and only a delta header carries it: a reader that does
+ * not know patches stops at line 1 with a clear error instead of at the first patch.
+ */
+export const LOG_FORMAT_PATCHED = 'grapevine-log/3';
+
 /** A format this grapevine reads. */
 export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_1;
 

@@ -33,7 +33,7 @@ describe('default output and log formats', () => {
     const r = await cli(['replay', future, '--verify'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      `grapevine: ${future} was written by format 3; this grapevine reads formats 1 and 2`,
+      `grapevine: ${future} was written by format 3; this grapevine reads formats 1 and 2 (and 3 for delta children)`,
     );
   });
 });

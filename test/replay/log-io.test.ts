@@ -548,7 +548,7 @@ describe('files that are not logs', () => {
     }
     writeFileSync(path, '{"format":"grapevine-log/9","seq":0,"t":0,"type":"header"}\n');
     expect((await failure(readHeader(path))).message).toContain(
-      'was written by format 9; this grapevine reads formats 1 and 2',
+      'was written by format 9; this grapevine reads formats 1 and 2 (and 3 for delta children)',
     );
     writeFileSync(path, '{"type":"header"');
     expect((await failure(scanLog(path))).message).toContain('no complete header line');
