@@ -14,6 +14,7 @@ import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
 import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { isGzipPath, LOG_FORMAT, LOG_FORMAT_PATCHED } from './log-format.ts';
+import { readLog } from './log-reader.ts';
 import { LogWriter, type PatchBase } from './log-writer.ts';
 import type { RecordedRun } from './recorded-run.ts';
 import { cloneSnapshotState } from './snapshot-line.ts';
@@ -181,12 +182,17 @@ async function writePrefix(
  * restores (the latest at or before the fork tick), when its lines were kept and the
  * parent is in format 2. Every snapshot of the child is patched against this one base
  * (never against the child's own earlier snapshot), so reading any of them needs the base
- * and one patch. A standalone fork, a resumed child and a child of a format-1 parent write
- * full snapshots.
+ * and one patch. A delta child resumed in place goes on with the base its header names (read
+ * again from its past), so that it ends with the bytes of an uninterrupted child. A
+ * standalone fork and a child of a format-1 parent write full snapshots.
  */
-function patchBaseOf(o: ContinueOptions): PatchBase | undefined {
-  if (o.layout !== 'delta' || o.atTick < 0 || resolve(o.out) === resolve(o.path)) return undefined;
-  if (o.recorded.chain.format !== LOG_FORMAT) return undefined;
+async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
+  if (o.atTick < 0) return undefined;
+  if (resolve(o.out) === resolve(o.path)) {
+    const range = o.recorded.delta?.base;
+    return range && (await readLinesAt(o.path, range[0], range[1]));
+  }
+  if (o.layout !== 'delta' || o.recorded.chain.format !== LOG_FORMAT) return undefined;
   const snap = restorePoint(o.recorded, o.atTick);
   const lines = snap && o.recorded.snapshotLines.get(snap.seq);
   if (!lines || lines.length === 0) return undefined;
@@ -194,6 +200,16 @@ function patchBaseOf(o: ContinueOptions): PatchBase | undefined {
     seq: l.seq,
     bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw,
   }));
+}
+
+/** The lines `from..to` (seqs) of a log as every reader sees them, as bytes. */
+async function readLinesAt(path: string, from: number, to: number): Promise<PatchBase> {
+  const lines: { seq: number; bytes: Buffer }[] = [];
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq >= from) lines.push({ seq: line.seq, bytes: Buffer.from(line.raw, 'utf8') });
+    if (line.seq >= to) break;
+  }
+  return lines;
 }
 
 /** The options of `runWorld` that rerun the run a log header describes. */
@@ -233,7 +249,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   // What a killed continuation of the same target left behind is removed first.
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
-  const patchBase = patchBaseOf(o);
+  const patchBase = await patchBaseOf(o);
   const captured = await writePrefix(o, target, until, snap?.seq, patchBase);
   const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
     | EngineState
