@@ -4,6 +4,11 @@ import { Base64Text, canonicalJson } from '../core/index.ts';
 const SMALL_OBJECT = 16;
 /** Quoted keys kept per encoder; keys of log events come from a small, fixed vocabulary. */
 const KEY_CACHE_LIMIT = 4096;
+/** Strings from this length on are handed over as pieces of their own by {@link CanonicalEncoder.tryEncodePieces}. */
+const LONG_STRING = 1 << 14;
+/** A character that `JSON.stringify` writes escaped (or, a surrogate, may): such a string is stringified. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * A faster serialiser that gives byte for byte the output of `canonicalJson` (core):
@@ -45,6 +50,67 @@ export class CanonicalEncoder {
     }
   }
 
+  /**
+   * Canonical JSON of `value` as pieces whose concatenation is {@link tryEncode}'s text, or
+   * undefined when `value` holds something that is not JSON-safe. Every long string (a
+   * snapshot's base64 columns) is a piece of its own, the very string given, and the JSON
+   * around them is joined into a few pieces: a writer puts the pieces into one buffer, and no
+   * copy of a long string (quoted) nor of the whole text (joined) is made. A piece boundary
+   * never falls inside a string's JSON except around a long string free of surrogates.
+   */
+  tryEncodePieces(value: unknown): string[] | undefined {
+    const out: Pieces = { done: [], text: '' };
+    if (!this.putPieces(value, out)) return undefined;
+    if (out.text !== '') out.done.push(out.text);
+    return out.done;
+  }
+
+  private putPieces(value: unknown, out: Pieces): boolean {
+    if (typeof value === 'string') {
+      if (value.length >= LONG_STRING && !NEEDS_ESCAPE.test(value)) putLong(value, out);
+      else out.text += JSON.stringify(value);
+      return true;
+    }
+    if (typeof value !== 'object' || value === null) {
+      const item = this.tryEncode(value);
+      if (item === undefined) return false;
+      out.text += item;
+      return true;
+    }
+    if (Array.isArray(value)) {
+      out.text += '[';
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) out.text += ',';
+        if (value[i] === undefined) out.text += 'null';
+        else if (!this.putPieces(value[i], out)) return false;
+      }
+      out.text += ']';
+      return true;
+    }
+    // base64 never needs an escape
+    if (value instanceof Base64Text) {
+      const text = value.toString();
+      if (text.length >= LONG_STRING) putLong(text, out);
+      else out.text += `"${text}"`;
+      return true;
+    }
+    if (ArrayBuffer.isView(value)) return false;
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return false;
+    const obj = value as Record<string, unknown>;
+    out.text += '{';
+    let first = true;
+    for (const key of sortKeys(Object.keys(obj))) {
+      const v = obj[key];
+      if (v === undefined) continue;
+      out.text += `${first ? '' : ','}${this.quote(key)}:`;
+      first = false;
+      if (!this.putPieces(v, out)) return false;
+    }
+    out.text += '}';
+    return true;
+  }
+
   private writeArray(value: readonly unknown[]): string | undefined {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
@@ -81,6 +147,18 @@ export class CanonicalEncoder {
     }
     return q;
   }
+}
+
+/** Pieces of JSON made so far (`done`) and the text after them, not yet a piece (`text`). */
+interface Pieces {
+  done: string[];
+  text: string;
+}
+
+/** Appends the JSON string of `text` (which needs no escape) with `text` itself as a piece. */
+function putLong(text: string, out: Pieces): void {
+  out.done.push(`${out.text}"`, text);
+  out.text = '"';
 }
 
 /** Sorts `keys` in place by UTF-16 code units, like `Array.prototype.sort` without a comparator. */

@@ -50,13 +50,14 @@ interface EventKeys {
 export class LineEncoder {
   private readonly json = new CanonicalEncoder();
   /**
-   * The `state` object of the snapshot event encoded last and its JSON, kept only until the
-   * next event is encoded: a run that stops at a periodic snapshot writes its final snapshot
-   * right after it with the very same state object (see the engine's `finish`), whose
-   * encoding (tens of ms per 10^5 agents) is then reused: as text, or, when both lines are
-   * written as bytes, as the bytes of the line before.
+   * The `state` object of the snapshot event encoded last and its JSON (as pieces, see
+   * {@link CanonicalEncoder.tryEncodePieces}), kept only until the next event is encoded: a
+   * run that stops at a periodic snapshot writes its final snapshot right after it with the
+   * very same state object (see the engine's `finish`), whose encoding (tens of ms per 10^5
+   * agents) is then reused: as text, or, when both lines are written as bytes, as the bytes
+   * of the line before.
    */
-  private lastSnapshot: { state: object; json: string; bytes?: StateBytes } | null = null;
+  private lastSnapshot: { state: object; json: string[]; bytes?: StateBytes } | null = null;
 
   /**
    * Encodes a whole record (the header, or an event as parsed back), without `h`,
@@ -126,8 +127,8 @@ export class LineEncoder {
     return this.event(type, t, seq, fields, prevChain, BYTES_ABOVE);
   }
 
-  /** The JSON of the `state` member of the line encoded last (set only while a snapshot is encoded). */
-  private stateJson: string | undefined;
+  /** The JSON of the `state` member of the line encoded last, as pieces (set only while a snapshot is encoded). */
+  private stateJson: string[] | undefined;
   /** Where that JSON lies in the line's bytes, when the line was encoded as bytes. */
   private stateBytes: StateBytes | undefined;
 
@@ -139,23 +140,32 @@ export class LineEncoder {
     /** Body length (code units) from which the line is returned as bytes. */
     bytesAbove: number,
     /** The JSON of `fields.state`, known already (a snapshot's state encoded just before). */
-    stateJson?: string,
+    stateJson?: string[],
     /** Its bytes, in the bytes of the line encoded just before. */
     stateBytes?: StateBytes,
   ): EncodedLine | EncodedBytes {
     const members: string[] = [];
     let wall = -1;
     let stateAt = -1;
+    let state: string[] | undefined;
     for (const key of sortKeys(keys)) {
       const value = event !== null && isEventKey(key) ? event[key] : fields[key];
       if (value === undefined) continue;
-      const snapshotState = event?.type === 'snapshot' && key === 'state';
-      const item = snapshotState && stateJson !== undefined ? stateJson : this.json.tryEncode(value);
-      if (item === undefined) throw rejection(fields, event);
-      if (snapshotState) {
-        this.stateJson = item;
+      if (event?.type === 'snapshot' && key === 'state') {
+        // a line that may be written as bytes gets its state as pieces, never joined into one text
+        state =
+          stateJson ??
+          (Number.isFinite(bytesAbove) && prevChain !== null
+            ? this.json.tryEncodePieces(value)
+            : pieceOf(this.json.tryEncode(value)));
+        if (state === undefined) throw rejection(fields, event);
+        this.stateJson = state;
         stateAt = members.length;
+        members.push('"state":');
+        continue;
       }
+      const item = this.json.tryEncode(value);
+      if (item === undefined) throw rejection(fields, event);
       if (key === 'wall') {
         if (value === null || typeof value !== 'object' || Array.isArray(value))
           throw new TypeError('the field `wall` must be an object');
@@ -163,25 +173,20 @@ export class LineEncoder {
       }
       members.push(`${this.json.quote(key)}:${item}`);
     }
-    if (
-      wall === -1 &&
-      prevChain !== null &&
-      stateAt !== -1 &&
-      stateJson !== undefined &&
-      stateBytes &&
-      members.reduce((n, m) => n + m.length + 1, -1) >= bytesAbove
-    ) {
-      // the same state as the line before, as bytes: its bytes are copied, not encoded again
-      const line = lineAround(members, stateAt, stateBytes, prevChain);
-      this.stateBytes = line.state;
-      return line;
+    if (state !== undefined) {
+      if (wall === -1 && prevChain !== null && bodyLength(members, state) >= bytesAbove) {
+        // the same state as the line before, as bytes: its bytes are copied, not encoded again
+        const line =
+          stateJson !== undefined && stateBytes
+            ? lineAround(members, stateAt, stateBytes, prevChain)
+            : linePieces(members, stateAt, state, prevChain);
+        this.stateBytes = line.state;
+        return line;
+      }
+      members[stateAt] += state.length === 1 ? state[0] : state.join('');
     }
     const inner = members.join(',');
-    if (wall === -1 && prevChain !== null && inner.length >= bytesAbove) {
-      const line = lineBytes(inner, prevChain);
-      if (stateAt !== -1) this.stateBytes = stateBytesIn(line.bytes as Buffer, members, stateAt);
-      return line;
-    }
+    if (wall === -1 && prevChain !== null && inner.length >= bytesAbove) return lineBytes(inner, prevChain);
     let hashed = `{${inner}}`;
     if (wall !== -1) {
       members.splice(wall, 1);
@@ -192,6 +197,19 @@ export class LineEncoder {
     const h = `"h":"${chain.slice(0, 16)}"}`;
     return { text: inner === '' ? `{${h}` : `{${inner},${h}`, chain };
   }
+}
+
+/** `[text]`, or undefined for undefined. */
+function pieceOf(text: string | undefined): string[] | undefined {
+  return text === undefined ? undefined : [text];
+}
+
+/** Code units of `members` joined by commas, the JSON pieces `state` appended to one of them. */
+function bodyLength(members: string[], state: string[]): number {
+  let n = members.length - 1;
+  for (const m of members) n += m.length;
+  for (const p of state) n += p.length;
+  return n;
 }
 
 /**
@@ -220,14 +238,38 @@ interface StateBytes {
   end: number;
 }
 
-/** Where the member `members[stateAt]` (`"state":<json>`) puts its JSON in `bytes`, the line `{members...,"h":...}\n`. */
-function stateBytesIn(bytes: Buffer, members: string[], stateAt: number): StateBytes {
-  const before = members.slice(0, stateAt + 1);
-  before[stateAt] = '"state":';
+/**
+ * The line `{members...,"h":...}\n` as bytes, where `members[stateAt]` is `"state":` and the
+ * JSON pieces `state` follow it: each piece is written into the one buffer of the line, so a
+ * long string of the state (a base64 column) is converted once, straight to its place, and
+ * never copied into a JSON text first. Same bytes and chain as {@link lineBytes} of the
+ * joined text; also says where the state's JSON lies in the bytes.
+ */
+function linePieces(
+  members: string[],
+  stateAt: number,
+  state: string[],
+  prevChain: string,
+): EncodedBytes & { state: StateBytes } {
+  const head = `{${members.slice(0, stateAt + 1).join(',')}`;
   const after = members.slice(stateAt + 1);
-  const start = 1 + Buffer.byteLength(before.join(','));
-  const tail = after.length === 0 ? 0 : 1 + Buffer.byteLength(after.join(','));
-  return { bytes, start, end: bytes.length - HASH_SUFFIX_LENGTH - 1 - tail };
+  const tail = after.length === 0 ? '}' : `,${after.join(',')}}`;
+  const start = Buffer.byteLength(head);
+  let end = start;
+  for (const piece of state) end += Buffer.byteLength(piece);
+  const body = end + Buffer.byteLength(tail);
+  const bytes = Buffer.allocUnsafe(body + HASH_SUFFIX_LENGTH);
+  let at = bytes.write(head, 0, 'utf8');
+  for (const piece of state) at += bytes.write(piece, at, 'utf8');
+  bytes.write(tail, at, 'utf8');
+  const chain = crypto
+    .createHash('sha256')
+    .update(`${prevChain}\n`)
+    .update(bytes.subarray(0, body))
+    .digest('hex');
+  // the closing brace gives way to `,"h":...}`
+  bytes.write(`,"h":"${chain.slice(0, 16)}"}\n`, body - 1, 'latin1');
+  return { bytes, chain, state: { bytes, start, end } };
 }
 
 /**

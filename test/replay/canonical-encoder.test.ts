@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/core/index.ts';
+import { Base64Text, canonicalJson } from '../../src/core/index.ts';
 import { CanonicalEncoder, LineEncoder } from '../../src/replay/index.ts';
 
 /** A small deterministic PRNG for generating test values (mulberry32). */
@@ -116,6 +116,64 @@ describe('CanonicalEncoder', () => {
       expect(() => encoder.encode(value)).toThrow(messageOf(() => canonicalJson(value)));
       expect(encoder.tryEncode(value)).toBeUndefined();
     }
+  });
+});
+
+/** Long strings (16 Ki code units and more) of every kind the pieces encoder tells apart. */
+function longStrings(rand: () => number): unknown[] {
+  const long = (unit: string) => unit.repeat(Math.ceil((16_384 + Math.floor(rand() * 100)) / unit.length));
+  return [
+    long('QUJD'), // base64-like: a piece of its own
+    long('é✓'), // non-ASCII, no escape
+    long('😀'), // surrogate pairs: stringified
+    `${long('ab')}\ud800`, // a lone surrogate
+    `${long('ab')}"`, // needs an escape
+    `${long('ab')}\n`,
+    new Base64Text(new Uint8Array(13_000).map((_, i) => i * 7)),
+    new Base64Text(new Uint8Array(5)),
+  ];
+}
+
+describe('CanonicalEncoder.tryEncodePieces', () => {
+  it('gives pieces that join to the bytes of canonicalJson, long strings among random values', () => {
+    const rand = prng(11);
+    const encoder = new CanonicalEncoder();
+    const longs = longStrings(rand);
+    for (let i = 0; i < 400; i++) {
+      const value = {
+        root: randomValue(rand, 0),
+        cols: Array.from({ length: Math.floor(rand() * 4) }, () => longs[Math.floor(rand() * longs.length)]),
+        nested: { a: [longs[i % longs.length], randomValue(rand, 2)], b: randomValue(rand, 1) },
+      };
+      const pieces = encoder.tryEncodePieces(value);
+      expect(pieces?.join('')).toBe(canonicalJson(value));
+    }
+  });
+
+  it('hands over a long string that needs no escape as the string given, and refuses what canonicalJson refuses', () => {
+    const encoder = new CanonicalEncoder();
+    const col = 'QUJD'.repeat(5000);
+    const pieces = encoder.tryEncodePieces({ b: [col], a: 1 });
+    expect(pieces).toEqual(['{"a":1,"b":["', col, '"]}']);
+    expect(encoder.tryEncodePieces({ a: [col, Number.NaN] })).toBeUndefined();
+    expect(encoder.tryEncodePieces({ t: new Uint8Array(2) })).toBeUndefined();
+    expect(encoder.tryEncodePieces(new Map())).toBeUndefined();
+    expect(encoder.tryEncodePieces([1, undefined, 'x'])).toEqual(['[1,null,"x"]']);
+  });
+});
+
+describe('LineEncoder: a long snapshot line written as bytes', () => {
+  it('has the bytes and chain of the same line encoded as text, whatever its strings hold', () => {
+    const rand = prng(5);
+    const longs = longStrings(rand);
+    const cols = Array.from({ length: 80 }, (_, i) => longs[i % longs.length]);
+    const state = { cols, note: 'é ✓ 😀', tick: 5, z: [{ b: 2, a: [longs[0]] }] };
+    const bytes = new LineEncoder().encodeEventForWrite('snapshot', 5, 12, { state }, 'c'.repeat(64));
+    const text = new LineEncoder().encodeEvent('snapshot', 5, 12, { state }, 'c'.repeat(64));
+    expect('bytes' in bytes && !Array.isArray(bytes.bytes)).toBe(true);
+    expect(bytes.chain).toBe(text.chain);
+    const written = (bytes as { bytes: Buffer }).bytes;
+    expect(written.equals(Buffer.from(`${text.text}\n`, 'utf8'))).toBe(true);
   });
 });
 
