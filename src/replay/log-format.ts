@@ -89,6 +89,14 @@
  * `llm` line's JSON schema is written once, in a `schema` line before its first use, and
  * referred to by its SHA-256 (`params.json.schemaRef`) from every `llm` line.
  *
+ * ## Format 3 (delta children only)
+ *
+ * The header of a delta child whose snapshots may be written as `snapshot-patch` lines
+ * (the bytes of a `snapshot` or `snapshot-part` line given as their differences from a line
+ * of the parent named in `delta.base`) says `grapevine-log/3`; its lines are format 2
+ * lines, and the chain runs over the full lines, so the digest is the one of the child's
+ * flattening (docs/LOG-FORMAT.md, "Snapshot patches"; src/replay/snapshot-patch.ts).
+ *
  * @packageDocumentation
  */
 
