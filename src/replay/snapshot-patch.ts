@@ -23,8 +23,12 @@ export interface PatchFields {
 const LONG = 4096;
 /** Bytes compared at once (natively: a call costs about a microsecond) before a changed block is looked at byte by byte. */
 const BLOCK = 4096;
-/** Unchanged bytes between two changes up to which both go into one insertion (a triple costs about three bytes). */
-const MERGE = 4;
+/**
+ * Unchanged bytes between two changes up to which both go into one insertion. A triple costs
+ * about three bytes, and changed columns hold nearby changes: at 10^5 agents, 4 gives 20,000
+ * triples (57 KB of ops, 233 KB of data), 8 gives 800 (2.4 KB, 288 KB), a third less diff time.
+ */
+const MERGE = 8;
 const TAIL = `,"type":"${SNAPSHOT_PATCH}"`;
 
 /** True when a line's text (without `\n`) is a patch line. */
@@ -179,24 +183,56 @@ function common(most: number, same: (n: number) => boolean): number {
   return lo;
 }
 
-/** Replaces each run of changed bytes between `a[a0, a0 + n)` and `b[b0, b0 + n)`. */
+/** Where the base's bytes of a column are copied when their alignment differs from the line's (reused). */
+let scratch = new Uint8Array(0);
+
+/**
+ * Replaces each run of changed bytes between `a[a0, a0 + n)` and `b[b0, b0 + n)`. Blocks
+ * are compared natively first; a changed block is compared four bytes at a time (an
+ * `Int32Array` over both, the base's bytes copied to the line's alignment when needed),
+ * then byte by byte inside a changed word: a tenth of the loop iterations of a byte loop,
+ * which matters most on cold JIT (a one-shot fork diffs two 4 MB lines).
+ */
 function inPlace(a: Buffer, a0: number, b: Buffer, b0: number, n: number, patch: PatchBuilder): boolean {
+  const phase = (b.byteOffset + b0) % 4;
+  let aBytes: Uint8Array = a;
+  let aAt = a0;
+  if ((a.byteOffset + a0) % 4 !== phase) {
+    if (scratch.length < n + 4) scratch = new Uint8Array(n + 4 + (n >> 2));
+    aAt = (4 - ((scratch.byteOffset - phase) % 4)) % 4;
+    scratch.set(a.subarray(a0, a0 + n), aAt);
+    aBytes = scratch;
+  }
+  // the first byte of the line's range at a 4-byte boundary; both ranges are aligned there
+  const head = Math.min(n, (4 - phase) % 4);
+  const words = (n - head) >> 2;
+  const wa = new Int32Array(aBytes.buffer, aBytes.byteOffset + aAt + head, words);
+  const wb = new Int32Array(b.buffer, b.byteOffset + b0 + head, words);
   let start = -1;
   let last = -1;
-  for (let off = 0; off < n; off += BLOCK) {
-    const end = Math.min(off + BLOCK, n);
-    if (b.compare(a, a0 + off, a0 + end, b0 + off, b0 + end) === 0) continue;
-    for (let i = off; i < end; i++) {
-      if (a[a0 + i] === b[b0 + i]) continue;
-      if (start !== -1 && i - last <= MERGE) last = i;
-      else {
-        if (start !== -1 && !patch.replace(a0 + start, a0 + last + 1, b0 + start, b0 + last + 1))
-          return false;
-        start = i;
-        last = i;
-      }
+  // takes the changed byte at offset i of the ranges (in increasing order)
+  const changed = (i: number): boolean => {
+    if (start !== -1 && i - last <= MERGE) {
+      last = i;
+      return true;
     }
+    if (start !== -1 && !patch.replace(a0 + start, a0 + last + 1, b0 + start, b0 + last + 1)) return false;
+    start = i;
+    last = i;
+    return true;
+  };
+  const bytes = (from: number, to: number): boolean => {
+    for (let i = from; i < to; i++) if (aBytes[aAt + i] !== b[b0 + i] && !changed(i)) return false;
+    return true;
+  };
+  if (!bytes(0, head)) return false;
+  for (let off = head; off < head + words * 4; off += BLOCK) {
+    const end = Math.min(off + BLOCK, head + words * 4);
+    if (b.compare(aBytes, aAt + off, aAt + end, b0 + off, b0 + end) === 0) continue;
+    for (let k = (off - head) >> 2, kEnd = (end - head) >> 2; k < kEnd; k++)
+      if (wa[k] !== wb[k] && !bytes(head + k * 4, head + k * 4 + 4)) return false;
   }
+  if (!bytes(head + words * 4, n)) return false;
   return start === -1 || patch.replace(a0 + start, a0 + last + 1, b0 + start, b0 + last + 1);
 }
 
