@@ -96,6 +96,12 @@
  * id), memoised per heard line, multiplied lane by lane with a multiplier bound to its agent,
  * key and id, instead of one SHA-256 of the whole entry per hearer.
  *
+ * Format 3 also lets a delta child of a format-3 parent write its snapshots as
+ * `snapshot-patch` lines (the bytes of a `snapshot` or `snapshot-part` line given as their
+ * differences from a line of the parent named in `delta.base`); the chain runs over the
+ * full lines, so the digest is the one of the child's flattening (docs/LOG-FORMAT.md,
+ * "Snapshot patches"; src/replay/snapshot-patch.ts).
+ *
  * @packageDocumentation
  */
 
@@ -107,6 +113,14 @@ export const LOG_FORMAT_1 = 'grapevine-log/1';
 
 /** The second format: still read, verified, replayed, resumed and forked (in that format). */
 export const LOG_FORMAT_2 = 'grapevine-log/2';
+
+/**
+ * The format whose delta children may hold `snapshot-patch` lines (their snapshots written
+ * as their differences from a snapshot of the parent, see `snapshot-patch.ts` and
+ * docs/LOG-FORMAT.md, "Snapshot patches"): format 3, the format new runs write. A child of
+ * an older parent stays in its parent's format and writes full snapshots.
+ */
+export const LOG_FORMAT_PATCHED = LOG_FORMAT;
 
 /** A format this grapevine reads. */
 export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_2 | typeof LOG_FORMAT_1;
