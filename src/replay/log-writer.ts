@@ -421,7 +421,10 @@ function joined(pieces: Buffer[]): Buffer {
   const [head, state, tail] = pieces;
   const size = byteCount(pieces);
   const at = state.byteOffset - head.length;
-  if (pieces.length !== 3 || at < 0 || at + size > state.buffer.byteLength) return Buffer.concat(pieces);
+  // never in Node's shared pool of small buffers (these lines are megabytes, but be sure)
+  const own = state.buffer.byteLength > Buffer.poolSize;
+  if (pieces.length !== 3 || !own || at < 0 || at + size > state.buffer.byteLength)
+    return Buffer.concat(pieces);
   const line = Buffer.from(state.buffer, at, size);
   line.set(head, 0);
   line.set(tail, head.length + state.length);

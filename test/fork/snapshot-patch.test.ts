@@ -338,3 +338,32 @@ describe('split snapshots', () => {
     SLOW,
   );
 });
+
+describe('snapshot lines written as bytes (10^5 agents)', () => {
+  it(
+    'the periodic and the final snapshot at the last tick (the final one built around the same state bytes) are patches that read back to the parent',
+    async () => {
+      const big = join(dir, 'big.ndjson');
+      const p = await runWorld(def, {
+        params: { n: 100_000 },
+        seed: 4,
+        ticks: 20,
+        snapshotEvery: 10,
+        openLog: (header) => LogWriter.create(big, header, { index: true }),
+      });
+      expect(p.ticks).toBe(20);
+      const child = join(dir, 'big-child.ndjson');
+      const r = await fork(15, child, { from: big });
+      expect(r.digest).toBe(p.digest);
+      const parentLines = own(big);
+      const patches = own(child).filter(isPatchLine).map(parsedOf);
+      expect(patches.map((x) => parentLines[x.seq].length > 1 << 20)).toEqual([true, true]);
+      expect(patches.map((x) => parsedOf(parentLines[x.seq]))).toMatchObject([
+        { type: 'snapshot', t: 20 },
+        { type: 'snapshot', t: 20 },
+      ]);
+      expect((await read(child)).slice(1)).toEqual(parentLines.slice(1));
+    },
+    SLOW,
+  );
+});
