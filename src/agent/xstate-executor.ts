@@ -7,8 +7,12 @@ import { type AgentMachine, COMMIT, MEMORY_EVENT, OBSERVE } from './agent-machin
 import { CanonicalJsonCache } from './canonical-json-cache.ts';
 import { makeColumn } from './columnar-executor.ts';
 import { JsonMemoryDigest } from './json-memory-digest.ts';
+
 import type { MachineLayout } from './machine-layout.ts';
 import { StateHash } from './state-hash.ts';
+
+/** How the state digest covers JSON memory, by log format: 3 `bound`, 2 `additive`, 1 `full`. */
+export type DigestScheme = 'bound' | 'additive' | 'full';
 
 /**
  * One XState v5 actor per agent, with full statechart semantics. Actors are hydrated
@@ -26,9 +30,9 @@ export class XStateExecutor implements AgentExecutor {
   private readonly activeSet: ActiveSet;
   private readonly hash = new StateHash();
   private readonly json = new CanonicalJsonCache();
-  private readonly jsonDigest: JsonMemoryDigest;
-  /** 'additive' (log format 2, the default) or 'full' (format 1); see {@link XStateExecutor.stateHash}. */
-  private digestScheme: 'additive' | 'full' = 'additive';
+  private jsonDigest: JsonMemoryDigest;
+  /** 'bound' (log format 3, the default), 'additive' (format 2) or 'full' (format 1); see {@link XStateExecutor.stateHash}. */
+  private digestScheme: DigestScheme = 'bound';
   private readonly slotNames: ReadonlySet<string>;
   /** One-element columns that coerce slot values exactly as the columnar executor stores them. */
   private readonly coerce: ReturnType<typeof makeColumn>[];
@@ -54,7 +58,7 @@ export class XStateExecutor implements AgentExecutor {
     ];
     this.coerce = this.layout.slotTypes.map((t) => makeColumn(t, 1, 0));
     this.actors = new Array(size);
-    this.jsonDigest = new JsonMemoryDigest(size);
+    this.jsonDigest = new JsonMemoryDigest(size, 3);
     const start = createActor(agentMachine.machine);
     start.start();
     this.initial = start.getPersistedSnapshot() as unknown as AgentSnapshot;
@@ -217,16 +221,19 @@ export class XStateExecutor implements AgentExecutor {
   }
 
   /**
-   * Chooses how {@link XStateExecutor.stateHash} covers JSON memory: `additive` (log format 2,
-   * the default: see {@link JsonMemoryDigest}) or `full` (format 1: SHA-256 of the canonical
-   * JSON of every agent's JSON memory, every tick).
+   * Chooses how {@link XStateExecutor.stateHash} covers JSON memory: `bound` (log format 3,
+   * the default) or `additive` (format 2), both incremental (see {@link JsonMemoryDigest}), or
+   * `full` (format 1: SHA-256 of the canonical JSON of every agent's JSON memory, every tick).
+   * Called before the first tick.
    */
-  useDigestScheme(scheme: 'additive' | 'full'): void {
+  useDigestScheme(scheme: DigestScheme): void {
+    if (scheme !== this.digestScheme && scheme !== 'full')
+      this.jsonDigest = new JsonMemoryDigest(this.size, scheme === 'bound' ? 3 : 2);
     this.digestScheme = scheme;
   }
 
   stateHash(): string {
-    if (this.digestScheme === 'additive') {
+    if (this.digestScheme !== 'full') {
       for (let i = 0; i < this.size; i++) {
         if (this.actors[i]) this.jsonDigest.update(i, this.mem(i), this.slotNames);
       }

@@ -4,9 +4,11 @@ import type { MemoryEntry } from './memory-entry.ts';
 const DERIVED = Symbol('grapevine.memory.derived');
 
 /**
- * What is derived from one (frozen, hence unchanging) memory entry, filled lazily: the
+ * What is derived from a (frozen, hence unchanging) memory entry, filled lazily: the
  * interned term ids of the first lexical scorer that scores it (`termsOwner`) and the token
- * cost of its default prompt line.
+ * cost of its default prompt line. Both depend only on the entry's text, kind, tick and
+ * source (not its id or importance), so entries equal in those may share one slot: the
+ * hearers of one line (see {@link remember}'s `slotFor`).
  */
 export interface EntryDerived {
   termsOwner: object | undefined;
@@ -21,13 +23,13 @@ export interface EntryDerived {
  * to their own maps. A property read is much cheaper than a WeakMap lookup, which a
  * recall over hundreds of memories would otherwise do per memory.
  */
-export function attachDerived(entry: MemoryEntry): void {
-  const slot: EntryDerived = {
-    termsOwner: undefined,
-    terms: undefined,
-    cost: undefined,
-  };
+export function attachDerived(entry: MemoryEntry, slot: EntryDerived = newDerived()): void {
   Object.defineProperty(entry, DERIVED, { value: slot });
+}
+
+/** An empty derived-data slot. */
+export function newDerived(): EntryDerived {
+  return { termsOwner: undefined, terms: undefined, cost: undefined };
 }
 
 /** The derived-data slot of an entry made by `remember`, or undefined for any other object. */

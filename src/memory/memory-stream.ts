@@ -1,5 +1,12 @@
 import { ConfigError, RunError } from '../core/index.ts';
-import { attachDerived, isMadeEntry, isMarkedStream, markStream } from './entry-derived.ts';
+import {
+  attachDerived,
+  type EntryDerived,
+  isMadeEntry,
+  isMarkedStream,
+  markStream,
+  newDerived,
+} from './entry-derived.ts';
 import { clampImportance, estimateImportance, type ImportanceFn } from './importance.ts';
 import { LexicalRelevance } from './lexical-relevance.ts';
 import {
@@ -114,13 +121,37 @@ function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
   if (!MEMORY_KINDS.includes(m.kind))
     throw new RunError(`unknown memory kind "${m.kind}"`, { hint: `kinds: ${MEMORY_KINDS.join(', ')}` });
   if (typeof m.text !== 'string') throw new RunError(`memory text must be a string, got ${typeof m.text}`);
-  const input = { kind: m.kind, text: m.text, ...(m.source === undefined ? {} : { source: m.source }) };
-  const importance = clampImportance(m.importance ?? rate(input));
-  const entry: MemoryEntry = { id, t: m.t, kind: m.kind, text: m.text, importance };
-  if (m.source !== undefined) entry.source = m.source;
-  attachDerived(entry);
+  const { t, kind, text, source } = m;
+  const importance = clampImportance(
+    m.importance ?? rate(source === undefined ? { kind, text } : { kind, text, source }),
+  );
+  // One literal per shape (keys in the same order as before: id, t, kind, text, importance, source).
+  const entry: MemoryEntry =
+    source === undefined ? { id, t, kind, text, importance } : { id, t, kind, text, importance, source };
+  attachDerived(entry, slotFor(t, kind, text, source));
   // Frozen: scorers keep derived data (terms) per entry, and digests cache its canonical JSON.
   return Object.freeze(entry);
+}
+
+/** The last derived-data slot made per text, with the fields it depends on. */
+const slots = new Map<
+  string,
+  { t: number; kind: MemoryKind; source: string | undefined; slot: EntryDerived }
+>();
+const SLOT_MEMO_SIZE = 4096;
+
+/**
+ * The derived-data slot for a new entry: shared with the last entry made with the same text,
+ * kind, tick and source (what terms and prompt-line cost depend on), so every hearer of a
+ * line shares one tokenisation and one cost estimate instead of redoing them per entry.
+ */
+function slotFor(t: number, kind: MemoryKind, text: string, source: string | undefined): EntryDerived {
+  const hit = slots.get(text);
+  if (hit !== undefined && hit.t === t && hit.kind === kind && hit.source === source) return hit.slot;
+  const slot = newDerived();
+  if (slots.size >= SLOT_MEMO_SIZE) slots.clear();
+  slots.set(text, { t, kind, source, slot });
+  return slot;
 }
 
 /** The latest tick in the stream (0 when empty). */

@@ -13,8 +13,9 @@ import {
 import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
 import { deltaHeaderLine } from './delta-log.ts';
 import { GuardedLog } from './guarded-log.ts';
-import { isGzipPath } from './log-format.ts';
-import { LogWriter } from './log-writer.ts';
+import { isGzipPath, LOG_FORMAT_PATCHED } from './log-format.ts';
+import { readLog } from './log-reader.ts';
+import { LogWriter, type PatchBase } from './log-writer.ts';
 import type { RecordedRun } from './recorded-run.ts';
 import { cloneSnapshotState } from './snapshot-line.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
@@ -139,6 +140,7 @@ async function writePrefix(
   target: string,
   until: number,
   snapSeq: number | undefined,
+  patchBase: PatchBase | undefined,
 ): Promise<Json | undefined> {
   const inPlace = resolve(o.out) === resolve(o.path);
   const delta = o.recorded.delta;
@@ -159,9 +161,11 @@ async function writePrefix(
         atTick: o.atTick,
         seq: until,
         chain: o.recorded.boundaryChains.get(until)!,
+        ...(patchBase ? { base: [patchBase[0].seq, patchBase[patchBase.length - 1].seq] } : {}),
       },
       o.wall,
-      o.recorded.chain.format, // a child keeps its parent's format
+      // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
+      o.recorded.chain.format,
     );
     writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
     return state();
@@ -171,6 +175,41 @@ async function writePrefix(
     return own(kept);
   }
   return copyPrefix(o.path, target, until, o.wall, snapSeq);
+}
+
+/**
+ * The parent snapshot a new delta child's snapshots are written against: the one it
+ * restores (the latest at or before the fork tick), when its lines were kept and the
+ * parent is in format 3 (a child of an older parent keeps its format and full snapshots). Every snapshot of the child is patched against this one base
+ * (never against the child's own earlier snapshot), so reading any of them needs the base
+ * and one patch. A delta child resumed in place goes on with the base its header names (read
+ * again from its past), so that it ends with the bytes of an uninterrupted child. A
+ * standalone fork and a child of a format-1 parent write full snapshots.
+ */
+async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
+  if (o.atTick < 0) return undefined;
+  if (resolve(o.out) === resolve(o.path)) {
+    const range = o.recorded.delta?.base;
+    return range && (await readLinesAt(o.path, range[0], range[1]));
+  }
+  if (o.layout !== 'delta' || o.recorded.chain.format !== LOG_FORMAT_PATCHED) return undefined;
+  const snap = restorePoint(o.recorded, o.atTick);
+  const lines = snap && o.recorded.snapshotLines.get(snap.seq);
+  if (!lines || lines.length === 0) return undefined;
+  return lines.map((l) => ({
+    seq: l.seq,
+    bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw,
+  }));
+}
+
+/** The lines `from..to` (seqs) of a log as every reader sees them, as bytes. */
+async function readLinesAt(path: string, from: number, to: number): Promise<PatchBase> {
+  const lines: { seq: number; bytes: Buffer }[] = [];
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq >= from) lines.push({ seq: line.seq, bytes: Buffer.from(line.raw, 'utf8') });
+    if (line.seq >= to) break;
+  }
+  return lines;
 }
 
 /** The options of `runWorld` that rerun the run a log header describes. */
@@ -210,17 +249,22 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   // What a killed continuation of the same target left behind is removed first.
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
-  const captured = await writePrefix(o, target, until, snap?.seq);
+  const patchBase = await patchBaseOf(o);
+  const captured = await writePrefix(o, target, until, snap?.seq, patchBase);
   const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
     | EngineState
     | undefined;
   const writer = new GuardedLog(
-    LogWriter.appendTo(target, {
-      header: h,
-      seq: until,
-      lastTick: o.recorded.chain.ticks[until],
-      chain: o.recorded.boundaryChains.get(until)!,
-    }),
+    LogWriter.appendTo(
+      target,
+      {
+        header: h,
+        seq: until,
+        lastTick: o.recorded.chain.ticks[until],
+        chain: o.recorded.boundaryChains.get(until)!,
+      },
+      { patchBase },
+    ),
   );
   const from = o.restored
     ? { seq: o.restored.seq, chain: o.restored.chain }

@@ -21,6 +21,11 @@ export interface DeltaRef {
   seq: number;
   /** The parent's full chain value after line `seq`: the child's first own line is chained to it. */
   chain: string;
+  /**
+   * Seqs of the first and last of the parent's lines that the child's `snapshot-patch` lines
+   * are patched against (a snapshot's parts and its line), when it has any (format 3).
+   */
+  base?: [number, number];
 }
 
 /** The header field that makes a log a delta child. */
@@ -54,10 +59,11 @@ export function deltaRef(header: Record<string, unknown>, childPath: string): De
     HEX64.test(d.chain) &&
     Number.isSafeInteger(d.seq) &&
     (d.seq as number) >= 0 &&
-    Number.isSafeInteger(d.atTick);
+    Number.isSafeInteger(d.atTick) &&
+    (d.base === undefined || isBaseRange(d.base, d.seq as number));
   if (!ok)
     throw new LogFormatError(
-      `${childPath}: line 1 has a malformed delta reference (it must name the parent's path, absolute path and digest, the fork tick, seq and chain)`,
+      `${childPath}: line 1 has a malformed delta reference (it must name the parent's path, absolute path and digest, the fork tick, seq and chain, and a base range within seq)`,
       { line: 1, seq: 0 },
       { hint: 'the log was damaged or edited; restore it from a copy or fork again' },
     );
@@ -68,7 +74,20 @@ export function deltaRef(header: Record<string, unknown>, childPath: string): De
     atTick: d!.atTick as number,
     seq: d!.seq as number,
     chain: d!.chain as string,
+    ...(d!.base === undefined ? {} : { base: d!.base as [number, number] }),
   };
+}
+
+function isBaseRange(base: unknown, seq: number): boolean {
+  return (
+    Array.isArray(base) &&
+    base.length === 2 &&
+    Number.isSafeInteger(base[0]) &&
+    Number.isSafeInteger(base[1]) &&
+    base[0] >= 1 &&
+    base[0] <= base[1] &&
+    base[1] <= seq
+  );
 }
 
 /**
@@ -99,12 +118,13 @@ function isFile(path: string): boolean {
 export function deltaHeaderLine(
   childPath: string,
   parentPath: string,
-  at: { digest: string; atTick: number; seq: number; chain: string },
+  at: { digest: string; atTick: number; seq: number; chain: string; base?: [number, number] },
   wall?: Record<string, Json>,
   format: string = LOG_FORMAT,
 ): string {
   const rel = relative(dirname(resolve(childPath)), resolve(parentPath));
   const delta = {
+    ...(at.base ? { base: at.base } : {}),
     atTick: at.atTick,
     chain: at.chain,
     parent: { absolute: resolve(parentPath), digest: at.digest, path: isAbsolute(rel) ? rel : rel || '.' },

@@ -20,6 +20,7 @@ export * from './recorded-run.ts';
 export * from './restore-once.ts';
 export * from './snapshot-assembler.ts';
 export * from './snapshot-line.ts';
+export * from './snapshot-patch.ts';
 export * from './snapshot-split.ts';
 export * from './stale-partials.ts';
 export * from './verify-run.ts';

@@ -128,7 +128,11 @@ export class LineVerifier {
       throw this.notALog('line 1 is not a grapevine log header');
     if (!isReadableFormat(record.format))
       throw new LogFormatError(
-        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${READABLE_FORMATS.map(formatNumber).join(' and ')}`,
+        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${READABLE_FORMATS.map(
+          formatNumber,
+        )
+          .join(', ')
+          .replace(/, (?=[^,]*$)/, ' and ')}`,
         { line: 1, seq: 0, tick: 0 },
         { hint: 'use the grapevine version that wrote the log' },
       );

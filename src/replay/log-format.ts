@@ -1,5 +1,5 @@
 /**
- * # The grapevine replay log, formats `grapevine-log/2` (written) and `grapevine-log/1` (read)
+ * # The grapevine replay log, format `grapevine-log/3` (written), `grapevine-log/2` and `/1` (read)
  *
  * A replay log records one run: everything needed to rerun it byte for byte, fork it at
  * any tick, and prove that it was not edited afterwards.
@@ -89,20 +89,44 @@
  * `llm` line's JSON schema is written once, in a `schema` line before its first use, and
  * referred to by its SHA-256 (`params.json.schemaRef`) from every `llm` line.
  *
+ * ## Format 3
+ *
+ * Format 3 keeps format 2 and changes one thing (docs/LOG-FORMAT.md): in the per-tick
+ * `state` digest, a memory entry's term is the SHA-256 of its content (everything but its
+ * id), memoised per heard line, multiplied lane by lane with a multiplier bound to its agent,
+ * key and id, instead of one SHA-256 of the whole entry per hearer.
+ *
+ * Format 3 also lets a delta child of a format-3 parent write its snapshots as
+ * `snapshot-patch` lines (the bytes of a `snapshot` or `snapshot-part` line given as their
+ * differences from a line of the parent named in `delta.base`); the chain runs over the
+ * full lines, so the digest is the one of the child's flattening (docs/LOG-FORMAT.md,
+ * "Snapshot patches"; src/replay/snapshot-patch.ts).
+ *
  * @packageDocumentation
  */
 
 /** The format tag written in the header of every new log, and the prefix of its hash chain. */
-export const LOG_FORMAT = 'grapevine-log/2';
+export const LOG_FORMAT = 'grapevine-log/3';
 
 /** The first format: still read, verified, replayed, resumed and forked (in that format). */
 export const LOG_FORMAT_1 = 'grapevine-log/1';
 
+/** The second format: still read, verified, replayed, resumed and forked (in that format). */
+export const LOG_FORMAT_2 = 'grapevine-log/2';
+
+/**
+ * The format whose delta children may hold `snapshot-patch` lines (their snapshots written
+ * as their differences from a snapshot of the parent, see `snapshot-patch.ts` and
+ * docs/LOG-FORMAT.md, "Snapshot patches"): format 3, the format new runs write. A child of
+ * an older parent stays in its parent's format and writes full snapshots.
+ */
+export const LOG_FORMAT_PATCHED = LOG_FORMAT;
+
 /** A format this grapevine reads. */
-export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_1;
+export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_2 | typeof LOG_FORMAT_1;
 
 /** Every format this grapevine reads, oldest first. */
-export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT];
+export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT_2, LOG_FORMAT];
 
 /** True when `format` is one this grapevine reads. */
 export function isReadableFormat(format: unknown): format is LogFormat {

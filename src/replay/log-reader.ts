@@ -7,6 +7,10 @@ import { LineVerifier } from './line-verifier.ts';
 import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
 import { loadParentIndex } from './parent-index.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
+import { isPatchLine, PatchBases, SNAPSHOT_PATCH } from './snapshot-patch.ts';
+
+/** The lines a `snapshot-patch` line may stand for. */
+const PATCHED_TYPES = new Set(['snapshot', 'snapshot-part']);
 
 /** Options of {@link readLog}. */
 export interface ReadLogOptions {
@@ -57,6 +61,8 @@ export async function* readLog(
   const snapshots = new SnapshotAssembler(path);
   let truncated: boolean;
   let delta: DeltaRef | undefined;
+  let bases: PatchBases | undefined;
+  const verify = opts.verify ?? true;
   try {
     for (;;) {
       let step: IteratorResult<string[], boolean>;
@@ -69,11 +75,23 @@ export async function* readLog(
         truncated = step.value;
         break;
       }
-      for (const raw of step.value) {
-        const line = verifier.accept(raw);
+      for (const text of step.value) {
+        // a snapshot patch of a delta child is verified as the line it stands for
+        const patch = bases && isPatchLine(text) ? bases.expand(text, verifier.lines + 1, verify) : undefined;
+        const line = verifier.accept(patch ? patch.raw : text);
+        if (patch && (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type)))
+          throw new LogFormatError(
+            `${path}: line ${line.line} (a ${SNAPSHOT_PATCH}) does not stand for a snapshot line with its seq and tick: the log was modified at this line`,
+            { line: line.line, seq: line.seq, tick: line.t },
+            {
+              hint: 'the log was damaged or edited after it was written; restore it from a copy, or fork again',
+            },
+          );
         if (line.seq === 0 && isDeltaHeader(line.event)) {
           delta = deltaRef(line.event, path);
-          yield* readParentPrefix(path, line, delta, verifier, opts.verify ?? true);
+          const kept = new PatchBases(path, delta.base);
+          bases = kept;
+          yield* readParentPrefix(path, line, delta, verifier, verify, (l) => kept.offer(l.seq, l.raw));
         } else {
           snapshots.accept(line);
           yield line;
@@ -116,6 +134,8 @@ async function* readParentPrefix(
   ref: DeltaRef,
   verifier: LineVerifier,
   verify: boolean,
+  /** Sees each line of the past before it is yielded. */
+  offer: (line: LogLine) => void,
 ): AsyncGenerator<LogLine, void, undefined> {
   const parentPath = resolveParent(childPath, ref);
   // A parent whose verification index (trusted while the file is unchanged) names the
@@ -143,6 +163,7 @@ async function* readParentPrefix(
       if (last.seq > ref.seq) continue;
       if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
       if (last.seq === ref.seq) atFork = last;
+      offer(last);
       yield last.seq === 0 ? (header as LogLine) : last;
       if (upToFork && atFork) break;
     }

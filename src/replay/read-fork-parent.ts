@@ -232,7 +232,7 @@ class TailReader {
       if (want !== null && parsed.type !== want) throw new NotIndexable();
       // a split snapshot's parts are put back together as the full reader does (its state is built when kept)
       this.assembler.accept(parsed);
-      this.builder.add(parsed, hash ?? undefined);
+      this.builder.add(parsed, hash ?? undefined, line.bytes);
       this.chain = parsed.chain as string;
       this.lastType = parsed.type;
     }

@@ -27,6 +27,17 @@ export interface RecordedRun {
   delta?: DeltaRef;
   /** Snapshot states kept while reading (see `ReadRecordedOptions.restoreTicks`), by seq. */
   snapshotStates: Map<number, Json>;
+  /**
+   * The lines of each kept snapshot (its parts, then its `snapshot` line), by the snapshot's
+   * seq: the base a delta child's snapshots are patched against (see `snapshot-patch.ts`).
+   */
+  snapshotLines: Map<number, KeptLine[]>;
+}
+
+/** One line of a kept snapshot: its seq and its text or bytes (without `\n`). */
+export interface KeptLine {
+  seq: number;
+  raw: string | Buffer;
 }
 
 /** How a read of a log ended (the parts of a `LogSummary` a {@link RecordedRun} keeps). */
@@ -52,6 +63,8 @@ export class RecordedRunBuilder {
   private header: LogHeader | undefined;
   private readonly keep: SnapshotKeeper;
   private schemas: LlmSchemaRefs;
+  /** The parts read since the last snapshot line (kept with their snapshot when it is kept). */
+  private parts: KeptLine[] = [];
 
   /**
    * `restoreTicks`: keep the snapshot states a continuation after each of these ticks
@@ -65,8 +78,8 @@ export class RecordedRunBuilder {
     this.schemas = new LlmSchemaRefs(path);
   }
 
-  /** Takes the next line of the log (`hash`: its `h`, when the caller has it already). */
-  add(line: LogLine, hash?: string): void {
+  /** Takes the next line of the log (`hash`: its `h`, and `bytes`: its bytes, when the caller has them already). */
+  add(line: LogLine, hash?: string, bytes?: Buffer): void {
     if (line.seq === 0) {
       this.header = line.event as LogHeader;
       this.chain.format = this.header.format;
@@ -83,8 +96,10 @@ export class RecordedRunBuilder {
       const split = line.event.split as SplitInfo | undefined;
       if (split) this.chain.splits?.set(line.seq - split.parts, split.chars);
       this.snapshots.push({ seq: line.seq, tick: line.t });
-      this.keep.offer(line.seq, line.t, line.event.state as Json);
-    }
+      const lines = [...this.parts, { seq: line.seq, raw: bytes ?? line.raw }];
+      this.parts = [];
+      this.keep.offer(line.seq, line.t, line.event.state as Json, lines);
+    } else if (line.type === SNAPSHOT_PART) this.parts.push({ seq: line.seq, raw: bytes ?? line.raw });
     if (line.type === 'intervene') {
       const list = this.interventions.get(line.t) ?? [];
       list.push(line.event.intervention as Intervention);
@@ -100,6 +115,7 @@ export class RecordedRunBuilder {
    * `h` and chain value.
    */
   addUnparsedSnapshot(seq: number, tick: number, hash: string, chain: string): void {
+    this.parts = [];
     this.snapshots.push({ seq, tick });
     this.boundaryChains.set(seq, chain);
     this.push(hash, tick, 'snapshot');
@@ -137,6 +153,7 @@ export class RecordedRunBuilder {
       snapshots: this.snapshots,
       boundaryChains: this.boundaryChains,
       snapshotStates: this.keep.states(),
+      snapshotLines: this.keep.lines(),
       ...(end.delta ? { delta: end.delta } : {}),
     };
   }
@@ -150,22 +167,26 @@ export class RecordedRunBuilder {
 
 /** Keeps, for each tick asked for, the last two snapshots at or before it. */
 class SnapshotKeeper {
-  private readonly kept: { seq: number; state: Json }[][];
+  private readonly kept: { seq: number; state: Json; lines: KeptLine[] }[][];
 
   constructor(private readonly ticks: readonly number[]) {
     this.kept = ticks.map(() => []);
   }
 
-  offer(seq: number, tick: number, state: Json): void {
+  offer(seq: number, tick: number, state: Json, lines: KeptLine[]): void {
     this.ticks.forEach((t, k) => {
       if (tick > t) return;
-      this.kept[k].push({ seq, state });
+      this.kept[k].push({ seq, state, lines });
       if (this.kept[k].length > 2) this.kept[k].shift();
     });
   }
 
   states(): Map<number, Json> {
     return new Map(this.kept.flat().map((s) => [s.seq, s.state]));
+  }
+
+  lines(): Map<number, KeptLine[]> {
+    return new Map(this.kept.flat().map((s) => [s.seq, s.lines]));
   }
 }
 

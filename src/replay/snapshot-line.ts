@@ -111,7 +111,7 @@ export function cloneSnapshotState<T>(state: T): T {
 }
 
 /** Index of the quote that closes the JSON string whose text starts at `from`, or -1. */
-function closingQuote(bytes: Buffer, from: number): number {
+export function closingQuote(bytes: Buffer, from: number): number {
   for (let at = bytes.indexOf(QUOTE, from); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
     let k = at - 1;
     while (k >= from && bytes[k] === BACKSLASH) k--;

@@ -123,10 +123,13 @@ export class Engine {
       world.executor === 'columnar'
         ? new ColumnarExecutor(world.agents, size)
         : new XStateExecutor(world.agents, size);
-    // A rerun or continuation of a format-1 log writes what format 1 did: JSON memory
-    // digested in full, schemas inside the llm lines.
+    // A rerun or continuation of an older log writes what its format did: format 1 digests
+    // JSON memory in full and keeps schemas inside the llm lines; format 2 hashes each memory
+    // entry whole (format 3 hashes a heard line's content once for all its hearers).
     const format1 = log.format === 'grapevine-log/1';
     if (this.executor instanceof XStateExecutor && format1) this.executor.useDigestScheme('full');
+    if (this.executor instanceof XStateExecutor && log.format === 'grapevine-log/2')
+      this.executor.useDigestScheme('additive');
     this.schemas = format1 ? null : new LlmSchemaTable();
     this.bus = new MessageBus({
       size,

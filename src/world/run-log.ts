@@ -9,7 +9,7 @@ export interface RunLog {
   /** Sequence number of the last line written. */
   readonly seq: number;
   /**
-   * The log's format tag (`grapevine-log/2`, or `grapevine-log/1` when rerunning or
+   * The log's format tag (`grapevine-log/3`, or `grapevine-log/2` or `/1` when rerunning or
    * continuing an older log); what the engine writes depends on it. Unset: the newest.
    */
   readonly format?: string;

@@ -27,13 +27,13 @@ describe('default output and log formats', () => {
     );
     const raw = readFileSync(log, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(raw[0]);
-    raw[0] = JSON.stringify({ ...header, format: 'grapevine-log/3' });
+    raw[0] = JSON.stringify({ ...header, format: 'grapevine-log/9' });
     const future = join(dir, 'future.ndjson');
     writeFileSync(future, reChain(raw));
     const r = await cli(['replay', future, '--verify'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      `grapevine: ${future} was written by format 3; this grapevine reads formats 1 and 2`,
+      `grapevine: ${future} was written by format 9; this grapevine reads formats 1, 2 and 3`,
     );
   });
 });

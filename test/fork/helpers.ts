@@ -24,7 +24,41 @@ export function lines(path: string): string[] {
   const { h: _h, ...header } = JSON.parse(past[0]) as Record<string, unknown>;
   const wall = { ...(header.wall as object), ...head.wall };
   past[0] = new LineEncoder().encode({ ...header, wall }, null).text;
-  return [...past, ...own.slice(1)];
+  return [...past, ...own.slice(1).map((l) => unpatched(l, past))];
+}
+
+/**
+ * The line a `snapshot-patch` line stands for (any other line as it is), from the format's
+ * description: the base line's bytes, with each varint triple (copy, insert, skip) of `ops`
+ * copying bytes of the base, inserting bytes of `data` (latin1) and skipping base bytes,
+ * then the rest of the base.
+ */
+function unpatched(line: string, past: string[]): string {
+  if (!line.endsWith('"type":"snapshot-patch"', line.length - 24)) return line;
+  const patch = JSON.parse(line) as { base: number; ops: string; data: string };
+  const base = Buffer.from(past[patch.base], 'utf8');
+  const ops = Buffer.from(patch.ops, 'base64');
+  const data = Buffer.from(patch.data, 'latin1');
+  const numbers: number[] = [];
+  for (let i = 0, n = 0, shift = 0; i < ops.length; i++) {
+    n += (ops[i] & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (ops[i] < 0x80) {
+      numbers.push(n);
+      n = 0;
+      shift = 0;
+    }
+  }
+  const out: Buffer[] = [];
+  let at = 0;
+  let from = 0;
+  for (let k = 0; k < numbers.length; k += 3) {
+    out.push(base.subarray(at, at + numbers[k]), data.subarray(from, from + numbers[k + 1]));
+    at += numbers[k] + numbers[k + 2];
+    from += numbers[k + 1];
+  }
+  out.push(base.subarray(at));
+  return Buffer.concat(out).toString('utf8');
 }
 
 export { BIN as bin } from '../cli/run-cli.ts';

@@ -47,7 +47,11 @@ describe('derived data kept on remembered entries', () => {
   });
 
   it('keeps the terms of only the first scorer; a second scorer scores the same', () => {
-    const fresh = remember(emptyMemory(), made.entries).entries; // new entries, empty slots
+    // New entries at another tick: their own, empty slots (not shared with made's).
+    const fresh = remember(
+      emptyMemory(),
+      made.entries.map((e) => ({ ...e, t: e.t + 1000 })),
+    ).entries;
     const own = new LexicalRelevance();
     const other = new LexicalRelevance();
     const first = own.scoreEntries('bakery recipe', fresh);
@@ -55,6 +59,26 @@ describe('derived data kept on remembered entries', () => {
     expect(own.scoreEntries('bakery recipe', fresh)).toEqual(first);
     expect(derivedOf(fresh[0])?.termsOwner).toBe(own);
     expect(first[0]).toBeGreaterThan(0);
+  });
+
+  it('shares one slot among entries of the same text, kind, tick and source (the hearers of a line)', () => {
+    const line = { t: 5, kind: 'observation' as const, text: 'Ann: the mill opens at dawn', source: 'Ann' };
+    const a = remember(emptyMemory(), line).entries[0];
+    const b = remember(remember(emptyMemory(), { t: 1, kind: 'action', text: 'x' }), line).entries[1];
+    expect(b.id).not.toBe(a.id);
+    expect(derivedOf(b)).toBe(derivedOf(a));
+    for (const other of [
+      { ...line, t: 6 },
+      { ...line, source: 'Bo' },
+      { ...line, kind: 'reflection' as const },
+    ])
+      expect(derivedOf(remember(emptyMemory(), other).entries[0])).not.toBe(derivedOf(a));
+    // What the slot keeps is the same for both: the budget's cost and the scorer's terms.
+    const scorer = new LexicalRelevance();
+    expect(scorer.scoreEntries('mill dawn', [a])).toEqual(scorer.scoreEntries('mill dawn', [b]));
+    expect(fitToBudget([a], 1000)).toEqual([a]);
+    expect(derivedOf(b)?.cost).toBe(derivedOf(a)?.cost);
+    expect(derivedOf(a)?.cost).toBeGreaterThan(0);
   });
 });
 

@@ -99,7 +99,7 @@ describe('round trip', () => {
     const lines = await readAll(path);
     expect(lines).toHaveLength(41);
     expect(lines[0]).toMatchObject({ seq: 0, t: 0, type: 'header', line: 1 });
-    expect(lines[0].event).toMatchObject({ ...HEADER, format: 'grapevine-log/2' });
+    expect(lines[0].event).toMatchObject({ ...HEADER, format: 'grapevine-log/3' });
     for (let seq = 1; seq <= 40; seq++) {
       const e = eventFor(seq, 40);
       expect(lines[seq]).toMatchObject({ seq, t: e.t, type: e.type, line: seq + 1 });
@@ -120,7 +120,7 @@ describe('round trip', () => {
     writer.close();
     const [header, event] = readFileSync(path, 'utf8').split('\n');
     expect(header).toMatch(
-      /^\{"alpha":\{"a":\[3,\{"c":5,"d":4\}\],"b":2\},"format":"grapevine-log\/2","seq":0,"t":0,"type":"header","zeta":1,"h":"[0-9a-f]{16}"\}$/,
+      /^\{"alpha":\{"a":\[3,\{"c":5,"d":4\}\],"b":2\},"format":"grapevine-log\/3","seq":0,"t":0,"type":"header","zeta":1,"h":"[0-9a-f]{16}"\}$/,
     );
     expect(event).toMatch(/^\{"a":0,"b":"x","seq":1,"t":1,"type":"act","h":"[0-9a-f]{16}"\}$/);
   });
@@ -216,7 +216,7 @@ describe('round trip', () => {
       type: 'header',
       seq: 0,
       t: 0,
-      format: 'grapevine-log/2',
+      format: 'grapevine-log/3',
     });
   });
 
@@ -548,7 +548,7 @@ describe('files that are not logs', () => {
     }
     writeFileSync(path, '{"format":"grapevine-log/9","seq":0,"t":0,"type":"header"}\n');
     expect((await failure(readHeader(path))).message).toContain(
-      'was written by format 9; this grapevine reads formats 1 and 2',
+      'was written by format 9; this grapevine reads formats 1, 2 and 3',
     );
     writeFileSync(path, '{"type":"header"');
     expect((await failure(scanLog(path))).message).toContain('no complete header line');

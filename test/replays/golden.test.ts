@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli.ts';
@@ -22,6 +23,23 @@ describe('golden replays from earlier versions', () => {
     const format2 = new Set(logs.filter((f) => /-format2\.ndjson/.test(f)).map((f) => f.split('-')[0]));
     for (const w of ['rumor', 'town', 'sotopia', 'survey', 'opinion', 'epidemic'])
       expect(format2.has(w)).toBe(true);
+  });
+
+  it('has a log in log format 3 (grapevine-log/3) of every world whose agents keep JSON memory', () => {
+    const format3 = new Set(logs.filter((f) => /-format3\.ndjson/.test(f)).map((f) => f.split('-')[0]));
+    for (const w of ['rumor', 'town', 'sotopia', 'survey']) expect(format3.has(w)).toBe(true);
+  });
+
+  it('an unchanged standalone fork of a format-2 log restores and runs on in format 2 (same digest as its parent)', async () => {
+    const parent = join(golden, 'town-square-v0.1-format2.ndjson.gz');
+    const child = join(mkdtempSync(join(tmpdir(), 'grapevine-f2-')), 'child.ndjson');
+    const fork = await cli(['fork', parent, '--at', '4', '--standalone', '--out', child]);
+    expect(fork.code, fork.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(child, 'utf8').split('\n')[0]).format).toBe('grapevine-log/2');
+    const a = await cli(['replay', parent, '--verify', '--json']);
+    const b = await cli(['replay', child, '--verify', '--json']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout).digest).toBe(JSON.parse(a.stdout).digest);
   });
 
   it.each(logs)('%s verifies', async (file) => {
