@@ -2,7 +2,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { cliChecked as cli } from './in-process-checked.ts';
+import { hasStack, tempDir } from './run-cli.ts';
+
+// The commands run in this process (the CLI's `main`): these cases are about what a command
+// decides (exit codes, error lines, the logs written), and a process start costs ~0.3 CPU-s.
 
 const dir = tempDir();
 const parent = join(dir, 'parent.ndjson');
