@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
 import { cliChecked as cli } from './in-process-checked.ts';
-import { hasStack, tempDir } from './run-cli.ts';
+import { hasStack, cli as spawned, tempDir } from './run-cli.ts';
 
 // The commands run in this process (the CLI's `main`): these cases are about what a command
 // decides (exit codes, error lines, the logs written), and a process start costs ~0.3 CPU-s.
+// The damaged log given to audit goes to a real process: its exit code and one error line
+// (the one spawned audit of the suite).
 
 const dir = tempDir();
 const parent = join(dir, 'parent.ndjson');
@@ -137,7 +139,7 @@ describe('audit (issue 15, items 10, 16)', () => {
     raw[k] = JSON.stringify(e);
     const bad = join(dir, 'null-messages.ndjson');
     writeFileSync(bad, reChain(raw));
-    const r = await cli(['audit', bad]);
+    const r = await spawned(['audit', bad]);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(`line ${k + 1}`);
     expect(hasStack(r.stdout + r.stderr)).toBe(false);
