@@ -7,8 +7,8 @@ import { hasStack, cli as spawned, tempDir } from './run-cli.ts';
 
 // The commands run in this process (the CLI's `main`): these cases are about what a command
 // decides (exit codes, error lines, the logs written), and a process start costs ~0.3 CPU-s.
-// The damaged log given to audit goes to a real process: its exit code and one error line
-// (the one spawned audit of the suite).
+// The damaged log given to audit, and the header-only diff, go to real processes (the one
+// spawned audit and diff of the suite: exit code, error line, stdout of the process).
 
 const dir = tempDir();
 const parent = join(dir, 'parent.ndjson');
@@ -75,7 +75,8 @@ describe('diff (issue 15, item 17)', () => {
         ])
       ).code,
     ).toBe(0);
-    const r = await cli(['diff', parent, other]);
+    // the one spawned diff of the suite: its text on a real process's stdout
+    const r = await spawned(['diff', parent, other]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('the headers differ in: ticks');
     expect(r.stdout).not.toContain('[]');
