@@ -2,7 +2,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lines, reChain } from '../support/logs.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { cliChecked as cli } from './in-process-checked.ts';
+import { hasStack, cli as spawned, tempDir } from './run-cli.ts';
+
+// The commands run in this process (the CLI's `main`): these cases are about what a command
+// decides (exit codes, error lines, the logs written), and a process start costs ~0.3 CPU-s.
+// The damaged log given to audit, and the header-only diff, go to real processes (the one
+// spawned audit and diff of the suite: exit code, error line, stdout of the process).
 
 const dir = tempDir();
 const parent = join(dir, 'parent.ndjson');
@@ -69,7 +75,8 @@ describe('diff (issue 15, item 17)', () => {
         ])
       ).code,
     ).toBe(0);
-    const r = await cli(['diff', parent, other]);
+    // the one spawned diff of the suite: its text on a real process's stdout
+    const r = await spawned(['diff', parent, other]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('the headers differ in: ticks');
     expect(r.stdout).not.toContain('[]');
@@ -133,7 +140,7 @@ describe('audit (issue 15, items 10, 16)', () => {
     raw[k] = JSON.stringify(e);
     const bad = join(dir, 'null-messages.ndjson');
     writeFileSync(bad, reChain(raw));
-    const r = await cli(['audit', bad]);
+    const r = await spawned(['audit', bad]);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(`line ${k + 1}`);
     expect(hasStack(r.stdout + r.stderr)).toBe(false);

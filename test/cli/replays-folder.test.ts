@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reChain } from '../support/logs.ts';
+import { cliChecked } from './in-process-checked.ts';
 import { cli } from './run-cli.ts';
+
+// The default folder is relative to the working directory: that run is a real process started
+// in a fresh folder. The format check runs in this process (absolute paths; what replay decides).
 
 describe('default output and log formats', () => {
   it('a run without --out writes replays/<world>-s<seed>-<time>.ndjson', async () => {
@@ -22,15 +26,13 @@ describe('default output and log formats', () => {
   it('a log of another format fails with both format numbers (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'grapevine-format-'));
     const log = join(dir, 'now.ndjson');
-    expect((await cli(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'], { cwd: dir })).code).toBe(
-      0,
-    );
+    expect((await cliChecked(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'])).code).toBe(0);
     const raw = readFileSync(log, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(raw[0]);
     raw[0] = JSON.stringify({ ...header, format: 'grapevine-log/9' });
     const future = join(dir, 'future.ndjson');
     writeFileSync(future, reChain(raw));
-    const r = await cli(['replay', future, '--verify'], { cwd: dir });
+    const r = await cliChecked(['replay', future, '--verify']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       `grapevine: ${future} was written by format 9; this grapevine reads formats 1, 2 and 3`,

@@ -4,7 +4,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from './run-cli.ts';
+import { cliChecked } from './in-process-checked.ts';
+import { tempDir } from './run-cli.ts';
+
+// The commands run in this process (the CLI's `main`, nothing left open, the variable set for
+// the command only): they test what is written and read, and a process start costs ~0.3 CPU-s.
+function cli(args: string[], opts: { env?: Record<string, string> } = {}) {
+  return cliChecked(args, opts);
+}
 
 const dir = tempDir();
 const log = join(dir, 'complete.ndjson');

@@ -1,12 +1,14 @@
 // Counterfactual batches (`fork --replicates`) and `grapevine diff`: treated and control
 // children with different future seeds, per-metric means with 95% confidence intervals,
-// and the first difference between two runs.
+// and the first difference between two runs. The commands run in this process (cliIn, one
+// after the other, nothing left open): what is checked is what they write and print, and a
+// process start costs ~0.3 CPU-s; fork-own-future.test.ts runs fork in real processes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  cli,
-  cliJson,
+  cliIn as cli,
+  cliJsonIn as cliJson,
   endOfTickIndex,
   expectForkOf,
   type Line,

@@ -8,7 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cli, events, llmLines, summaryOf, tempDir } from './e2e-helpers.ts';
+import { cliInProcess } from '../cli/in-process-cli.ts';
+import { events, llmLines, type Outcome, summaryOf, tempDir } from './e2e-helpers.ts';
 
 const dir = tempDir('grapevine-cache-digest-');
 const cache = join(dir, 'cache');
@@ -19,6 +20,19 @@ const digestOf = (r: Awaited<ReturnType<typeof cli>>): string => summaryOf(r).di
 function runArgs(out: string, ...extra: string[]): string[] {
   const world = ['town-square', '--set', 'agents=5', '--ticks', '5', '--snapshot-every', '1'];
   return ['run', ...world, '--seed', '1', '--out', out, '--json', '--llm-base-url', server.url, ...extra];
+}
+
+/**
+ * `grapevine ...args` in this process (the CLI's `main`): what is checked is the digests and
+ * lines the commands write, and a process start costs ~0.3 CPU-s (town-square-llm.test.ts
+ * runs the LLM commands in real processes). What it may leave open is the LLM client's idle
+ * keep-alive connections to `server`, no more than the server took.
+ */
+async function cli(args: string[]): Promise<Outcome> {
+  const r = await cliInProcess(args);
+  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
+  expect(r.leaked.length).toBeLessThanOrEqual(server.stats().connections);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Model calls the server has answered so far. */

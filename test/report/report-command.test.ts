@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '../../src/report/index.ts';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { cli as runCli } from '../cli/run-cli.ts';
 import { lines } from '../support/logs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-report-'));
 
+// The runs and reports go in this process (the CLI's `main`, nothing left open): what is
+// checked is the figures and the page a command writes, and a process start costs ~0.3 CPU-s.
+// The tampered log is refused by a real process (its exit code and stderr without a stack).
 function cli(...args: string[]) {
-  return runCli(args);
+  return cliChecked(args);
 }
 
 type Report = { figures: Figure[]; ticks: number; digest: string };
@@ -90,7 +94,7 @@ describe('grapevine report', () => {
     raw[3] = raw[3].replace(/"fact\.aware":(\d+)/, (_, n) => `"fact.aware":${Number(n) + 1}`);
     const bad = join(dir, 'tampered.ndjson');
     writeFileSync(bad, `${raw.join('\n')}\n`);
-    const r = await cli('report', bad, '--out', join(dir, 'x.html'));
+    const r = await runCli(['report', bad, '--out', join(dir, 'x.html')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 4/);
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);

@@ -2,7 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAnswersFile, readHumanFile } from '../../src/validity/index.ts';
-import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+import { cliChecked as cli } from '../cli/in-process-checked.ts';
+import { hasStack, tempDir } from '../cli/run-cli.ts';
+
+// The compare commands run in this process (the CLI's `main`, nothing left open): they test
+// what compare decides and writes, and a process start costs ~0.3 CPU-s; anes96-reference and
+// worked-example run compare in real processes.
 
 const dir = tempDir('grapevine-compare-');
 const file = (name: string, text: string) => {

@@ -8,7 +8,15 @@ import { parseScript } from '../../../worlds/sotopia/script-parser.ts';
 import { askSotopia, REPAIR_TEMPERATURE } from '../../../worlds/sotopia/sotopia-ask.ts';
 import { loadTemplates } from '../../../worlds/sotopia/templates.ts';
 import { turnReplySchema } from '../../../worlds/sotopia/transcript.ts';
-import { cli, tempDir } from '../../cli/run-cli.ts';
+import { cliChecked } from '../../cli/in-process-checked.ts';
+import { tempDir } from '../../cli/run-cli.ts';
+
+// The commands run in this process (the CLI's `main`, nothing left open, the OpenAI variables
+// removed for the command only): what is checked is what they write, and a process start
+// costs ~0.3 CPU-s; study-cli.test.ts kills a study in a real process.
+function cli(args: string[], opts: { env?: Record<string, undefined> } = {}) {
+  return cliChecked(args, opts);
+}
 
 const NAMES = ['Oliver Thompson', 'Esmeralda Solis'] as const;
 
@@ -183,10 +191,8 @@ describe('parsing option', () => {
         ],
         { env },
       );
-    const [free, json] = await Promise.all([
-      run('free.ndjson', []),
-      run('json.ndjson', ['--set', 'parsing=reask']),
-    ]);
+    const free = await run('free.ndjson', []);
+    const json = await run('json.ndjson', ['--set', 'parsing=reask']);
     expect(free.code, free.stderr).toBe(0);
     expect(json.code, json.stderr).toBe(0);
     const script = llmRecords(join(dir, 'free.ndjson')).find((e) => e.purpose === 'write-script')!;
@@ -233,7 +239,7 @@ describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.p
       out,
     ];
     const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined };
-    const first = await cli(args, { env, timeoutMs: 300_000 });
+    const first = await cli(args, { env });
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     const row = report.episodes[0];
@@ -247,7 +253,7 @@ describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.p
     expect(new Set(seeds).size).toBe(3);
     const third = readFileSync(`${base}.attempt3.ndjson`, 'utf8');
     rmSync(`${base}.attempt3.ndjson`);
-    const again = await cli(args, { env, timeoutMs: 300_000 });
+    const again = await cli(args, { env });
     expect(again.code, again.stderr).toBe(0);
     expect(existsSync(`${base}.attempt3.ndjson`)).toBe(true);
     const rerun = readFileSync(`${base}.attempt3.ndjson`, 'utf8');

@@ -10,13 +10,32 @@ import {
   loadTemplates,
   PLACEHOLDERS,
 } from '../../../worlds/sotopia/templates.ts';
-import { cli as runCli } from '../../cli/run-cli.ts';
+import { cliInProcess } from '../../cli/in-process-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
 
-/** The CLI with the OpenAI variables set but empty (they must count as unset). */
-function cli(...args: string[]) {
-  return runCli(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
+const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
+
+/**
+ * The CLI in this process (the CLI's `main`: what a run writes and refuses; a process start
+ * costs ~0.3 CPU-s), with the OpenAI variables set but empty for the command only (they must
+ * count as unset). It may leave open only the LLM client's idle keep-alive connections to
+ * `server`, no more than the server took.
+ */
+async function cli(...args: string[]) {
+  const saved = Object.keys(EMPTY).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, EMPTY);
+  try {
+    const r = await cliInProcess(args);
+    expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
+    expect(r.leaked.length).toBeLessThanOrEqual(server.stats().connections);
+    return r;
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 function templatesDir(name: string, files: Record<string, string>): string {

@@ -7,7 +7,8 @@ import { auditPrompts } from '../../../src/metrics/index.ts';
 import { readHeader } from '../../../src/replay/index.ts';
 import type { PrivateItem } from '../../../src/world/index.ts';
 import { world } from '../../../worlds/town-square/index.ts';
-import { cli, events, llmLines, summaryOf, tempDir, townArgs } from '../../llm-e2e/e2e-helpers.ts';
+import { cliInProcess } from '../../cli/in-process-cli.ts';
+import { events, llmLines, type Outcome, summaryOf, tempDir, townArgs } from '../../llm-e2e/e2e-helpers.ts';
 
 const dir = tempDir('grapevine-town-square-');
 let llm: LocalLlmServer;
@@ -15,6 +16,19 @@ let llm: LocalLlmServer;
 beforeAll(async () => {
   llm = await startLocalLlmServer({ port: 0, seed: 1 });
 });
+
+/**
+ * `grapevine ...args` in this process (the CLI's `main`): these cases test what a run writes
+ * and what a command refuses, and a process start costs ~0.3 CPU-s; town-square runs in real
+ * processes in llm-e2e/ and package/. What it may leave open is the LLM client's keep-alive
+ * connections to `llm` (idle and unreferenced), no more than the server took.
+ */
+async function cli(args: string[]): Promise<Outcome> {
+  const r = await cliInProcess(args);
+  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
+  expect(r.leaked.length).toBeLessThanOrEqual(llm.stats().connections);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
 
 afterAll(async () => {
   await llm.close();
