@@ -86,6 +86,44 @@ export async function readForkParent(
   }
 }
 
+/**
+ * Reads a whole plain log for a rerun from its header (`replay --verify`, with no snapshot to
+ * restore): as `readRecordedRun`, except that snapshot lines and their parts are chained over
+ * their raw bytes and not parsed or re-encoded. A rerun keeps no snapshot and writes each one
+ * again, and its chain value there must equal the recorded one, so the rerun proves those
+ * bytes (canonical JSON included); in an LLM world the final snapshot is most of the log.
+ * Undefined when this read does not apply or finds anything wrong (a gzip log, a delta child,
+ * a damaged or unfinished line, bytes after the end): the full read then reads the log and
+ * reports what is wrong in its own words.
+ */
+export async function readForRerun(path: string): Promise<RecordedRun | undefined> {
+  if (isGzipPath(path)) return undefined;
+  try {
+    const header = await readHeaderLine(path);
+    if (header === undefined || header.chain === undefined || isDeltaHeader(header.event)) return undefined;
+    const offset = Buffer.byteLength(header.raw) + 1;
+    const start = { seq: 1, offset, prev: header.chain, snapshot: 0 };
+    // a split snapshot's own line is small and says how it was split: it is parsed
+    const tail = new TailReader(path, header, start, -1, [], SMALL_SNAPSHOT_LINE);
+    const source = readRawLineBytes(path, offset);
+    for (;;) {
+      const step = await source.next();
+      if (step.done) {
+        if (step.value) return undefined;
+        break;
+      }
+      for (const line of step.value) tail.take(line);
+    }
+    return tail.builder.finish({ digest: tail.chain, complete: tail.lastType === 'end', truncated: false });
+  } catch {
+    // whatever is wrong (a missing file, a damaged line, bytes after the end), the full read says it
+    return undefined;
+  }
+}
+
+/** Snapshot lines shorter than this are parsed by {@link readForRerun} (a split snapshot's line is). */
+const SMALL_SNAPSHOT_LINE = 1 << 16;
+
 /** The verified header line of a plain log, or undefined when it has none. */
 async function readHeaderLine(path: string): Promise<LogLine | undefined> {
   const source = readRawLineBytes(path);
@@ -188,6 +226,8 @@ class TailReader {
   chain: string;
   seq: number;
   lastType = '';
+  /** True right after a `snapshot-part` line taken unparsed. */
+  private skippedParts = false;
   private readonly verifier: LineVerifier;
   private readonly assembler: SnapshotAssembler;
 
@@ -197,6 +237,8 @@ class TailReader {
     private readonly start: Start,
     private readonly lastFork: number,
     ticks: readonly number[],
+    /** Snapshot lines (not parts) shorter than this many bytes are parsed even when unused. */
+    private readonly parseBelow = 0,
   ) {
     this.builder = new RecordedRunBuilder(ticks);
     this.builder.add(header);
@@ -215,12 +257,14 @@ class TailReader {
     const unused =
       (kind?.type === 'snapshot' || kind?.type === SNAPSHOT_PART) &&
       kind.t > this.lastFork &&
-      seq !== this.start.snapshot;
+      seq !== this.start.snapshot &&
+      (kind.type === SNAPSHOT_PART || line.bytes.length >= this.parseBelow);
     if (hash !== null && kind !== null && unused) {
       // a snapshot (or a part of one) after the last fork tick: chained, not parsed
       this.chain = this.checkRaw(line, hash, seq);
       if (kind.type === SNAPSHOT_PART) this.builder.addUnparsedPart(kind.t, hash);
       else this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
+      this.skippedParts = kind.type === SNAPSHOT_PART;
       this.lastType = kind.type;
     } else {
       const parsed =
@@ -230,8 +274,10 @@ class TailReader {
       const want =
         seq === this.start.snapshot ? 'snapshot' : seq === this.start.seq && seq > 1 ? 'tick' : null;
       if (want !== null && parsed.type !== want) throw new NotIndexable();
-      // a split snapshot's parts are put back together as the full reader does (its state is built when kept)
-      this.assembler.accept(parsed);
+      // a split snapshot's parts are put back together as the full reader does (its state is
+      // built when kept), unless they were not parsed (then nothing keeps its state)
+      if (!(this.skippedParts && parsed.type === 'snapshot')) this.assembler.accept(parsed);
+      this.skippedParts = false;
       this.builder.add(parsed, hash ?? undefined, line.bytes);
       this.chain = parsed.chain as string;
       this.lastType = parsed.type;

@@ -2,6 +2,7 @@ import { LogFormatError } from '../core/index.ts';
 import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { readLog } from './log-reader.ts';
+import { readForRerun } from './read-fork-parent.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
@@ -19,6 +20,10 @@ export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
 /** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
 export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
+  if ((opts.restoreTicks ?? []).length === 0) {
+    const run = await readForRerun(path);
+    if (run) return run;
+  }
   const builder = new RecordedRunBuilder(opts.restoreTicks ?? [], path);
   const lines = readLog(path);
   for (;;) {

@@ -1,0 +1,101 @@
+// readRecordedRun without restore ticks (what `replay --verify` reads before its rerun) takes a
+// plain log's snapshot lines and parts by their raw bytes' chain, without parsing them: the
+// run it gives must be the one the full, parsing read gives, and anything wrong must still be
+// reported as the full read reports it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  LogWriter,
+  type RecordedRun,
+  RecordedRunBuilder,
+  readForRerun,
+  readLog,
+  readRecordedRun,
+} from '../../src/replay/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'grapevine-rerun-read-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  delete process.env.GRAPEVINE_LOG_LINE_BOUND;
+});
+
+const HEADER = { engine: 'grapevine-test', world: { id: 'rumor', version: 1 }, seed: 1, params: { n: 3 } };
+
+/** A snapshot state with a long base64 column and many small objects. */
+function state(seed: number) {
+  const column = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7 + seed) % 251)).toString(
+    'base64',
+  );
+  return {
+    tick: seed,
+    executor: { kind: 'columnar', columns: [column, 'short'] },
+    world: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`a${i}`, { heard: (i + seed) % 3 }])),
+  };
+}
+
+function writeRun(path: string): void {
+  const w = LogWriter.create(path, HEADER);
+  w.append('tick', 0, { state: 'x' });
+  for (let t = 1; t <= 3; t++) {
+    w.append('tick', t, { state: `y${t}` });
+    w.append('snapshot', t, { state: state(t) });
+  }
+  w.append('end', 3, { reason: 'done' });
+  w.close();
+}
+
+/** The run as the full read (every line parsed and re-encoded) gives it. */
+async function fullRead(path: string): Promise<RecordedRun> {
+  const builder = new RecordedRunBuilder([], path);
+  const lines = readLog(path);
+  for (;;) {
+    const step = await lines.next();
+    if (step.done) return builder.finish(step.value) as RecordedRun;
+    builder.add(step.value);
+  }
+}
+
+describe('the read before a rerun', () => {
+  it('gives the run of the full read, snapshots whole or split into parts', async () => {
+    const whole = join(dir, 'whole.ndjson');
+    writeRun(whole);
+    process.env.GRAPEVINE_LOG_LINE_BOUND = '4096';
+    const split = join(dir, 'split.ndjson');
+    writeRun(split);
+    expect(readFileSync(split, 'utf8')).toContain('"type":"snapshot-part"');
+    for (const path of [whole, split]) {
+      const fast = await readForRerun(path);
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(await fullRead(path));
+      expect(await readRecordedRun(path)).toEqual(fast);
+    }
+    // the split is what a rerun needs to split its own snapshots as the recording did
+    expect((await readForRerun(split))?.chain.splits?.size).toBe(3);
+  });
+
+  it('leaves a changed snapshot byte to the full read, which names the line', async () => {
+    const path = join(dir, 'tampered.ndjson');
+    writeRun(path);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const k = lines.findIndex((l) => l.includes('"type":"snapshot"'));
+    lines[k] = lines[k].replace('"heard":1', '"heard":2');
+    writeFileSync(path, lines.join('\n'));
+    expect(await readForRerun(path)).toBeUndefined();
+    await expect(readRecordedRun(path)).rejects.toThrow(`line ${k + 1}`);
+  });
+
+  it('leaves a missing file, an unfinished line and bytes after the end to the full read', async () => {
+    expect(await readForRerun(join(dir, 'missing.ndjson'))).toBeUndefined();
+    const cut = join(dir, 'cut.ndjson');
+    writeRun(cut);
+    const text = readFileSync(cut, 'utf8');
+    writeFileSync(cut, text.slice(0, text.length - 20));
+    expect(await readForRerun(cut)).toBeUndefined();
+    const after = join(dir, 'after.ndjson');
+    writeFileSync(after, `${text}{"extra":1}\n`);
+    expect(await readForRerun(after)).toBeUndefined();
+    await expect(readRecordedRun(after)).rejects.toThrow('follows the end line');
+  });
+});
