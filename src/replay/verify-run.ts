@@ -2,8 +2,8 @@ import { LogFormatError } from '../core/index.ts';
 import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { readLog } from './log-reader.ts';
-import { readForRerun } from './read-fork-parent.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
+import { readForRerun } from './tail-reader.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** Options of {@link readRecordedRun}. */

@@ -10,10 +10,10 @@ import {
   LogWriter,
   type RecordedRun,
   RecordedRunBuilder,
-  readForRerun,
   readLog,
   readRecordedRun,
 } from '../../src/replay/index.ts';
+import { readForRerun } from '../../src/replay/tail-reader.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-rerun-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
