@@ -18,7 +18,12 @@ export interface ReadRecordedOptions {
 /** Stop reasons that come from outside the world (a replay must stop at the same tick). */
 export const EXTERNAL_STOPS: readonly string[] = ['budget-exhausted'];
 
-/** Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check. */
+/**
+ * Reads a log, verifying its hash chain, and keeps each line's hash for a rerun check.
+ * Without `restoreTicks`, a plain log's snapshot lines are checked by their chain over their
+ * bytes and not parsed (see `readForRerun`): nothing keeps their state, and a rerun proves
+ * their bytes. A log that read finds anything wrong in is read the full way.
+ */
 export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
   if ((opts.restoreTicks ?? []).length === 0) {
     const run = await readForRerun(path);
