@@ -15,6 +15,11 @@ export interface CheckedOutcome {
 export interface CheckedOptions {
   /** Resource kinds the command may leave open (default: none). */
   allowLeaked?: string[];
+  /**
+   * The local LLM server the command talks to: it may also leave open the LLM client's idle
+   * keep-alive connections to it (one TCP socket each), no more than the server took.
+   */
+  llm?: { stats(): { connections: number } };
   /** Environment variables set (or, when undefined, removed) for the command only. */
   env?: Record<string, string | undefined>;
 }
@@ -37,7 +42,12 @@ export async function cliChecked(
   try {
     const r = await cliInProcess(args);
     const what = `grapevine ${args.join(' ')}`;
-    expect(r.leaked, `${what} left resources open`).toEqual(opts.allowLeaked ?? []);
+    const sockets = opts.llm ? r.leaked.filter((k) => k === 'TCPSocketWrap') : [];
+    expect(sockets.length, `${what} left more sockets than its LLM server took`).toBeLessThanOrEqual(
+      opts.llm?.stats().connections ?? 0,
+    );
+    const leaked = opts.llm ? r.leaked.filter((k) => k !== 'TCPSocketWrap') : r.leaked;
+    expect(leaked, `${what} left resources open`).toEqual(opts.allowLeaked ?? []);
     expect(listeners(), `${what} left signal handlers`).toEqual(handlers);
     return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   } finally {

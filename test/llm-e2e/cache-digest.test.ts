@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliInProcess } from '../cli/in-process-cli.ts';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { events, llmLines, type Outcome, summaryOf, tempDir } from './e2e-helpers.ts';
 
 const dir = tempDir('grapevine-cache-digest-');
@@ -28,12 +28,7 @@ function runArgs(out: string, ...extra: string[]): string[] {
  * runs the LLM commands in real processes). What it may leave open is the LLM client's idle
  * keep-alive connections to `server`, no more than the server took.
  */
-async function cli(args: string[]): Promise<Outcome> {
-  const r = await cliInProcess(args);
-  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
-  expect(r.leaked.length).toBeLessThanOrEqual(server.stats().connections);
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]): Promise<Outcome> => cliChecked(args, { llm: server });
 
 /** Model calls the server has answered so far. */
 const completions = () => server.stats().completions;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { cliChecked } from '../cli/in-process-checked.ts';
 import { cliInProcess } from '../cli/in-process-cli.ts';
 import {
   cli,
@@ -38,11 +39,8 @@ async function server(opts: Parameters<typeof startLocalLlmServer>[0] = {}): Pro
  * the client's idle sockets are unreferenced): nothing else, and no more sockets than the
  * server took connections.
  */
-async function townInProcess(args: string[], llm: LocalLlmServer): Promise<Outcome> {
-  const r = await cliInProcess(args);
-  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
-  expect(r.leaked.length).toBeLessThanOrEqual(llm.stats().connections);
-  return r;
+function townInProcess(args: string[], llm: LocalLlmServer): Promise<Outcome> {
+  return cliChecked(args, { llm });
 }
 
 afterAll(async () => {

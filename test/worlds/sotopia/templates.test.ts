@@ -10,7 +10,7 @@ import {
   loadTemplates,
   PLACEHOLDERS,
 } from '../../../worlds/sotopia/templates.ts';
-import { cliInProcess } from '../../cli/in-process-cli.ts';
+import { cliChecked } from '../../cli/in-process-checked.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
 
@@ -19,24 +19,9 @@ const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 /**
  * The CLI in this process (the CLI's `main`: what a run writes and refuses; a process start
  * costs ~0.3 CPU-s), with the OpenAI variables set but empty for the command only (they must
- * count as unset). It may leave open only the LLM client's idle keep-alive connections to
- * `server`, no more than the server took.
+ * count as unset); it may leave open only idle keep-alive connections to `server`.
  */
-async function cli(...args: string[]) {
-  const saved = Object.keys(EMPTY).map((k) => [k, process.env[k]] as const);
-  Object.assign(process.env, EMPTY);
-  try {
-    const r = await cliInProcess(args);
-    expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
-    expect(r.leaked.length).toBeLessThanOrEqual(server.stats().connections);
-    return r;
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const cli = (...args: string[]) => cliChecked(args, { env: EMPTY, llm: server });
 
 function templatesDir(name: string, files: Record<string, string>): string {
   const d = mkdtempSync(join(dir, `${name}-`));

@@ -7,7 +7,7 @@ import { auditPrompts } from '../../../src/metrics/index.ts';
 import { readHeader } from '../../../src/replay/index.ts';
 import type { PrivateItem } from '../../../src/world/index.ts';
 import { world } from '../../../worlds/town-square/index.ts';
-import { cliInProcess } from '../../cli/in-process-cli.ts';
+import { cliChecked } from '../../cli/in-process-checked.ts';
 import { events, llmLines, type Outcome, summaryOf, tempDir, townArgs } from '../../llm-e2e/e2e-helpers.ts';
 
 const dir = tempDir('grapevine-town-square-');
@@ -23,12 +23,7 @@ beforeAll(async () => {
  * processes in llm-e2e/ and package/. What it may leave open is the LLM client's keep-alive
  * connections to `llm` (idle and unreferenced), no more than the server took.
  */
-async function cli(args: string[]): Promise<Outcome> {
-  const r = await cliInProcess(args);
-  expect(r.leaked.filter((k) => k !== 'TCPSocketWrap')).toEqual([]);
-  expect(r.leaked.length).toBeLessThanOrEqual(llm.stats().connections);
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]): Promise<Outcome> => cliChecked(args, { llm: llm });
 
 afterAll(async () => {
   await llm.close();
