@@ -260,6 +260,9 @@ async function mergeEngineChunks(root, staged, outdir, metafile) {
       .filter((o) => !cliStart.has(o) && !entries.includes(o))
       .map((o) => join(root, o)),
   );
+  // the chunks the CLI's entry imports (shared with the engine: errors, the version, esbuild's
+  // helpers) go into one file of their own
+  const cli = new Set([...cliStart].filter((o) => !entries.includes(o)).map((o) => join(root, o)));
   const bundle = await rolldown({
     input: Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, join(staged, `${name}.js`)])),
     // esbuild's output names packages and Node's modules by bare specifiers: they stay imports.
@@ -278,7 +281,10 @@ async function mergeEngineChunks(root, staged, outdir, metafile) {
     chunkFileNames: 'chunk-[hash].js',
     // the CLI entry's own chunks, which the merged ones import, stay out of it
     codeSplitting: {
-      groups: [{ name: 'engine', test: (id) => merged.has(id), includeDependenciesRecursively: false }],
+      groups: [
+        { name: 'engine', test: (id) => merged.has(id), includeDependenciesRecursively: false },
+        { name: 'cli', test: (id) => cli.has(id), includeDependenciesRecursively: false },
+      ],
     },
   });
   await bundle.close();
