@@ -228,9 +228,9 @@ const MERGED_COMMAND = 'src/cli/commands/run.ts';
  * CPU on each file it resolves, reads, links and evaluates, whatever its size (30 modules of
  * two lines: ~28 ms against ~2 ms for the same code in one). This second pass (Rolldown, over
  * esbuild's output, without changing the code) puts every chunk that the `run` command imports
- * statically into one file, except those the CLI's own entry imports (`--version` and `--help`
- * load no engine). Commands that share the engine load that file; a world's own chunks stay
- * apart.
+ * statically into one file, and those the CLI's own entry imports into another (`--version`
+ * and `--help` load no engine): a run of a built-in world loads 11 files. Commands that share
+ * the engine load that file; a world's own chunks stay apart.
  *
  * @param {string} staged esbuild's output directory
  * @param {string} outdir where the merged files go
