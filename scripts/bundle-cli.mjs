@@ -12,8 +12,9 @@
 //   relative URL per source file is right whichever output file its code lands in.
 // - src/cli/engine-entry.ts names the bundle's public entry (dist/cli/index.js): a user's
 //   world file that imports `grapevine` then shares the CLI's module instances.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { unbarrelImports } from './barrel-imports.mjs';
 
 /** Output files of the bundle, named as bin/grapevine.mjs and engine-entry expect them. */
@@ -88,26 +89,104 @@ function importMetaPlugin(root, outdir) {
 }
 
 /**
- * zod's namespace objects (`z`, which every schema of ours is built from, and `z.core`) re-export
- * all ~60 of its error-message locales as `locales`, which kept 370 kB of translations in the
- * start-up chunk of every command. Nothing here reads `z.locales` (zod's own default, English, is imported
- * by zod directly): in the bundle `z.locales` holds English only. The library entry (dist/src/,
- * tsc's output) keeps zod untouched.
+ * zod in the bundle. Its namespace `z` holds ~250 values (every schema kind, `fromJSONSchema`,
+ * the code generator of `z.compile`, 60 error-message locales): a bundle that imports `z`
+ * keeps all of them, and the start of every command compiled and ran 391 kB of zod (~45 ms
+ * of CPU in a fresh process). Two rewrites:
+ * - The engine and the built-in worlds get a `z` that holds only the members their code
+ *   names (read from tsc's output in dist/, where type-only uses such as `z.core.$ZodType`
+ *   are gone); esbuild leaves out the rest (~220 kB of zod remain).
+ * - The public entry (src/index.ts re-exports `z` for world files, which may call any of
+ *   it) gets the whole of zod as a copy of its own, in chunks that only that entry loads:
+ *   esbuild decides what code is used for the whole build, not entry by entry, so sharing
+ *   one copy would keep everything in the chunk every command loads. A world file's
+ *   schemas then come from another zod instance than the engine's, as they already do when
+ *   it imports `zod` itself; zod's `instanceof` checks look at a schema's traits, not its
+ *   instance.
+ * In both, `z.locales` holds English only (zod's own default, which zod imports directly;
+ * nothing here reads the 370 kB of other translations). The library entry (dist/src/, tsc's
+ * output) keeps zod untouched.
  */
+const ZOD_DIR = join('node_modules', 'zod');
 const ZOD_LOCALE_IMPORTERS =
   /[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/;
+const ENGLISH_ONLY = "export { default as en } from './en.js';\n";
 
-function zodLocalesPlugin() {
+/** The members of `z` that the compiled engine and worlds name, sorted. @param {string} root */
+async function zodMembersUsed(root) {
+  const { z } = await import('zod');
+  const used = new Set();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.js'))
+        for (const m of readFileSync(path, 'utf8').matchAll(/(?<![\w$.])z\s*\.\s*([A-Za-z_$][\w$]*)/g))
+          if (Object.hasOwn(z, m[1])) used.add(m[1]);
+    }
+  };
+  for (const dir of ['src', 'worlds']) {
+    const compiled = join(root, 'dist', dir);
+    if (!existsSync(compiled)) throw new Error(`bundle-cli: ${compiled} is missing (tsc writes it first)`);
+    walk(compiled);
+  }
+  return [...used].sort();
+}
+
+/** @param {string} root @param {readonly string[]} members */
+function zodPlugin(root, members) {
+  const zod = join(root, ZOD_DIR);
+  const publicEntry = join(root, 'src', 'index.ts');
+  const load = async (path) => ({
+    contents: await readFile(path, 'utf8'),
+    resolveDir: dirname(path),
+    loader: 'js',
+  });
   return {
-    name: 'grapevine-zod-locales',
+    name: 'grapevine-zod',
     setup(build) {
+      build.onResolve({ filter: /^zod$/ }, (args) =>
+        args.importer === publicEntry
+          ? { path: join(zod, 'index.js'), namespace: 'zod-full' }
+          : { path: 'z', namespace: 'zod-used' },
+      );
+      // The engine's `z`: a namespace of the members it names, from zod's own modules.
+      build.onLoad({ filter: /^z$/, namespace: 'zod-used' }, () => ({
+        contents: `export * as z from './members';\n`,
+        resolveDir: zod,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.\/members$/, namespace: 'zod-used' }, () => ({
+        path: 'members',
+        namespace: 'zod-used',
+      }));
+      build.onLoad({ filter: /^members$/, namespace: 'zod-used' }, () => ({
+        contents: `export { ${members.join(', ')} } from './v4/classic/external.js';\n`,
+        resolveDir: zod,
+        loader: 'js',
+      }));
+      // The public entry's copy: every file of it in its own namespace.
+      build.onResolve({ filter: /^\.{1,2}\//, namespace: 'zod-full' }, (args) => ({
+        path: join(args.resolveDir, args.path),
+        namespace:
+          ZOD_LOCALE_IMPORTERS.test(args.importer) && args.path === '../locales/index.js'
+            ? 'zod-full-en'
+            : 'zod-full',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'zod-full' }, (args) => load(args.path));
+      build.onLoad({ filter: /.*/, namespace: 'zod-full-en' }, (args) => ({
+        contents: ENGLISH_ONLY,
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+      // English only in the engine's zod too.
       build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
         if (!ZOD_LOCALE_IMPORTERS.test(args.importer)) return undefined;
         return { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' };
       });
       build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-        contents: "export { default as en } from './en.js';\n",
-        resolveDir: join(args.path, '..'),
+        contents: ENGLISH_ONLY,
+        resolveDir: dirname(args.path),
         loader: 'js',
       }));
     },
@@ -139,6 +218,78 @@ function lazyChildProcessPlugin() {
   };
 }
 
+/** The command whose chunks are merged into one (see {@link mergeEngineChunks}). */
+const MERGED_COMMAND = 'src/cli/commands/run.ts';
+
+/**
+ * esbuild splits the code shared by its entries (the CLI, its ~20 lazily imported commands,
+ * each world) into one chunk per set of entries that reach it: `grapevine run` of a built-in
+ * world loaded 37 files, most of them under 5 kB. Node's ES module loader spends ~0.5-1 ms of
+ * CPU on each file it resolves, reads, links and evaluates, whatever its size (30 modules of
+ * two lines: ~28 ms against ~2 ms for the same code in one). This second pass (Rolldown, over
+ * esbuild's output, without changing the code) puts every chunk that the `run` command imports
+ * statically into one file, and those the CLI's own entry imports into another (`--version`
+ * and `--help` load no engine): a run of a built-in world loads 11 files. Commands that share
+ * the engine load that file; a world's own chunks stay apart.
+ *
+ * @param {string} staged esbuild's output directory
+ * @param {string} outdir where the merged files go
+ * @param {import('esbuild').Metafile} metafile esbuild's metafile of `staged`
+ */
+async function mergeEngineChunks(root, staged, outdir, metafile) {
+  const { rolldown } = await import('rolldown');
+  const outputs = metafile.outputs;
+  const staticClosure = (start) => {
+    const seen = new Set([start]);
+    const queue = [start];
+    while (queue.length > 0)
+      for (const imp of outputs[queue.pop()].imports)
+        if (imp.kind === 'import-statement' && !imp.external && !seen.has(imp.path)) {
+          seen.add(imp.path);
+          queue.push(imp.path);
+        }
+    return seen;
+  };
+  const out = (file) => relative(root, join(staged, file)).split(sep).join('/');
+  const command = Object.keys(outputs).find((o) => outputs[o].entryPoint === MERGED_COMMAND);
+  if (!command) throw new Error(`bundle-cli: no output holds ${MERGED_COMMAND}`);
+  const entries = Object.keys(ENTRIES).map((name) => out(`${name}.js`));
+  const cliStart = staticClosure(out('main.js'));
+  const merged = new Set(
+    [...staticClosure(command)]
+      .filter((o) => !cliStart.has(o) && !entries.includes(o))
+      .map((o) => join(root, o)),
+  );
+  // the chunks the CLI's entry imports (shared with the engine: errors, the version, esbuild's
+  // helpers) go into one file of their own
+  const cli = new Set([...cliStart].filter((o) => !entries.includes(o)).map((o) => join(root, o)));
+  const bundle = await rolldown({
+    input: Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, join(staged, `${name}.js`)])),
+    // esbuild's output names packages and Node's modules by bare specifiers: they stay imports.
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    platform: 'node',
+    treeshake: false,
+    // what the group below needs when the CLI entry's chunks stay out of it (an entry may
+    // export more than its source for other chunks to import)
+    preserveEntrySignatures: 'allow-extension',
+    logLevel: 'warn',
+  });
+  await bundle.write({
+    dir: outdir,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunk-[hash].js',
+    // the CLI entry's own chunks, which the merged ones import, stay out of it
+    codeSplitting: {
+      groups: [
+        { name: 'engine', test: (id) => merged.has(id), includeDependenciesRecursively: false },
+        { name: 'cli', test: (id) => cli.has(id), includeDependenciesRecursively: false },
+      ],
+    },
+  });
+  await bundle.close();
+}
+
 /**
  * Writes the bundle into `<root>/dist/cli/`.
  * @param {string} root the package root
@@ -146,10 +297,13 @@ function lazyChildProcessPlugin() {
 export async function bundleCli(root) {
   const { build } = await import('esbuild');
   const outdir = join(root, 'dist', 'cli');
-  await build({
+  const staged = join(root, 'dist', '.cli-chunks');
+  rmSync(staged, { recursive: true, force: true });
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, join(root, src)])),
-    outdir,
+    outdir: staged,
+    metafile: true,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -159,12 +313,21 @@ export async function bundleCli(root) {
     // rxjs hands Node its CommonJS build, which cannot be tree-shaken (430 kB per start):
     // the bundle takes its ES module build, the same code.
     alias: { rxjs: join(root, 'node_modules/rxjs/dist/esm/index.js') },
-    // Bundled CommonJS packages that require Node's own modules need a real `require`.
+    // Bundled CommonJS packages that require Node's own modules need a real `require` (pure:
+    // the merge pass drops it from the chunks that never use it; merged, 28 were made at start).
     banner: {
-      js: "import { createRequire as __gvCreateRequire } from 'node:module';\nconst require = __gvCreateRequire(import.meta.url);",
+      js: "import { createRequire as __gvCreateRequire } from 'node:module';\nconst require = /* @__PURE__ */ __gvCreateRequire(import.meta.url);",
     },
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
-    plugins: [zodLocalesPlugin(), lazyChildProcessPlugin(), importMetaPlugin(root, outdir)],
+    plugins: [
+      zodPlugin(root, await zodMembersUsed(root)),
+      lazyChildProcessPlugin(),
+      // the URLs are those of the files' final place, dist/cli/
+      importMetaPlugin(root, outdir),
+    ],
   });
+  rmSync(outdir, { recursive: true, force: true });
+  await mergeEngineChunks(root, staged, outdir, metafile);
+  rmSync(staged, { recursive: true, force: true });
 }

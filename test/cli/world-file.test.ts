@@ -87,3 +87,34 @@ describe.concurrent('a broken world file', { timeout: 180_000 }, () => {
     expect(r.stderr).not.toMatch(/unexpected error|at .*\.js:\d+/);
   });
 });
+
+// The bundled engine keeps only the zod members its own code names; a world file gets the
+// whole of zod from `grapevine` (scripts/bundle-cli.mjs). `z.email` is one the engine never uses.
+const MAIL = `import { defineAgentMachine, defineWorld, z } from 'grapevine';
+const agent = defineAgentMachine({ id: 'a', regions: { r: { initial: 's', states: { s: {} } } } });
+export const world = defineWorld({
+  id: 'mail',
+  version: '1.0.0',
+  description: 'a world whose parameter is an e-mail address',
+  params: z.object({ contact: z.email().default('ada@example.org') }),
+  create: () => ({ size: 3, agents: agent, turnPolicy: 'simultaneous', policy: () => {} }),
+});
+`;
+
+describe.concurrent('a world file using zod members the engine does not', { timeout: 180_000 }, () => {
+  it('runs with its default, and a bad value fails with the message of zod (exit 2)', async () => {
+    writeFileSync(join(dir, 'mail.js'), MAIL);
+    const ok = await cli(['run', './mail.js', '--ticks', '2', '--out', 'mail.ndjson', '--json'], {
+      cwd: dir,
+    });
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ world: 'mail', ticks: 2 });
+    const bad = await cli(['run', './mail.js', '--set', 'contact=nobody', '--out', 'bad.ndjson'], {
+      cwd: dir,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      'grapevine: parameter "contact" of world "mail": Invalid email address (got "nobody")',
+    );
+  });
+});
