@@ -232,7 +232,10 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOfEntry(entries[d]);
     const packed = this.pack(n, frozen);
     if (frozen) {
-      packed.df = countInto(new Int32Array(this.ids.size), packed.ids.subarray(0, n === 0 ? 0 : packed.ends[n - 1]));
+      packed.df = countInto(
+        new Int32Array(this.ids.size),
+        packed.ids.subarray(0, n === 0 ? 0 : packed.ends[n - 1]),
+      );
       this.packed.set(entries, packed);
     }
     return packed;
