@@ -198,6 +198,36 @@ describe('lexical scores of streams whose packed terms were carried by remember'
     }
   });
 
+  it('count each term in as many texts as hold it, after trailing evictions and words never seen when packed', () => {
+    const scorer = new LexicalRelevance();
+    const m = (text: string, importance: number): NewMemory => ({
+      t: 1,
+      kind: 'observation',
+      text,
+      importance,
+    });
+    let state = remember(emptyMemory(), [
+      m('Alice painted the mill', 9),
+      m('the river market opens', 9),
+      m('Alice saw the river', 9),
+      m('zebra quokka mill', 1),
+      m('quokka zebra river', 1),
+    ]);
+    const q = 'Alice river mill quokka zebra wombat';
+    expect(scorer.scoreEntries(q, state.entries)).toEqual(referenceScores(q, textsOf(state)));
+    // The last two (least important) go: their terms must no longer count.
+    let next = remember(state, [], { maxEntries: 3 });
+    expect(next.entries.map((e) => e.text)).toEqual(textsOf(state).slice(0, 3));
+    scorer.carryTerms(state.entries, next.entries);
+    state = next;
+    expect(scorer.scoreEntries(q, state.entries)).toEqual(referenceScores(q, textsOf(state)));
+    // New words (interned after the counts were made) are counted as they arrive.
+    next = remember(state, [m('wombat quokka Alice', 9), m('wombat river', 9)], { maxEntries: 4 });
+    scorer.carryTerms(state.entries, next.entries);
+    state = next;
+    expect(scorer.scoreEntries(q, state.entries)).toEqual(referenceScores(q, textsOf(state)));
+  });
+
   it('are not kept for a list that can change', () => {
     const scorer = new LexicalRelevance();
     const state = streamOf(fillerMemories(30, 'unfrozen'));
