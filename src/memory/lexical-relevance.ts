@@ -190,6 +190,14 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     // Survivors (found in order in prev): each run is read before anything at or after it
     // is written, since the write position never passes the read position.
     let df = from.df;
+    if (df !== undefined) {
+      // Counts are kept up to date only while few entries change: when most of a stream
+      // turns over (every resident hearing hundreds of lines a tick), updating them would
+      // cost more than the count a recall then makes over the whole stream.
+      let kept = 0;
+      for (let i = 0; i < prev.length && kept < n; i++) if (prev[i] === next[kept]) kept++;
+      if (2 * (n - kept + prev.length - kept) > kept) df = undefined;
+    }
     let d = 0;
     let m = 0;
     let start = 0;
