@@ -51,6 +51,12 @@ export interface AgentExecutor {
   getMemory(i: number, key: string): Json | undefined;
   /** Writes a memory entry by name (numeric slots only on the columnar executor). */
   setMemory(i: number, key: string, value: Json): void;
+  /**
+   * Writes several memory entries of agent `i`, in order: the same state (and the same error
+   * at the same entry) as {@link AgentExecutor.setMemory} for each. Optional: an executor
+   * may write them in fewer steps (the XState one sends one event for consecutive JSON keys).
+   */
+  setMemories?(i: number, entries: readonly (readonly [string, Json])[]): void;
   /** Occupancy of each state of a region (live view, do not modify). */
   counts(region: number): Int32Array;
   /** Agent `i`'s persisted snapshot (plain JSON). */

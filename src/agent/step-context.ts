@@ -291,8 +291,12 @@ export class StepContext<P = unknown> {
   /** Applies an asynchronous policy's decision (engine use, at commit). */
   apply(decision: Decision): void {
     for (const e of decision.events ?? []) this.emit(e);
-    for (const [k, v] of Object.entries(decision.memory ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
-      this.set(k, v);
+    const memory = Object.entries(decision.memory ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (memory.length > 1 && this.executor.setMemories) {
+      this.guard();
+      if (this.record) for (const [k, v] of memory) this.record.memory[k] = v;
+      this.executor.setMemories(this.agent, memory);
+    } else for (const [k, v] of memory) this.set(k, v);
     for (const m of decision.messages ?? []) this.sendMessage(m);
   }
 }

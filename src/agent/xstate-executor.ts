@@ -193,6 +193,28 @@ export class XStateExecutor implements AgentExecutor {
     this.actor(i).send({ type: MEMORY_EVENT, patch: { [key]: value } } as { type: string });
   }
 
+  /**
+   * As {@link XStateExecutor.setMemory} for each entry in order, with one memory event for each
+   * run of JSON keys instead of one per key: `{...mem, ...patch}` once gives the same context
+   * (same keys in the same order) as one spread per key, and an XState event (a macrostep and a
+   * new snapshot) is most of a write's cost. A numeric slot ends the run (written on its own,
+   * with its hash change), so an error comes at the same entry, after the same writes.
+   */
+  setMemories(i: number, entries: readonly (readonly [string, Json])[]): void {
+    let patch: Record<string, Json> | undefined;
+    for (const [key, value] of entries) {
+      if (this.layout.slots.indexOf(key) < 0) {
+        patch ??= {};
+        patch[key] = value;
+        continue;
+      }
+      if (patch) this.actor(i).send({ type: MEMORY_EVENT, patch } as { type: string });
+      patch = undefined;
+      this.setMemory(i, key, value);
+    }
+    if (patch) this.actor(i).send({ type: MEMORY_EVENT, patch } as { type: string });
+  }
+
   counts(region: number): Int32Array {
     return this.occupancy[region];
   }

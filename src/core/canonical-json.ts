@@ -9,7 +9,55 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
  * that two equal states always give the same bytes.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, '$');
+  // The path of a bad value is only built when there is one: a second walk names it.
+  return tryWrite(value) ?? write(value, '$');
+}
+
+/** {@link canonicalJson}'s text, or undefined where {@link write} would throw (no path strings on the way). */
+function tryWrite(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) return undefined;
+      return Object.is(value, -0) ? '0' : String(value);
+    case 'object':
+      return Array.isArray(value) ? tryArray(value) : tryObject(value as Record<string, unknown>);
+    default:
+      return undefined;
+  }
+}
+
+function tryArray(value: readonly unknown[]): string | undefined {
+  let out = '[';
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i] === undefined ? 'null' : tryWrite(value[i]);
+    if (item === undefined) return undefined;
+    out += i === 0 ? item : `,${item}`;
+  }
+  return `${out}]`;
+}
+
+function tryObject(value: Record<string, unknown>): string | undefined {
+  if (value instanceof Base64Text) return JSON.stringify(value.toString());
+  if (ArrayBuffer.isView(value)) return undefined;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) continue;
+    const item = tryWrite(v);
+    if (item === undefined) return undefined;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 function write(value: unknown, path: string): string {

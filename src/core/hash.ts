@@ -1,9 +1,16 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
-/** SHA-256 of a string (UTF-8) or bytes, as lowercase hex. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+const { createHash } = crypto;
+
+/**
+ * SHA-256 of a string (UTF-8) or bytes, as lowercase hex. The one-shot `crypto.hash` (Node
+ * >= 20.12) when present: no Hash object, and no deprecation-option lookup per call (a
+ * prompt hash per LLM decision spent more there than in hashing).
+ */
+export const sha256Hex: (data: string | Uint8Array) => string =
+  typeof crypto.hash === 'function'
+    ? (data) => crypto.hash('sha256', data, 'hex')
+    : (data) => createHash('sha256').update(data).digest('hex');
 
 /**
  * An incremental SHA-256 over several typed arrays and strings, used for per-tick state

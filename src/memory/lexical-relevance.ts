@@ -24,6 +24,12 @@ export interface LexicalRelevanceOptions {
 interface PackedTerms {
   ids: Int32Array;
   ends: Int32Array;
+  /**
+   * For a kept list (see {@link LexicalRelevance.packedOf}): per term id, how many of its
+   * texts hold it (ids past its length: none), kept up to date as the list is handed on, so
+   * a recall reads its query terms' document frequencies instead of counting every term id.
+   */
+  df?: Int32Array;
 }
 
 /** Query parts whose terms one {@link LexicalRelevance} remembers (the oldest go first). */
@@ -183,18 +189,30 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     }
     // Survivors (found in order in prev): each run is read before anything at or after it
     // is written, since the write position never passes the read position.
+    let df = from.df;
+    if (df !== undefined) {
+      // Counts are kept up to date only while few entries change: when most of a stream
+      // turns over (every resident hearing hundreds of lines a tick), updating them would
+      // cost more than the count a recall then makes over the whole stream.
+      let kept = 0;
+      for (let i = 0; i < prev.length && kept < n; i++) if (prev[i] === next[kept]) kept++;
+      if (2 * (n - kept + prev.length - kept) > kept) df = undefined;
+    }
     let d = 0;
     let m = 0;
     let start = 0;
-    for (let i = 0; i < prev.length && d < n; i++) {
+    let i = 0;
+    for (; i < prev.length && d < n; i++) {
       const end = ends[i];
       if (prev[i] === next[d]) {
         if (m !== start) ids.copyWithin(m, start, end);
         m += end - start;
         ends[d++] = m;
-      }
+      } else if (df !== undefined) for (let j = start; j < end; j++) df[ids[j]]--; // evicted
       start = end;
     }
+    // Entries past the last survivor are evicted too.
+    if (df !== undefined) for (let j = start; i < prev.length && j < ends[prev.length - 1]; j++) df[ids[j]]--;
     // Then the new entries.
     for (; d < n; d++) {
       const terms = this.termsOfEntry(next[d]);
@@ -206,8 +224,9 @@ export class LexicalRelevance implements SyncRelevanceScorer {
       ids.set(terms, m);
       m += terms.length;
       ends[d] = m;
+      if (df !== undefined) df = countInto(df, terms);
     }
-    this.packed.set(next, { ids, ends });
+    this.packed.set(next, { ids, ends, df });
   }
 
   /** The entries' packed term ids: kept for a frozen list, else in the scratch arrays. */
@@ -220,7 +239,13 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     const n = entries.length;
     for (let d = 0; d < n; d++) this.docs[d] = this.termsOfEntry(entries[d]);
     const packed = this.pack(n, frozen);
-    if (frozen) this.packed.set(entries, packed);
+    if (frozen) {
+      packed.df = countInto(
+        new Int32Array(this.ids.size),
+        packed.ids.subarray(0, n === 0 ? 0 : packed.ends[n - 1]),
+      );
+      this.packed.set(entries, packed);
+    }
     return packed;
   }
 
@@ -310,10 +335,17 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     const scores = new Array<number>(n).fill(0);
     if (nq === 0 || n === 0) return scores;
     const { count, weight } = this;
-    const { ids, ends } = packed;
-    for (let q = 0; q < nq; q++) count[queryIds[q]] = 0;
+    const { ids, ends, df } = packed;
     const size = ends[n - 1];
-    for (let j = 0; j < size; j++) count[ids[j]]++;
+    if (df !== undefined)
+      for (let q = 0; q < nq; q++) {
+        const id = queryIds[q];
+        count[id] = id < df.length ? df[id] : 0;
+      }
+    else {
+      for (let q = 0; q < nq; q++) count[queryIds[q]] = 0;
+      for (let j = 0; j < size; j++) count[ids[j]]++;
+    }
     const idfOf = this.idfTable(n);
     let total = 0;
     for (let q = 0; q < nq; q++) {
@@ -420,6 +452,19 @@ export class LexicalRelevance implements SyncRelevanceScorer {
     this.weight = weight;
     this.rank = rank;
   }
+}
+
+/** Adds 1 per id of `ids` to `df` (grown when an id is past its end); returns `df` or its grown copy. */
+function countInto(df: Int32Array, ids: Int32Array): Int32Array {
+  let max = -1;
+  for (let j = 0; j < ids.length; j++) if (ids[j] > max) max = ids[j];
+  if (max >= df.length) {
+    const grown = new Int32Array(Math.max(max + 1, df.length * 2, 1024));
+    grown.set(df);
+    df = grown;
+  }
+  for (let j = 0; j < ids.length; j++) df[ids[j]]++;
+  return df;
 }
 
 /** True when `a` and `b` hold the same strings in the same order. */

@@ -122,22 +122,36 @@ function toEntry(m: NewMemory, id: number, rate: ImportanceFn): MemoryEntry {
     throw new RunError(`unknown memory kind "${m.kind}"`, { hint: `kinds: ${MEMORY_KINDS.join(', ')}` });
   if (typeof m.text !== 'string') throw new RunError(`memory text must be a string, got ${typeof m.text}`);
   const { t, kind, text, source } = m;
-  const importance = clampImportance(
-    m.importance ?? rate(source === undefined ? { kind, text } : { kind, text, source }),
-  );
+  const shared = sharedFor(t, kind, text, source);
+  // The default rating depends only on kind and text: one per heard line, not per hearer.
+  const byDefault = m.importance === undefined && rate === estimateImportance;
+  let importance = byDefault ? shared.importance : undefined;
+  if (importance === undefined) {
+    importance = clampImportance(
+      m.importance ?? rate(source === undefined ? { kind, text } : { kind, text, source }),
+    );
+    if (byDefault) shared.importance = importance;
+  }
   // One literal per shape (keys in the same order as before: id, t, kind, text, importance, source).
   const entry: MemoryEntry =
     source === undefined ? { id, t, kind, text, importance } : { id, t, kind, text, importance, source };
-  attachDerived(entry, slotFor(t, kind, text, source));
+  attachDerived(entry, shared.slot);
   // Frozen: scorers keep derived data (terms) per entry, and digests cache its canonical JSON.
   return Object.freeze(entry);
 }
 
+/** What the entries of one heard line share: its derived-data slot and its default importance. */
+interface Shared {
+  t: number;
+  kind: MemoryKind;
+  source: string | undefined;
+  slot: EntryDerived;
+  /** {@link estimateImportance} of the line, once an entry has been rated by it. */
+  importance: number | undefined;
+}
+
 /** The last derived-data slot made per text, with the fields it depends on. */
-const slots = new Map<
-  string,
-  { t: number; kind: MemoryKind; source: string | undefined; slot: EntryDerived }
->();
+const slots = new Map<string, Shared>();
 const SLOT_MEMO_SIZE = 4096;
 
 /**
@@ -145,13 +159,13 @@ const SLOT_MEMO_SIZE = 4096;
  * kind, tick and source (what terms and prompt-line cost depend on), so every hearer of a
  * line shares one tokenisation and one cost estimate instead of redoing them per entry.
  */
-function slotFor(t: number, kind: MemoryKind, text: string, source: string | undefined): EntryDerived {
+function sharedFor(t: number, kind: MemoryKind, text: string, source: string | undefined): Shared {
   const hit = slots.get(text);
-  if (hit !== undefined && hit.t === t && hit.kind === kind && hit.source === source) return hit.slot;
-  const slot = newDerived();
+  if (hit !== undefined && hit.t === t && hit.kind === kind && hit.source === source) return hit;
+  const shared: Shared = { t, kind, source, slot: newDerived(), importance: undefined };
   if (slots.size >= SLOT_MEMO_SIZE) slots.clear();
-  slots.set(text, { t, kind, source, slot });
-  return slot;
+  slots.set(text, shared);
+  return shared;
 }
 
 /** The latest tick in the stream (0 when empty). */

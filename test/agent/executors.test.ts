@@ -133,3 +133,41 @@ describe('XState and columnar executors agree (conformance)', () => {
     expect(logs[0].events('snapshot').length).toBe(1);
   });
 });
+
+describe('XStateExecutor.setMemories', () => {
+  const writes: [string, unknown][] = [
+    ['notes', { seen: ['a', 'b'] }],
+    ['count', 3],
+    ['heard', 'x'],
+    ['weight', -0],
+    ['zeta', [1, 2]],
+  ];
+
+  it('leaves the same state, snapshot, key order and digest as one setMemory per entry', () => {
+    const one = new XStateExecutor(MACHINES.gossip, 4);
+    const batch = new XStateExecutor(MACHINES.gossip, 4);
+    for (const [k, v] of writes) one.setMemory(2, k, v as never);
+    batch.setMemories(2, writes as never);
+    expectSameAgent(one, batch, 2, ['notes', 'count', 'heard', 'weight', 'zeta']);
+    expect(Object.keys(batch.snapshot(2).context.mem)).toEqual(Object.keys(one.snapshot(2).context.mem));
+    expect(batch.stateHash()).toBe(one.stateHash());
+  });
+
+  it('fails at the same entry, after the same writes, when a numeric slot gets a non-number', () => {
+    const bad: [string, unknown][] = [
+      ['notes', 'kept'],
+      ['count', 'ten'],
+      ['zeta', 'never'],
+    ];
+    const one = new XStateExecutor(MACHINES.gossip, 2);
+    const batch = new XStateExecutor(MACHINES.gossip, 2);
+    const perKey = () => {
+      for (const [k, v] of bad) one.setMemory(0, k, v as never);
+    };
+    expect(perKey).toThrow(ConfigError);
+    expect(() => batch.setMemories(0, bad as never)).toThrow(ConfigError);
+    expect(canonicalJson(batch.snapshot(0))).toBe(canonicalJson(one.snapshot(0)));
+    expect(batch.getMemory(0, 'notes')).toBe('kept');
+    expect(batch.getMemory(0, 'zeta')).toBeUndefined();
+  });
+});

@@ -198,6 +198,41 @@ describe('lexical scores of streams whose packed terms were carried by remember'
     }
   });
 
+  it('count each term in as many texts as hold it, after trailing evictions, new words and turnover', () => {
+    const scorer = new LexicalRelevance();
+    const m = (text: string, importance: number): NewMemory => ({
+      t: 1,
+      kind: 'observation',
+      text,
+      importance,
+    });
+    const common = ['Alice painted the mill', 'the river market opens', 'Alice saw the river', 'mill wheel'];
+    let state = remember(emptyMemory(), [
+      ...common.map((text) => m(text, 9)),
+      ...common.map((text) => m(`${text} again`, 9)),
+      m('zebra quokka mill', 1),
+    ]);
+    const q = 'Alice river mill quokka zebra wombat';
+    const step = (memories: NewMemory[], maxEntries: number) => {
+      const next = remember(state, memories, { maxEntries });
+      scorer.carryTerms(state.entries, next.entries);
+      state = next;
+      expect(scorer.scoreEntries(q, state.entries)).toEqual(referenceScores(q, textsOf(state)));
+    };
+    expect(scorer.scoreEntries(q, state.entries)).toEqual(referenceScores(q, textsOf(state)));
+    // The last (least important) goes: its terms must no longer count.
+    step([], 8);
+    expect(textsOf(state)).not.toContain('zebra quokka mill');
+    // New words (interned after the counts were made) are counted as they arrive.
+    step([m('wombat quokka Alice', 9)], 8);
+    // Most of the stream replaced at once: counted afresh.
+    step(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((x) => m(`wombat ${x} river`, 9)),
+      8,
+    );
+    step([m('zebra mill', 9)], 8);
+  });
+
   it('are not kept for a list that can change', () => {
     const scorer = new LexicalRelevance();
     const state = streamOf(fillerMemories(30, 'unfrozen'));
