@@ -6,7 +6,7 @@
  * - **line**: as before session 12: base64 of every column into strings (the executor's
  *   `exportState`), the full line encoded as bytes and hashed, then diffed (`diffLine`);
  * - **parts**: the columns as `Base64Text`s (`exportStateView`), the line as parts
- *   (`LineEncoder.snapshotParts`), patched and hashed from them (`snapshotPatch`).
+ *   (`LineEncoder.eventParts`), patched and hashed from them (`snapshotPatch`).
  *
  * Both must give the same patch line. Prints the CPU ms (user + system) of each, medians and
  * the per-round ratio.
@@ -75,7 +75,7 @@ function byLine(): string {
 }
 
 function byParts(): string {
-  const parts = new LineEncoder().snapshotParts(T, SEQ, { state });
+  const parts = new LineEncoder().eventParts('snapshot', T, SEQ, { state });
   const made = parts && snapshotPatch(base, parts, PREV, 0.5);
   if (!made?.patch) throw new Error('no patch from the parts');
   return patchLineText(SEQ, T, { base: 460, ...made.patch }, made.chain);

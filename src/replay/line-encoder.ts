@@ -129,20 +129,21 @@ export class LineEncoder {
 
   /**
    * The body `{...}` that the chain hashes (the line is the body with `,"h":"..."` before its
-   * last brace) of the snapshot event `{...fields, seq, t, type: "snapshot"}`, as parts: the
-   * UTF-8 bytes of the JSON around its long base64 columns, and those columns as the
-   * `Base64Text`s they are, not encoded (see `snapshotPatch`). The same bytes as
+   * last brace) of the event `{...fields, seq, t, type}` (a `snapshot` or `snapshot-part`),
+   * as parts: the UTF-8 bytes of the JSON around its long base64 texts, and those texts as
+   * the `Base64Text`s they are, not encoded (see `snapshotPatch`). The same bytes as
    * {@link LineEncoder.encodeEventForWrite}'s line. Undefined when `fields` hold `wall` or a
    * value that is not JSON-safe: the caller then encodes the line as usual.
    */
-  snapshotParts(
+  eventParts(
+    type: string,
     t: number,
     seq: number,
     fields: Record<string, unknown>,
   ): (Buffer | Base64Text)[] | undefined {
     this.lastSnapshot = null;
     if (fields.wall !== undefined) return undefined;
-    const event: EventKeys = { seq, t, type: 'snapshot' };
+    const event: EventKeys = { seq, t, type };
     const parts: (Buffer | Base64Text)[] = [];
     let text = '{';
     let first = true;
@@ -151,21 +152,15 @@ export class LineEncoder {
       if (value === undefined) continue;
       text += `${first ? '' : ','}${this.json.quote(key)}:`;
       first = false;
-      if (key === 'state') {
-        const pieces = this.json.tryEncodeParts(value);
-        if (pieces === undefined) return undefined;
-        for (const piece of pieces) {
-          if (typeof piece === 'string') text += piece;
-          else {
-            parts.push(Buffer.from(text, 'utf8'), piece);
-            text = '';
-          }
+      const pieces = this.json.tryEncodeParts(value);
+      if (pieces === undefined) return undefined;
+      for (const piece of pieces) {
+        if (typeof piece === 'string') text += piece;
+        else {
+          parts.push(Buffer.from(text, 'utf8'), piece);
+          text = '';
         }
-        continue;
       }
-      const item = this.json.tryEncode(value);
-      if (item === undefined) return undefined;
-      text += item;
     }
     parts.push(Buffer.from(`${text}}`, 'utf8'));
     return parts;

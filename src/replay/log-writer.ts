@@ -20,6 +20,7 @@ import {
   DEFAULT_SPLIT_ABOVE,
   estimateJsonSize,
   MIN_PART_CHARS,
+  SNAPSHOT_PART,
   splitSnapshotLines,
 } from './snapshot-split.ts';
 
@@ -234,7 +235,7 @@ export class LogWriter {
     if (estimateJsonSize(fields.state) <= this.split.above) return this.appendLine(type, t, fields, last);
     let seq = this.state.seq;
     let part = 0;
-    for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1)) {
+    for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1, base !== null && !this.gzip)) {
       // the k-th part against the base's k-th part (if it has one before its snapshot line)
       const against =
         line.type === 'snapshot' ? last : base && part < base.length - 1 ? base[part] : undefined;
@@ -261,8 +262,8 @@ export class LogWriter {
     const seq = state.seq + 1;
     const patched = this.lastPatched;
     this.lastPatched = null;
-    if (base && !this.gzip && type === 'snapshot') {
-      const line = this.patchParts(t, seq, fields, base, patched);
+    if (base && !this.gzip && (type === 'snapshot' || type === SNAPSHOT_PART)) {
+      const line = this.patchParts(type, t, seq, fields, base, patched);
       if (line !== undefined) {
         state.seq = seq;
         state.lastTick = t;
@@ -314,6 +315,7 @@ export class LogWriter {
    * encodes the line and diffs it). The same text and chain as that path.
    */
   private patchParts(
+    type: string,
     t: number,
     seq: number,
     fields: LogFields,
@@ -321,14 +323,15 @@ export class LogWriter {
     patched: { state: unknown; changes: ReadonlyMap<Base64Text, ColumnChanges> } | null,
   ): EncodedLine | undefined {
     if (this.index !== null) return undefined; // a run's own log is never a delta child
-    let parts: ReturnType<LineEncoder['snapshotParts']>;
+    let parts: ReturnType<LineEncoder['eventParts']>;
     try {
-      parts = this.encoder.snapshotParts(t, seq, fields);
+      parts = this.encoder.eventParts(type, t, seq, fields);
     } catch {
       return undefined; // the usual path reports it
     }
     if (parts === undefined) return undefined;
-    const known = patched !== null && patched.state === fields.state ? patched.changes : undefined;
+    const same = patched !== null && fields.state !== undefined && patched.state === fields.state;
+    const known = same ? patched.changes : undefined;
     const made = snapshotPatch(base.bytes, parts, this.state.chain, PATCH_AT_MOST, known);
     if (made?.patch === undefined) return undefined;
     let size = HASH_SUFFIX_LENGTH - 1;

@@ -264,7 +264,7 @@ const chunkText = Buffer.allocUnsafeSlow(CHUNK);
 const baseChunk = Buffer.allocUnsafeSlow(CHUNK);
 
 /**
- * The snapshot line whose hashed body `{...}` is `parts` (see `LineEncoder.snapshotParts`),
+ * The snapshot line whose hashed body `{...}` is `parts` (see `LineEncoder.eventParts`),
  * chained to `prevChain`, as a patch against `base` (the parent's line, without `\n`):
  * the same chain value, and the same ops and data as {@link diffLine} of the full line,
  * without building that line. A column of the line (a `Base64Text`) paired with a base

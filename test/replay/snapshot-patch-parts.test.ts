@@ -81,7 +81,7 @@ describe('snapshotPatch', () => {
       for (const c of later) mutate(c, next, count, run);
       const state = stateOf({ columns: later, history: [...history, 1201, 1300] }, 500);
       const { line, chain } = fullLine(state, 511, 500);
-      const parts = new LineEncoder().snapshotParts(500, 511, { state });
+      const parts = new LineEncoder().eventParts('snapshot', 500, 511, { state });
       expect(parts).toBeDefined();
       // the columns of at least 16 Ki characters stay Base64Texts, not encoded
       expect(parts?.filter((p) => p instanceof Base64Text)).toHaveLength(2);
@@ -103,7 +103,7 @@ describe('snapshotPatch', () => {
     const base = fullLine(stateOf({ columns, history: [1] }, 450), 460, 450).line;
     const later = columns.map((c) => Uint8Array.from(c, () => Math.floor(next() * 256)));
     const state = stateOf({ columns: later, history: [1] }, 500);
-    const parts = new LineEncoder().snapshotParts(500, 511, { state }) ?? [];
+    const parts = new LineEncoder().eventParts('snapshot', 500, 511, { state }) ?? [];
     const made = snapshotPatch(base, parts, PREV, 0.5);
     expect(made?.patch).toBeUndefined();
     expect(made?.chain).toBe(fullLine(state, 511, 500).chain);
@@ -114,14 +114,50 @@ describe('snapshotPatch', () => {
     const columns = sizes.map((n) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256)));
     const base = fullLine(stateOf({ columns, history: [1] }, 450), 460, 450).line;
     const longer = columns.map((c, k) => (k === 0 ? Uint8Array.from({ length: c.length + 3 }) : c));
-    const parts = new LineEncoder().snapshotParts(500, 511, {
+    const parts = new LineEncoder().eventParts('snapshot', 500, 511, {
       state: stateOf({ columns: longer, history: [1] }, 500),
     });
     expect(snapshotPatch(base, parts ?? [], PREV, 0.5)).toBeUndefined();
   });
 
+  it("gives the full line's patch and chain for a snapshot part (a slice of a column)", () => {
+    const next = rng(13);
+    const bytes = Uint8Array.from({ length: 3 * 8192 }, () => Math.floor(next() * 256));
+    const part = (data: unknown, seq: number) => ({
+      data,
+      index: 2,
+      of: seq + 4,
+      path: ['executor', 'columns', 1],
+    });
+    const baseLine = new LineEncoder().encodeEvent(
+      'snapshot-part',
+      450,
+      455,
+      part(new Base64Text(bytes).toString(), 455),
+      PREV,
+    );
+    const base = Buffer.from(baseLine.text, 'utf8');
+    const later = bytes.slice();
+    mutate(later, next, 30, 40);
+    const fields = part(new Base64Text(later), 507);
+    const full = new LineEncoder().encodeEvent(
+      'snapshot-part',
+      500,
+      507,
+      part(new Base64Text(later).toString(), 507),
+      PREV,
+    );
+    const line = Buffer.from(full.text, 'utf8');
+    const parts = new LineEncoder().eventParts('snapshot-part', 500, 507, fields) ?? [];
+    expect(parts.filter((p) => p instanceof Base64Text)).toHaveLength(1);
+    const made = snapshotPatch(base, parts, PREV, 0.5);
+    expect(made?.chain).toBe(full.chain);
+    expect(made?.patch).toEqual(diffLine(base, line, line.length * 0.5));
+    expect(made?.patch).toBeDefined();
+  });
+
   it('leaves a line with a wall field to the usual path', () => {
     const state = stateOf({ columns: [new Uint8Array(30_000)], history: [] }, 1);
-    expect(new LineEncoder().snapshotParts(1, 2, { state, wall: { x: 1 } })).toBeUndefined();
+    expect(new LineEncoder().eventParts('snapshot', 1, 2, { state, wall: { x: 1 } })).toBeUndefined();
   });
 });
