@@ -69,6 +69,12 @@ export interface AgentExecutor {
   digest(d: Digest): void;
   /** The whole population's state as plain JSON (for snapshots). */
   exportState(): Json;
+  /**
+   * {@link AgentExecutor.exportState} with its long columns as `Base64Text` views of the
+   * executor's own arrays, encoded only when written (its canonical JSON is exportState's).
+   * Valid until the population next changes: write it at once. Optional.
+   */
+  exportStateView?(): Json;
   /** Replaces the whole population's state by {@link AgentExecutor.exportState}'s output. */
   importState(state: Json): void;
   /** Bytes of typed state per agent (the columnar executor's columns). */

@@ -1,4 +1,5 @@
 import {
+  Base64Text,
   base64Into,
   base64ToTyped,
   ConfigError,
@@ -224,6 +225,23 @@ export class ColumnarExecutor implements AgentExecutor {
       size: this.size,
       regions: this.state.map((col) => typedToBase64(col)),
       columns: this.columns.map((col) => typedToBase64(col)),
+      hash: this.hash.state(),
+    };
+  }
+
+  /**
+   * {@link exportState} with the columns as {@link Base64Text} views of this executor's
+   * arrays: a snapshot written as a patch encodes only the parts it compares (see
+   * `snapshot-patch.ts`), not every column into a fresh string. Valid until the next step.
+   */
+  exportStateView(): Json {
+    const view = (col: Uint8Array | Int32Array | Float64Array): Json =>
+      new Base64Text(new Uint8Array(col.buffer, col.byteOffset, col.byteLength)) as unknown as Json;
+    return {
+      kind: 'columnar',
+      size: this.size,
+      regions: this.state.map(view),
+      columns: this.columns.map(view),
       hash: this.hash.state(),
     };
   }

@@ -59,7 +59,19 @@ export class CanonicalEncoder {
    * never falls inside a string's JSON except around a long string free of surrogates.
    */
   tryEncodePieces(value: unknown): string[] | undefined {
-    const out: Pieces = { done: [], text: '' };
+    const out: Pieces = { done: [], text: '', keep: false };
+    if (!this.putPieces(value, out)) return undefined;
+    if (out.text !== '') out.done.push(out.text);
+    return out.done as string[];
+  }
+
+  /**
+   * As {@link tryEncodePieces}, except that a long {@link Base64Text} stays a piece of its
+   * own as the object it is, not encoded (a snapshot patch encodes only the parts of it that
+   * it compares).
+   */
+  tryEncodeParts(value: unknown): (string | Base64Text)[] | undefined {
+    const out: Pieces = { done: [], text: '', keep: true };
     if (!this.putPieces(value, out)) return undefined;
     if (out.text !== '') out.done.push(out.text);
     return out.done;
@@ -89,6 +101,10 @@ export class CanonicalEncoder {
     }
     // base64 never needs an escape
     if (value instanceof Base64Text) {
+      if (out.keep && value.length >= LONG_STRING) {
+        putLong(value, out);
+        return true;
+      }
       const text = value.toString();
       if (text.length >= LONG_STRING) putLong(text, out);
       else out.text += `"${text}"`;
@@ -149,14 +165,15 @@ export class CanonicalEncoder {
   }
 }
 
-/** Pieces of JSON made so far (`done`) and the text after them, not yet a piece (`text`). */
+/** Pieces of JSON made so far (`done`) and the text after them, not yet a piece (`text`); `keep`: long base64 texts stay objects. */
 interface Pieces {
-  done: string[];
+  done: (string | Base64Text)[];
   text: string;
+  keep: boolean;
 }
 
 /** Appends the JSON string of `text` (which needs no escape) with `text` itself as a piece. */
-function putLong(text: string, out: Pieces): void {
+function putLong(text: string | Base64Text, out: Pieces): void {
   out.done.push(`${out.text}"`, text);
   out.text = '"';
 }

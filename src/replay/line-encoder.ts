@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { canonicalJson } from '../core/index.ts';
+import { type Base64Text, canonicalJson } from '../core/index.ts';
 import { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 
 /** One log line as the writer produces it. */
@@ -125,6 +125,45 @@ export class LineEncoder {
     prevChain: string,
   ): EncodedLine | EncodedBytes {
     return this.event(type, t, seq, fields, prevChain, BYTES_ABOVE);
+  }
+
+  /**
+   * The body `{...}` that the chain hashes (the line is the body with `,"h":"..."` before its
+   * last brace) of the event `{...fields, seq, t, type}` (a `snapshot` or `snapshot-part`),
+   * as parts: the UTF-8 bytes of the JSON around its long base64 texts, and those texts as
+   * the `Base64Text`s they are, not encoded (see `snapshotPatch`). The same bytes as
+   * {@link LineEncoder.encodeEventForWrite}'s line. Undefined when `fields` hold `wall` or a
+   * value that is not JSON-safe: the caller then encodes the line as usual.
+   */
+  eventParts(
+    type: string,
+    t: number,
+    seq: number,
+    fields: Record<string, unknown>,
+  ): (Buffer | Base64Text)[] | undefined {
+    this.lastSnapshot = null;
+    if (fields.wall !== undefined) return undefined;
+    const event: EventKeys = { seq, t, type };
+    const parts: (Buffer | Base64Text)[] = [];
+    let text = '{';
+    let first = true;
+    for (const key of sortKeys([...Object.keys(fields), 'seq', 't', 'type'])) {
+      const value = isEventKey(key) ? event[key] : fields[key];
+      if (value === undefined) continue;
+      text += `${first ? '' : ','}${this.json.quote(key)}:`;
+      first = false;
+      const pieces = this.json.tryEncodeParts(value);
+      if (pieces === undefined) return undefined;
+      for (const piece of pieces) {
+        if (typeof piece === 'string') text += piece;
+        else {
+          parts.push(Buffer.from(text, 'utf8'), piece);
+          text = '';
+        }
+      }
+    }
+    parts.push(Buffer.from(`${text}}`, 'utf8'));
+    return parts;
   }
 
   /** The JSON of the `state` member of the line encoded last, as pieces (set only while a snapshot is encoded). */

@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { LogFormatError } from '../core/index.ts';
+import { type Base64Text, LogFormatError } from '../core/index.ts';
 import { IndexRecorder } from './index-recorder.ts';
-import { type EncodedBytes, type EncodedLine, LineEncoder } from './line-encoder.ts';
+import { type EncodedBytes, type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
 import {
   isGzipPath,
@@ -15,11 +15,12 @@ import {
 } from './log-format.ts';
 import { prepareResume } from './log-resume.ts';
 import { saveParentIndex } from './parent-index.ts';
-import { diffLine, patchLineText } from './snapshot-patch.ts';
+import { type ColumnChanges, diffLine, patchLineText, snapshotPatch } from './snapshot-patch.ts';
 import {
   DEFAULT_SPLIT_ABOVE,
   estimateJsonSize,
   MIN_PART_CHARS,
+  SNAPSHOT_PART,
   splitSnapshotLines,
 } from './snapshot-split.ts';
 
@@ -71,6 +72,8 @@ export class LogWriter {
   private index: IndexRecorder | null = null;
   /** The parent snapshot this delta child's snapshots are patched against (`appendTo` with `patchBase`). */
   private patchBase: PatchBase | null = null;
+  /** The state of the snapshot patched just before (nothing appended since) and its columns' changes. */
+  private lastPatched: { state: unknown; changes: ReadonlyMap<Base64Text, ColumnChanges> } | null = null;
 
   private constructor(state: WriterState, encoder: LineEncoder) {
     this.state = state;
@@ -232,7 +235,7 @@ export class LogWriter {
     if (estimateJsonSize(fields.state) <= this.split.above) return this.appendLine(type, t, fields, last);
     let seq = this.state.seq;
     let part = 0;
-    for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1)) {
+    for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1, base !== null && !this.gzip)) {
       // the k-th part against the base's k-th part (if it has one before its snapshot line)
       const against =
         line.type === 'snapshot' ? last : base && part < base.length - 1 ? base[part] : undefined;
@@ -257,6 +260,19 @@ export class LogWriter {
       throw new LogFormatError(`cannot append ${type} event to ${state.path}: t must be a finite number`);
     checkReserved(fields, type);
     const seq = state.seq + 1;
+    const patched = this.lastPatched;
+    this.lastPatched = null;
+    if (base && !this.gzip && (type === 'snapshot' || type === SNAPSHOT_PART)) {
+      const line = this.patchParts(type, t, seq, fields, base, patched);
+      if (line !== undefined) {
+        state.seq = seq;
+        state.lastTick = t;
+        state.chain = line.chain;
+        this.pending += `${line.text}\n`;
+        if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
+        return seq;
+      }
+    }
     let encoded: EncodedLine | EncodedBytes;
     try {
       // a long line of a plain log comes as bytes, written by itself (see encodeEventForWrite)
@@ -290,6 +306,39 @@ export class LogWriter {
     this.pending += `${encoded.text}\n`;
     if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
     return seq;
+  }
+
+  /**
+   * A snapshot line as a patch against `base` built from the line's parts (see
+   * `snapshotPatch`: the columns are compared chunk by chunk, the full line is never built),
+   * or undefined when that does not apply or the patch would be too large (the caller then
+   * encodes the line and diffs it). The same text and chain as that path.
+   */
+  private patchParts(
+    type: string,
+    t: number,
+    seq: number,
+    fields: LogFields,
+    base: { seq: number; bytes: Buffer },
+    patched: { state: unknown; changes: ReadonlyMap<Base64Text, ColumnChanges> } | null,
+  ): EncodedLine | undefined {
+    if (this.index !== null) return undefined; // a run's own log is never a delta child
+    let parts: ReturnType<LineEncoder['eventParts']>;
+    try {
+      parts = this.encoder.eventParts(type, t, seq, fields);
+    } catch {
+      return undefined; // the usual path reports it
+    }
+    if (parts === undefined) return undefined;
+    const same = patched !== null && fields.state !== undefined && patched.state === fields.state;
+    const known = same ? patched.changes : undefined;
+    const made = snapshotPatch(base.bytes, parts, this.state.chain, PATCH_AT_MOST, known);
+    if (made?.patch === undefined) return undefined;
+    let size = HASH_SUFFIX_LENGTH - 1;
+    for (const part of parts) size += part.length;
+    if (size > MAX_LINE) return undefined;
+    this.lastPatched = { state: fields.state, changes: made.changes };
+    return { text: patchLineText(seq, t, { base: base.seq, ...made.patch }, made.chain), chain: made.chain };
   }
 
   /**

@@ -31,7 +31,7 @@ export interface SnapshotPart {
  * only when its line is written.
  */
 export interface PendingPart extends Omit<SnapshotPart, 'data'> {
-  data: SnapshotPart['data'] | (() => string) | Base64Text[];
+  data: SnapshotPart['data'] | (() => string) | Base64Text | Base64Text[];
 }
 
 /** The lines a split snapshot is written as: its parts, then the snapshot line's fields. */
@@ -104,8 +104,13 @@ function cut(
     if (value.length + 2 <= keep) return value.toString();
     for (let i = 0, k = 0; i < value.length; i += chars, k++) {
       const from = i;
+      // a slice of whole 4-character groups is the text of a view of the bytes (not encoded yet)
       const data =
-        typeof value === 'string' ? value.slice(i, i + chars) : () => value.slice(from, from + chars);
+        typeof value === 'string'
+          ? value.slice(i, i + chars)
+          : chars % 4 === 0
+            ? new Base64Text(value.bytes.subarray((from / 4) * 3, ((from + chars) / 4) * 3))
+            : () => value.slice(from, from + chars);
       parts.push({ path, index: k, data });
     }
     return null;
@@ -161,6 +166,7 @@ function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: num
 /** The data of a part as it is written: slices and texts encoded now. */
 export function partData(data: PendingPart['data']): SnapshotPart['data'] {
   if (typeof data === 'function') return data();
+  if (data instanceof Base64Text) return data.toString();
   if (Array.isArray(data)) return data.map((d) => (d instanceof Base64Text ? d.toString() : d));
   return data;
 }
@@ -183,14 +189,16 @@ export function* splitSnapshotLines(
   fields: Record<string, unknown>,
   chars: number,
   firstSeq: number,
+  /** Give a part's base64 as the `Base64Text` (or array) it is, not encoded: for a writer that encodes or compares it itself. */
+  texts = false,
 ): Generator<SnapshotLine, void, undefined> {
   const { parts, skeleton } = splitSnapshot(fields.state as Json, chars);
   const of = firstSeq + parts.length;
-  for (const part of parts)
-    yield {
-      type: SNAPSHOT_PART,
-      fields: { of, path: part.path, index: part.index, data: partData(part.data) },
-    };
+  for (const part of parts) {
+    const d = part.data;
+    const data = texts && (d instanceof Base64Text || Array.isArray(d)) ? d : partData(d);
+    yield { type: SNAPSHOT_PART, fields: { of, path: part.path, index: part.index, data } };
+  }
   const split: SplitInfo = { parts: parts.length, chars };
   yield { type: 'snapshot', fields: { ...fields, state: skeleton, split } };
 }

@@ -447,7 +447,11 @@ export class Engine {
     for (const i of isolate) this.overlay.isolate(i);
   }
 
-  /** The run's state at this tick boundary, as plain JSON. */
+  /**
+   * The run's state at this tick boundary, as JSON whose long columns (executor and bus) are
+   * `Base64Text` views of the live arrays: valid until the next tick or intervention, so
+   * write it (or copy it, e.g. through `canonicalJson`) at once.
+   */
   exportState(): EngineState {
     return {
       tick: this.tick,
@@ -456,7 +460,7 @@ export class Engine {
       history: this.history,
       params: this.recordedKeys ? pick(this.params, this.recordedKeys) : this.params,
       rngKeys: this.rngKeys(),
-      executor: this.executor.exportState(),
+      executor: this.executor.exportStateView?.() ?? this.executor.exportState(),
       bus: this.bus.exportStateView(),
       queue: this.queue.state(),
       network: this.overlay ? this.overlay.edits() : null,
