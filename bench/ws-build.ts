@@ -112,7 +112,7 @@ roots.forEach((root, i) => {
   const s = samples[i];
   const sums = [...new Set(s.map((x) => x.checksum))].join(',');
   console.log(
-    `| ${root} | ${median(s.map((x) => x.coldMs)).toFixed(1)} | ${median(s.map((x) => x.coldCpuMs)).toFixed(1)} | ${median(s.map((x) => x.coldMainMs)).toFixed(1)} | ${median(s.map((x) => x.coldFaults))} | ${median(s.map((x) => x.warmMs)).toFixed(1)} | ${sums} |`,
+    `| ${root} | ${median(s.map((x) => x.coldMs)).toFixed(1)} | ${median(s.map((x) => x.coldCpuMs)).toFixed(1)} | ${median(s.map((x) => x.coldMainMs)).toFixed(1)} | ${median(s.map((x) => x.coldFaults))} | ${Number(values.warm) > 0 ? median(s.map((x) => x.warmMs)).toFixed(1) : '-'} | ${sums} |`,
   );
 });
 if (roots.length === 2) {

@@ -24,7 +24,7 @@ export interface WattsStrogatzParams {
 export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopology {
   const { n, k } = checkLattice('watts-strogatz', params);
   const beta = checkProbability('watts-strogatz', 'beta', params.beta);
-  // the far ends go where the rows will be (below 2^21 nodes), which are then filled in place
+  // the far ends go where the rows will be, which are then filled in place
   const dst = latticeFarEnds(n, k);
   // the rewired graph stays simple, and rewire keeps every degree: the CSR build needs no counting
   const degree = new Int32Array(n + 1).fill(k, 0, n);
