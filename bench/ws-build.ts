@@ -7,7 +7,7 @@
  * Prints per build the median cold and warm wall (ms), the cold CPU (user + system of all
  * threads, ms), the cold main thread's time on a CPU (Linux schedstat, ms: V8's compiler
  * threads aside, and waiting for a core on a loaded machine aside), the cold minor page
- * faults and the CSR checksum (FNV-1a of offsets then neighbours).
+ * faults, the process's peak RSS and the CSR checksum (FNV-1a of offsets then neighbours).
  *
  *   npx tsx bench/ws-build.ts [--n 100000] [--k 10] [--beta 0.1] [--seed 1] [--runs 9]
  *     [--warm 5] [--vs /work/main]
@@ -24,6 +24,7 @@ interface Sample {
   coldCpuMs: number;
   coldMainMs: number;
   coldFaults: number;
+  peakMB: number;
   warmMs: number;
   checksum: string;
 }
@@ -65,7 +66,7 @@ let h = 0x811c9dc5;
 for (const a of [t.offsets, t.neighbours])
   for (let i = 0; i < a.length; i++) h = Math.imul(h ^ a[i], 0x01000193) >>> 0;
 process.stdout.write(JSON.stringify({
-  coldMs, coldCpuMs: (c.user + c.system) / 1000, coldMainMs, coldFaults,
+  coldMs, coldCpuMs: (c.user + c.system) / 1000, coldMainMs, coldFaults, peakMB: process.resourceUsage().maxRSS / 1024,
   warmMs: warms.length ? warms[warms.length >> 1] : NaN,
   checksum: h.toString(16).padStart(8, '0'),
 }));
@@ -106,13 +107,15 @@ for (let r = 0; r < Number(values.runs); r++)
 console.log(
   `WS(n=${values.n}, k=${values.k}, beta=${values.beta}), seed ${values.seed}, ${values.runs} processes each`,
 );
-console.log('| build | cold ms | cold CPU ms | cold main thread ms | cold faults | warm ms | checksum |');
-console.log('|---|--:|--:|--:|--:|--:|---|');
+console.log(
+  '| build | cold ms | cold CPU ms | cold main thread ms | cold faults | peak RSS MB | warm ms | checksum |',
+);
+console.log('|---|--:|--:|--:|--:|--:|--:|---|');
 roots.forEach((root, i) => {
   const s = samples[i];
   const sums = [...new Set(s.map((x) => x.checksum))].join(',');
   console.log(
-    `| ${root} | ${median(s.map((x) => x.coldMs)).toFixed(1)} | ${median(s.map((x) => x.coldCpuMs)).toFixed(1)} | ${median(s.map((x) => x.coldMainMs)).toFixed(1)} | ${median(s.map((x) => x.coldFaults))} | ${Number(values.warm) > 0 ? median(s.map((x) => x.warmMs)).toFixed(1) : '-'} | ${sums} |`,
+    `| ${root} | ${median(s.map((x) => x.coldMs)).toFixed(1)} | ${median(s.map((x) => x.coldCpuMs)).toFixed(1)} | ${median(s.map((x) => x.coldMainMs)).toFixed(1)} | ${median(s.map((x) => x.coldFaults))} | ${median(s.map((x) => x.peakMB)).toFixed(0)} | ${Number(values.warm) > 0 ? median(s.map((x) => x.warmMs)).toFixed(1) : '-'} | ${sums} |`,
   );
 });
 if (roots.length === 2) {
