@@ -121,9 +121,46 @@ export class CsrTopology implements Topology {
     far: Int32Array,
     degrees?: Int32Array,
   ): CsrTopology {
-    if (degrees && size < DIRECT_FILL_BELOW) return ownedRowsFromDegrees(kind, size, per, far, degrees);
+    if (degrees) {
+      const slots = CsrTopology.ownedSlots(size, per);
+      slots.set(far.subarray(0, size * per));
+      return CsrTopology.fromOwnedSlots(kind, size, per, slots, degrees.slice(0, size + 1));
+    }
     const { offsets, rows } = partitionedRows(size, { kind: 'owned', far, per }, true);
-    return new CsrTopology(kind, offsets, degrees ? rows : dropDuplicates(offsets, rows));
+    return new CsrTopology(kind, offsets, dropDuplicates(offsets, rows));
+  }
+
+  /**
+   * The array a simple graph whose every node owns `per` edges writes its owned far ends
+   * into, for {@link CsrTopology.fromOwnedSlots}: edge `u * per + j` joins u and entry
+   * `u * per + j`. It has room for the graph's rows (2 * size * per entries, every edge being
+   * owned once), which are filled in place over the far ends: these take no memory of their
+   * own, and no page of it is touched that the rows would not touch anyway.
+   */
+  static ownedSlots(size: number, per: number): Int32Array {
+    return new Int32Array(2 * size * per);
+  }
+
+  /**
+   * {@link CsrTopology.fromOwnedEdges} of a simple graph (no self loop, no edge owned twice)
+   * whose far ends are in an array from {@link CsrTopology.ownedSlots}, given the exact
+   * degree of every node in `degrees` (length size + 1). Both arrays are taken over and
+   * become the topology's.
+   * @throws RangeError if `slots` is not 2 * size * per long.
+   */
+  static fromOwnedSlots(
+    kind: string,
+    size: number,
+    per: number,
+    slots: Int32Array,
+    degrees: Int32Array,
+  ): CsrTopology {
+    if (slots.length !== 2 * size * per || degrees.length !== size + 1)
+      throw new RangeError(
+        `${kind}: fromOwnedSlots needs CsrTopology.ownedSlots(size, per) and size + 1 degrees`,
+      );
+    fillOwnedInPlace(size, per, slots, degrees);
+    return new CsrTopology(kind, degrees, slots);
   }
 
   /**
@@ -147,35 +184,43 @@ export class CsrTopology implements Topology {
 }
 
 /**
- * Below this many nodes the rows of a graph whose degrees are known are filled straight in
- * place (their arrays fit in the cache): the blocked build's counting and distribution
- * passes cost more than the misses they avoid (session 7's crossover, about 2^21 nodes).
+ * Fills the rows of a simple graph in place over its owned far ends, from its exact degrees
+ * (turned into row starts), then sorts them. The far ends of node u are `rows[u * per ..
+ * u * per + per)` and every node owns `per` distinct edges, so its degree is at least `per`
+ * and row u starts at or after `u * per`: taking the owners from the last down, each edge
+ * is written into row u and into row v > u, both at or after the far ends still to be read
+ * (u's own are read before they can be overwritten); an edge to a node v < u could land on
+ * unread far ends, so it is written into row v after the pass. Same rows as the blocked
+ * build (`partitionedRows`), with no array for the far ends: less memory at every size, and
+ * less CPU at 4*10^6 and 10^7 nodes too, where the blocked build used to win over a direct
+ * fill from a separate far-end array (bench/README.md "scale", session 12).
  */
-const DIRECT_FILL_BELOW = 1 << 21;
-
-/**
- * {@link CsrTopology.fromOwnedEdges} of a simple graph from its exact degrees: each edge is
- * written straight into both rows, filled backward from the row ends, then the rows are
- * sorted. Same rows as the blocked build; `degrees` is left as it was.
- */
-function ownedRowsFromDegrees(
-  kind: string,
-  size: number,
-  per: number,
-  far: Int32Array,
-  degrees: Int32Array,
-): CsrTopology {
-  const offsets = degrees.slice(0, size + 1);
-  const rows = new Int32Array(endOffsets(offsets));
-  for (let u = size - 1, e = size * per - 1; u >= 0; u--) {
-    for (const first = u * per; e >= first; e--) {
-      const v = far[e];
+function fillOwnedInPlace(size: number, per: number, rows: Int32Array, offsets: Int32Array): void {
+  endOffsets(offsets);
+  let later: Int32Array = new Int32Array(64);
+  let count = 0;
+  for (let u = size - 1; u >= 0; u--) {
+    // descending, so the write into row u (at or above u * per + j) never meets an unread slot
+    for (let e = u * per + per - 1; e >= u * per; e--) {
+      const v = rows[e];
       rows[--offsets[u]] = v;
-      rows[--offsets[v]] = u;
+      if (v > u) {
+        rows[--offsets[v]] = u;
+        continue;
+      }
+      if (count === later.length) later = grow(later);
+      later[count++] = v;
+      later[count++] = u;
     }
   }
+  for (let i = 0; i < count; i += 2) rows[--offsets[later[i]]] = later[i + 1];
   sortRows(offsets, rows);
-  return new CsrTopology(kind, offsets, rows);
+}
+
+function grow(xs: Int32Array): Int32Array {
+  const bigger = new Int32Array(2 * xs.length);
+  bigger.set(xs);
+  return bigger;
 }
 
 function checkInput(kind: string, size: number, src: ArrayLike<number>, dst: ArrayLike<number>): void {

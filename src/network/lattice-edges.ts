@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/index.ts';
+import { CsrTopology } from './csr-topology.ts';
 import { checkEdgeBudget, checkInt, checkNodeCount, MAX_NODES } from './param-checks.ts';
 
 /**
@@ -29,11 +30,11 @@ export function checkLattice(generator: string, params: LatticeParams): LatticeP
  * The lattice edges in node-major order, far endpoints only: edge `u * (k/2) + (d - 1)`
  * joins its owner u (implied by the position) and (u + d) mod n, for d = 1..k/2. Agent u
  * "owns" the k/2 edges to the agents after it, side by side in memory, which
- * Watts-Strogatz relies on; {@link CsrTopology.fromOwnedEdges} builds the graph.
+ * Watts-Strogatz relies on; {@link CsrTopology.fromOwnedSlots} builds the graph. Written
+ * into the first n * k/2 entries of `dst` ({@link CsrTopology.ownedSlots} by default).
  */
-export function latticeFarEnds(n: number, k: number): Int32Array {
+export function latticeFarEnds(n: number, k: number, dst = CsrTopology.ownedSlots(n, k / 2)): Int32Array {
   const half = k / 2;
-  const dst = new Int32Array(n * half);
   let e = 0;
   for (let u = 0; u < n; u++) {
     // one subtraction on every edge (of n or of 0): the wrap, reached first at the last

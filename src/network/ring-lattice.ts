@@ -17,5 +17,5 @@ export interface RingLatticeParams {
 export function ringLattice(params: RingLatticeParams): CsrTopology {
   const { n, k } = checkLattice('ring-lattice', params);
   const degrees = new Int32Array(n + 1).fill(k, 0, n);
-  return CsrTopology.fromOwnedEdges('ring-lattice', n, k / 2, latticeFarEnds(n, k), degrees);
+  return CsrTopology.fromOwnedSlots('ring-lattice', n, k / 2, latticeFarEnds(n, k), degrees);
 }

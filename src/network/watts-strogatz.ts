@@ -24,11 +24,12 @@ export interface WattsStrogatzParams {
 export function wattsStrogatz(params: WattsStrogatzParams, rng: Rng): CsrTopology {
   const { n, k } = checkLattice('watts-strogatz', params);
   const beta = checkProbability('watts-strogatz', 'beta', params.beta);
+  // the far ends go where the rows will be, which are then filled in place
   const dst = latticeFarEnds(n, k);
   // the rewired graph stays simple, and rewire keeps every degree: the CSR build needs no counting
   const degree = new Int32Array(n + 1).fill(k, 0, n);
   if (beta > 0) rewire(n, k / 2, dst, beta, rng, degree);
-  return CsrTopology.fromOwnedEdges('watts-strogatz', n, k / 2, dst, degree);
+  return CsrTopology.fromOwnedSlots('watts-strogatz', n, k / 2, dst, degree);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeededStream } from '../../src/core/index.ts';
+import { RngStreams, SeededStream } from '../../src/core/index.ts';
 import {
   barabasiAlbert,
   CsrTopology,
@@ -85,5 +85,41 @@ describe('the lattice built from owned edges', () => {
     expect(checksum(ringLattice({ n, k }))).toBe(
       checksum(CsrTopology.fromEdges('ring-lattice', n, src, dst)),
     );
+  });
+});
+
+// Recorded from main before the Watts-Strogatz rows were filled in place over the lattice's far
+// ends (session 12): the graph and the network stream's next draw after it, on the `network`
+// stream of a run's seed, as worlds build it.
+const WS_RECORDED: [n: number, k: number, beta: number, seed: number, sum: string, next: number][] = [
+  [100000, 10, 0.1, 1, '100000:500000:6f7f1999', 0.38133397811962366],
+  [100000, 10, 0.1, 2, '100000:500000:52821e0f', 0.6891887246353843],
+  [100000, 10, 0.1, 3, '100000:500000:e46a88c3', 0.43661013932682247],
+  [30000, 20, 0.3, 4, '30000:300000:762b8689', 0.15703508735888794],
+  [5000, 4, 1, 5, '5000:10000:c34123ed', 0.4639320979036309],
+  [301, 298, 0.5, 6, '301:44849:ccd3c8c1', 0.9046413238761665],
+  [400, 200, 0.7, 13, '400:40000:38927395', 0.3552451016122864],
+  [64, 62, 1, 7, '64:1984:734c66dd', 0.5947547926715766],
+  [1000, 2, 0.05, 8, '1000:1000:e0c5e405', 0.5588768766140312],
+  [12345, 16, 0.01, 9, '12345:98760:5da0ab77', 0.498492859990884],
+  [3, 2, 1, 10, '3:3:d660066f', 0.20713606350503977],
+  [1, 0, 1, 11, '1:0:117697cd', 0.11909184667526596],
+  [40000, 10, 0, 12, '40000:200000:fe5dd12b', 0.17484881632052585],
+];
+
+describe('Watts-Strogatz gives the graphs recorded before its in-place build', () => {
+  it.each(WS_RECORDED)('WS(%i, %i, %d), seed %i', (n, k, beta, seed, sum, next) => {
+    const rng = new RngStreams(seed).stream('network');
+    expect(checksum(wattsStrogatz({ n, k, beta }, rng))).toBe(sum);
+    expect(rng.next()).toBe(next);
+  });
+
+  it.each([
+    [100000, 10, '100000:500000:c541d0eb'],
+    [999, 6, '999:2997:15d2416b'],
+    [5, 4, '5:10:c0bbae01'],
+    [1, 0, '1:0:117697cd'],
+  ])('ring lattice (%i, %i)', (n, k, sum) => {
+    expect(checksum(ringLattice({ n, k }))).toBe(sum);
   });
 });
