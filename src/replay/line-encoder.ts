@@ -87,7 +87,8 @@ export class LineEncoder {
    * run that stops at a periodic snapshot writes its final snapshot right after it with the
    * very same state object (see the engine's `finish`), whose encoding (tens of ms per 10^5
    * agents) is then reused: as text, or, when both lines are written as bytes, as the bytes
-   * of the line before.
+   * of the line before. A line streamed to a sink keeps no bytes: the next one streams the same
+   * pieces again (its base64 columns encoded again, a slice at a time, into the reused buffer).
    */
   private lastSnapshot: { state: object; json: StatePieces; bytes?: StateBytes } | null = null;
   /** The buffer streamed lines go through (see {@link STREAM_BUFFER}), made at the first one. */

@@ -223,7 +223,9 @@ export class LogWriter {
   /**
    * Appends one event at simulation time `t` and returns its `seq`. The line is built and
    * chained now and written at the next flush (a line of a plain log over 1 Mi code units,
-   * such as a snapshot part: now, after the lines before it, from the bytes it was hashed from). A `snapshot` whose `state` is larger than
+   * such as a snapshot part: now, after the lines before it, from the bytes it was hashed from;
+   * a long `snapshot` line not written as a patch: now, as it is encoded, through one reused
+   * buffer, see `LineEncoder.encodeEventForWrite`). A `snapshot` whose `state` is larger than
    * the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written as
    * `snapshot-part` lines and then its `snapshot` line, whose seq is returned (see
    * `splitSnapshotLines`). A snapshot appended right after another (nothing appended
