@@ -196,7 +196,7 @@ export class DeliveryBatch {
   }
 
   private growMessages(): void {
-    const cap = this.id.length * 2;
+    const cap = grownCapacity(this.id.length);
     this.id = grown(this.id, new Float64Array(cap));
     this.from = grown(this.from, new Int32Array(cap));
     this.kind = grown(this.kind, new Int32Array(cap));
@@ -208,10 +208,24 @@ export class DeliveryBatch {
   }
 
   private growRows(): void {
-    const cap = this.to.length * 2;
+    const cap = grownCapacity(this.to.length);
     this.to = grown(this.to, new Int32Array(cap));
     this.msg = grown(this.msg, new Int32Array(cap));
   }
+}
+
+/** Capacity up to which the arrays grow 8-fold, beyond it 2-fold (2^20 rows: ~35 MB of message columns). */
+const FAST_GROWTH_UP_TO = 1 << 20;
+
+/**
+ * The next capacity of arrays of `cap` rows. Each array a batch grows out of was written in
+ * full and is then garbage: a cost in first touches of fresh pages (~13 us per 4 KiB on the
+ * 2-vCPU VM), while capacity not yet written costs none (large typed arrays are zeroed pages
+ * mapped on first touch). So the arrays grow 8-fold up to 2^20 rows (at 10^5 agents: ~550 fewer page faults
+ * than doubling), and double beyond, to keep the memory reserved within 2x of the rows.
+ */
+function grownCapacity(cap: number): number {
+  return Math.min(cap * 8, Math.max(cap * 2, FAST_GROWTH_UP_TO));
 }
 
 function grown<T extends Float64Array | Int32Array | Uint8Array>(old: T, next: T): T {

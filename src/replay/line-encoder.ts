@@ -33,6 +33,38 @@ export interface EncodedBytes {
  */
 export const BYTES_ABOVE = 1 << 20;
 
+/**
+ * Where a long snapshot line goes when it is written as it is encoded (see
+ * {@link LineEncoder.encodeEventForWrite}): `begin` gets the line's size in bytes without its
+ * `\n` before any byte (it may throw, and then nothing is written), `write` its bytes in order,
+ * `\n` included. A `write` that throws stops the line part-way; the caller must then stop the file.
+ */
+export interface LineSink {
+  begin(size: number): void;
+  write(bytes: Buffer): void;
+}
+
+/** A line that was written through a {@link LineSink} as it was encoded. */
+export interface StreamedLine {
+  /** Bytes written, `\n` included. */
+  written: number;
+  /** The full 64-hex chain value after this line. */
+  chain: string;
+}
+
+/**
+ * Size of the one buffer a streamed line goes through, reused from line to line: a 3.7 MB
+ * snapshot line in a buffer of its own costs ~900 first touches of fresh pages (~13 us each on
+ * the 2-vCPU VM), this one is touched once.
+ */
+const STREAM_BUFFER = 1 << 18;
+/**
+ * Bytes of a base64 column encoded per `toString('base64')` call: a multiple of 3, so the
+ * texts concatenate to the whole column's text; 64 Ki characters, so each string is a regular
+ * young-generation object, not a large object on fresh pages.
+ */
+const STREAM_BASE64_BYTES = 3 << 14;
+
 /** The `seq`, `t` and `type` of an event whose payload is given apart. */
 interface EventKeys {
   seq: number;
@@ -55,9 +87,12 @@ export class LineEncoder {
    * run that stops at a periodic snapshot writes its final snapshot right after it with the
    * very same state object (see the engine's `finish`), whose encoding (tens of ms per 10^5
    * agents) is then reused: as text, or, when both lines are written as bytes, as the bytes
-   * of the line before.
+   * of the line before. A line streamed to a sink keeps no bytes: the next one streams the same
+   * pieces again (its base64 columns encoded again, a slice at a time, into the reused buffer).
    */
-  private lastSnapshot: { state: object; json: string[]; bytes?: StateBytes } | null = null;
+  private lastSnapshot: { state: object; json: StatePieces; bytes?: StateBytes } | null = null;
+  /** The buffer streamed lines go through (see {@link STREAM_BUFFER}), made at the first one. */
+  private streamBuffer: Buffer | undefined;
 
   /**
    * Encodes a whole record (the header, or an event as parsed back), without `h`,
@@ -93,7 +128,8 @@ export class LineEncoder {
     fields: Record<string, unknown>,
     prevChain: string,
     bytesAbove: number,
-  ): EncodedLine | EncodedBytes {
+    sink?: LineSink,
+  ): EncodedLine | EncodedBytes | StreamedLine {
     const keys = Object.keys(fields);
     keys.push('seq', 't', 'type');
     const last = this.lastSnapshot;
@@ -103,7 +139,16 @@ export class LineEncoder {
     this.stateJson = undefined;
     this.stateBytes = undefined;
     const reuse = last !== null && state === last.state ? last : undefined;
-    const line = this.line(fields, keys, { seq, t, type }, prevChain, bytesAbove, reuse?.json, reuse?.bytes);
+    const line = this.line(
+      fields,
+      keys,
+      { seq, t, type },
+      prevChain,
+      bytesAbove,
+      reuse?.json,
+      reuse?.bytes,
+      sink,
+    );
     if (typeof state === 'object' && state !== null && this.stateJson !== undefined)
       this.lastSnapshot = { state, json: this.stateJson, bytes: this.stateBytes };
     this.stateJson = undefined;
@@ -116,6 +161,11 @@ export class LineEncoder {
    * {@link BYTES_ABOVE} code units comes back as its UTF-8 bytes (with `\n`), hashed from
    * those very bytes, so that a snapshot part (megabytes of base64) is converted to UTF-8 once
    * instead of once for the hash and once more for the file. Same bytes, same chain.
+   *
+   * With a `sink`, such a line of a `snapshot` is not returned but written to it as it is
+   * encoded, through one reused buffer of {@link STREAM_BUFFER} bytes (each long base64 column
+   * encoded a slice at a time), and hashed as it goes: no buffer nor string of the line's size
+   * is made. The same bytes and chain again.
    */
   encodeEventForWrite(
     type: string,
@@ -123,8 +173,24 @@ export class LineEncoder {
     seq: number,
     fields: Record<string, unknown>,
     prevChain: string,
-  ): EncodedLine | EncodedBytes {
-    return this.event(type, t, seq, fields, prevChain, BYTES_ABOVE);
+  ): EncodedLine | EncodedBytes;
+  encodeEventForWrite(
+    type: string,
+    t: number,
+    seq: number,
+    fields: Record<string, unknown>,
+    prevChain: string,
+    sink: LineSink,
+  ): EncodedLine | EncodedBytes | StreamedLine;
+  encodeEventForWrite(
+    type: string,
+    t: number,
+    seq: number,
+    fields: Record<string, unknown>,
+    prevChain: string,
+    sink?: LineSink,
+  ): EncodedLine | EncodedBytes | StreamedLine {
+    return this.event(type, t, seq, fields, prevChain, BYTES_ABOVE, sink);
   }
 
   /**
@@ -167,7 +233,7 @@ export class LineEncoder {
   }
 
   /** The JSON of the `state` member of the line encoded last, as pieces (set only while a snapshot is encoded). */
-  private stateJson: string[] | undefined;
+  private stateJson: StatePieces | undefined;
   /** Where that JSON lies in the line's bytes, when the line was encoded as bytes. */
   private stateBytes: StateBytes | undefined;
 
@@ -179,23 +245,28 @@ export class LineEncoder {
     /** Body length (code units) from which the line is returned as bytes. */
     bytesAbove: number,
     /** The JSON of `fields.state`, known already (a snapshot's state encoded just before). */
-    stateJson?: string[],
+    stateJson?: StatePieces,
     /** Its bytes, in the bytes of the line encoded just before. */
     stateBytes?: StateBytes,
-  ): EncodedLine | EncodedBytes {
+    /** Where a long snapshot line is written as it is encoded (see {@link LineSink}). */
+    sink?: LineSink,
+  ): EncodedLine | EncodedBytes | StreamedLine {
     const members: string[] = [];
     let wall = -1;
     let stateAt = -1;
-    let state: string[] | undefined;
+    let state: StatePieces | undefined;
     for (const key of sortKeys(keys)) {
       const value = event !== null && isEventKey(key) ? event[key] : fields[key];
       if (value === undefined) continue;
       if (event?.type === 'snapshot' && key === 'state') {
         // a line that may be written as bytes gets its state as pieces, never joined into one text
+        // (streamed, its long base64 columns stay `Base64Text`s, encoded a slice at a time)
         state =
           stateJson ??
           (Number.isFinite(bytesAbove) && prevChain !== null
-            ? this.json.tryEncodePieces(value)
+            ? sink
+              ? this.json.tryEncodeParts(value)
+              : this.json.tryEncodePieces(value)
             : pieceOf(this.json.tryEncode(value)));
         if (state === undefined) throw rejection(fields, event);
         this.stateJson = state;
@@ -214,6 +285,10 @@ export class LineEncoder {
     }
     if (state !== undefined) {
       if (wall === -1 && prevChain !== null && bodyLength(members, state) >= bytesAbove) {
+        if (sink && !(stateJson !== undefined && stateBytes)) {
+          this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
+          return lineStream(members, stateAt, state, prevChain, sink, this.streamBuffer);
+        }
         // the same state as the line before, as bytes: its bytes are copied, not encoded again
         const line =
           stateJson !== undefined && stateBytes
@@ -222,7 +297,7 @@ export class LineEncoder {
         this.stateBytes = line.state;
         return line;
       }
-      members[stateAt] += state.length === 1 ? state[0] : state.join('');
+      members[stateAt] += state.length === 1 ? String(state[0]) : state.join('');
     }
     const inner = members.join(',');
     if (wall === -1 && prevChain !== null && inner.length >= bytesAbove) return lineBytes(inner, prevChain);
@@ -243,8 +318,11 @@ function pieceOf(text: string | undefined): string[] | undefined {
   return text === undefined ? undefined : [text];
 }
 
+/** JSON as pieces to concatenate; a `Base64Text` stands for its text, which needs no escape and no quotes. */
+type StatePieces = (string | Base64Text)[];
+
 /** Code units of `members` joined by commas, the JSON pieces `state` appended to one of them. */
-function bodyLength(members: string[], state: string[]): number {
+function bodyLength(members: string[], state: StatePieces): number {
   let n = members.length - 1;
   for (const m of members) n += m.length;
   for (const p of state) n += p.length;
@@ -287,9 +365,10 @@ interface StateBytes {
 function linePieces(
   members: string[],
   stateAt: number,
-  state: string[],
+  pieces: StatePieces,
   prevChain: string,
 ): EncodedBytes & { state: StateBytes } {
+  const state = pieces.map(String);
   const head = `{${members.slice(0, stateAt + 1).join(',')}`;
   const after = members.slice(stateAt + 1);
   const tail = after.length === 0 ? '}' : `,${after.join(',')}}`;
@@ -309,6 +388,74 @@ function linePieces(
   // the closing brace gives way to `,"h":...}`
   bytes.write(`,"h":"${chain.slice(0, 16)}"}\n`, body - 1, 'latin1');
   return { bytes, chain, state: { bytes, start, end } };
+}
+
+/**
+ * Writes the line `{members...,"h":...}\n` to `sink`, where `members[stateAt]` is `"state":`
+ * and the JSON pieces `state` follow it, through `buffer`: each full buffer is hashed, then
+ * written; a `Base64Text` is encoded {@link STREAM_BASE64_BYTES} bytes at a time, straight
+ * into the buffer. Same bytes and chain as {@link linePieces}.
+ */
+function lineStream(
+  members: string[],
+  stateAt: number,
+  state: StatePieces,
+  prevChain: string,
+  sink: LineSink,
+  buffer: Buffer,
+): StreamedLine {
+  const head = `{${members.slice(0, stateAt + 1).join(',')}`;
+  const after = members.slice(stateAt + 1);
+  const tail = after.length === 0 ? '}' : `,${after.join(',')}}`;
+  let body = Buffer.byteLength(head) + Buffer.byteLength(tail);
+  for (const piece of state) body += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+  sink.begin(body + HASH_SUFFIX_LENGTH - 1);
+  const hash = crypto.createHash('sha256').update(`${prevChain}\n`);
+  // room kept at the end for the `,"h":...}\n` that ends the line
+  const room = buffer.length - HASH_SUFFIX_LENGTH;
+  let at = 0;
+  const out = (): void => {
+    const full = buffer.subarray(0, at);
+    hash.update(full);
+    sink.write(full);
+    at = 0;
+  };
+  const put = (text: string): void => {
+    if (text.length * 3 <= room - at || Buffer.byteLength(text) <= room - at) {
+      at += buffer.write(text, at, 'utf8');
+      return;
+    }
+    // longer than the room left: its bytes in slices
+    const bytes = Buffer.from(text, 'utf8');
+    for (let from = 0; from < bytes.length; ) {
+      if (at === room) out();
+      const n = Math.min(room - at, bytes.length - from);
+      bytes.copy(buffer, at, from, from + n);
+      at += n;
+      from += n;
+    }
+  };
+  put(head);
+  for (const piece of state) {
+    if (typeof piece === 'string') {
+      put(piece);
+      continue;
+    }
+    const bytes = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
+    for (let from = 0; from < bytes.length; from += STREAM_BASE64_BYTES) {
+      const text = bytes.toString('base64', from, Math.min(from + STREAM_BASE64_BYTES, bytes.length));
+      if (text.length > room - at) out();
+      // base64 is ASCII: one byte per character
+      at += buffer.write(text, at, 'latin1');
+    }
+  }
+  put(tail);
+  hash.update(buffer.subarray(0, at));
+  const chain = hash.digest('hex');
+  // the closing brace gives way to `,"h":...}`
+  at += buffer.write(`,"h":"${chain.slice(0, 16)}"}\n`, at - 1, 'latin1') - 1;
+  sink.write(buffer.subarray(0, at));
+  return { written: body + HASH_SUFFIX_LENGTH, chain };
 }
 
 /**
@@ -345,7 +492,7 @@ function lineAround(
 }
 
 /** A line encoded with no byte bound: always text. */
-function asText(line: EncodedLine | EncodedBytes): EncodedLine {
+function asText(line: EncodedLine | EncodedBytes | StreamedLine): EncodedLine {
   if ('text' in line) return line;
   throw new Error('internal: a line was encoded as bytes without a byte bound');
 }

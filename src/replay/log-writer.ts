@@ -3,7 +3,14 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Base64Text, LogFormatError } from '../core/index.ts';
 import { IndexRecorder } from './index-recorder.ts';
-import { type EncodedBytes, type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encoder.ts';
+import {
+  type EncodedBytes,
+  type EncodedLine,
+  HASH_SUFFIX_LENGTH,
+  LineEncoder,
+  type LineSink,
+  type StreamedLine,
+} from './line-encoder.ts';
 import { MAX_LINE } from './line-source.ts';
 import {
   isGzipPath,
@@ -216,7 +223,9 @@ export class LogWriter {
   /**
    * Appends one event at simulation time `t` and returns its `seq`. The line is built and
    * chained now and written at the next flush (a line of a plain log over 1 Mi code units,
-   * such as a snapshot part: now, after the lines before it, from the bytes it was hashed from). A `snapshot` whose `state` is larger than
+   * such as a snapshot part: now, after the lines before it, from the bytes it was hashed from;
+   * a long `snapshot` line not written as a patch: now, as it is encoded, through one reused
+   * buffer, see `LineEncoder.encodeEventForWrite`). A `snapshot` whose `state` is larger than
    * the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written as
    * `snapshot-part` lines and then its `snapshot` line, whose seq is returned (see
    * `splitSnapshotLines`). A snapshot appended right after another (nothing appended
@@ -273,14 +282,25 @@ export class LogWriter {
         return seq;
       }
     }
-    let encoded: EncodedLine | EncodedBytes;
+    let encoded: EncodedLine | EncodedBytes | StreamedLine;
     try {
-      // a long line of a plain log comes as bytes, written by itself (see encodeEventForWrite)
+      // a long line of a plain log comes as bytes, written by itself (see encodeEventForWrite);
+      // a long snapshot line not patched is written as it is encoded
       encoded = this.gzip
         ? this.encoder.encodeEvent(type, t, seq, fields, state.chain)
-        : this.encoder.encodeEventForWrite(type, t, seq, fields, state.chain);
+        : base
+          ? this.encoder.encodeEventForWrite(type, t, seq, fields, state.chain)
+          : this.encoder.encodeEventForWrite(type, t, seq, fields, state.chain, this.sinkFor(type, seq, t));
     } catch (cause) {
+      // a line too long, or a failed write (the writer is then closed), is reported as it is
+      if (cause instanceof LogFormatError) throw cause;
       throw unwritable(type, seq, cause);
+    }
+    if ('written' in encoded) {
+      state.seq = seq;
+      state.lastTick = t;
+      state.chain = encoded.chain;
+      return seq;
     }
     const patch = base ? patchOf(encoded, base, seq, t) : undefined;
     if (patch !== undefined) encoded = { text: patch, chain: encoded.chain };
@@ -354,6 +374,22 @@ export class LogWriter {
     this.index?.flushed(this.state.bytesWritten, this.pending, bytes);
     this.pending = '';
     this.write(bytes);
+  }
+
+  /**
+   * Where the encoder writes a long line as it encodes it: the lines before it first, then the
+   * line's bytes straight to the file (each write synchronous, so the encoder may reuse its buffer).
+   */
+  private sinkFor(type: string, seq: number, t: number): LineSink {
+    return {
+      begin: (size) => {
+        if (size > MAX_LINE) throw tooLong(type, seq, size);
+        this.flush();
+        this.index?.line(type, seq, t, 0, this.state.chain);
+        this.index?.writtenAlone(this.state.bytesWritten);
+      },
+      write: (bytes) => this.write(bytes),
+    };
   }
 
   /** Writes `bytes` (one buffer, or several in order) at the end of the file (see {@link LogWriter.flush} for failures). */

@@ -245,3 +245,84 @@ describe('LineEncoder: a long snapshot line encoded again right after, as bytes'
     expect(bytesOf((d as { bytes: Buffer }).bytes).toString('utf8')).toContain('"tick":6');
   });
 });
+
+describe('LineEncoder: a long snapshot line written to a sink as it is encoded', () => {
+  /** A sink that keeps what it is given, and the sizes of the writes. */
+  const collect = () => {
+    const sink = { size: -1, writes: [] as number[], chunks: [] as Buffer[] };
+    return {
+      sink,
+      begin: (size: number) => {
+        sink.size = size;
+      },
+      // the encoder reuses its buffer: copy
+      write: (bytes: Buffer) => {
+        sink.writes.push(bytes.length);
+        sink.chunks.push(Buffer.from(bytes));
+      },
+    };
+  };
+  const columnBytes = (n: number, seed: number) => {
+    const rand = prng(seed);
+    return Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+  };
+
+  it('writes the bytes and chain of the line encoded as text, in writes no longer than its buffer', () => {
+    const rand = prng(11);
+    const longs = longStrings(rand);
+    // base64 columns of sizes around the encoder's slices (3·2^14 bytes) and its 256 KiB buffer,
+    // not multiples of 3, one a view into the middle of a larger array
+    const whole = columnBytes(700_003, 3);
+    const state = {
+      columns: [1, 49_151, 49_152, 49_153, 300_001, 1_000_000].map(
+        (n, i) => new Base64Text(columnBytes(n, i)),
+      ),
+      view: new Base64Text(whole.subarray(5, 650_000)),
+      // a long string with characters of 2 to 4 UTF-8 bytes, longer than the buffer
+      text: `${'é✓😀'.repeat(60_000)}x`,
+      longs,
+      tick: 5,
+    };
+    for (const [seq, chain] of [
+      [12, 'c'.repeat(64)],
+      [1000, 'd'.repeat(64)],
+    ] as const) {
+      const out = collect();
+      const streamed = new LineEncoder().encodeEventForWrite('snapshot', 5, seq, { state }, chain, out);
+      const text = new LineEncoder().encodeEvent('snapshot', 5, seq, { state }, chain);
+      const expected = Buffer.from(`${text.text}\n`, 'utf8');
+      expect(streamed).toEqual({ written: expected.length, chain: text.chain });
+      expect(out.sink.size).toBe(expected.length - 1);
+      expect(Buffer.concat(out.sink.chunks).toString('latin1')).toBe(expected.toString('latin1'));
+      expect(out.sink.writes.length).toBeGreaterThan(10);
+      expect(Math.max(...out.sink.writes)).toBeLessThanOrEqual(1 << 18);
+    }
+  });
+
+  it('writes the same line again for the same state right after, and nothing when begin refuses it', () => {
+    const state = { columns: [new Base64Text(columnBytes(2_000_000, 9))], tick: 7 };
+    const enc = new LineEncoder();
+    const first = collect();
+    const a = enc.encodeEventForWrite('snapshot', 7, 1, { state }, 'c'.repeat(64), first);
+    const second = collect();
+    const b = enc.encodeEventForWrite('snapshot', 7, 2, { state }, a.chain, second);
+    const fresh = new LineEncoder().encodeEvent('snapshot', 7, 2, { state }, a.chain);
+    expect(b.chain).toBe(fresh.chain);
+    expect(Buffer.concat(second.sink.chunks).toString('latin1')).toBe(`${fresh.text}\n`);
+    // without a sink right after a streamed one: the same line as bytes
+    const c = enc.encodeEventForWrite('snapshot', 7, 2, { state }, a.chain);
+    expect('bytes' in c && Buffer.concat([c.bytes].flat()).toString('latin1')).toBe(`${fresh.text}\n`);
+
+    const writes: number[] = [];
+    const refusing = {
+      begin: () => {
+        throw new RangeError('too long');
+      },
+      write: (bytes: Buffer) => writes.push(bytes.length),
+    };
+    expect(() =>
+      new LineEncoder().encodeEventForWrite('snapshot', 7, 1, { state }, 'c'.repeat(64), refusing),
+    ).toThrow('too long');
+    expect(writes).toEqual([]);
+  });
+});
