@@ -20,7 +20,6 @@ export class AgentSorter {
     if (this.a.length < n) {
       // room for the whole population (up to 16 Mi agents) at once: buffers grown again later,
       // in callers V8 had optimised by then, made it throw them away and compile them again
-      // (pages never written are not touched)
       this.a = new Int32Array(Math.max(n, 2 * this.a.length, Math.min(size, 1 << 24)));
       this.b = new Int32Array(this.a.length);
     }

@@ -1,4 +1,3 @@
-export * from './canonical-encoder.ts';
 export * from './continuation-llm.ts';
 export * from './continue-run.ts';
 export * from './copy-prefix.ts';

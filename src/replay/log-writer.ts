@@ -273,14 +273,7 @@ export class LogWriter {
     this.lastPatched = null;
     if (base && !this.gzip && (type === 'snapshot' || type === SNAPSHOT_PART)) {
       const line = this.patchParts(type, t, seq, fields, base, patched);
-      if (line !== undefined) {
-        state.seq = seq;
-        state.lastTick = t;
-        state.chain = line.chain;
-        this.pending += `${line.text}\n`;
-        if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
-        return seq;
-      }
+      if (line !== undefined) return this.buffered(seq, t, line);
     }
     let encoded: EncodedLine | EncodedBytes | StreamedLine;
     try {
@@ -296,12 +289,7 @@ export class LogWriter {
       if (cause instanceof LogFormatError) throw cause;
       throw unwritable(type, seq, cause);
     }
-    if ('written' in encoded) {
-      state.seq = seq;
-      state.lastTick = t;
-      state.chain = encoded.chain;
-      return seq;
-    }
+    if ('written' in encoded) return this.advance(seq, t, encoded.chain);
     const patch = base ? patchOf(encoded, base, seq, t) : undefined;
     if (patch !== undefined) encoded = { text: patch, chain: encoded.chain };
     if ('bytes' in encoded) {
@@ -309,9 +297,7 @@ export class LogWriter {
       if (size > MAX_LINE) throw tooLong(type, seq, size);
       this.flush();
       this.index?.line(type, seq, t, 0, state.chain);
-      state.seq = seq;
-      state.lastTick = t;
-      state.chain = encoded.chain;
+      this.advance(seq, t, encoded.chain);
       this.index?.writtenAlone(state.bytesWritten);
       this.write(encoded.bytes);
       return seq;
@@ -320,10 +306,21 @@ export class LogWriter {
     if (encoded.text.length * 3 > MAX_LINE && Buffer.byteLength(encoded.text) > MAX_LINE)
       throw tooLong(type, seq, Buffer.byteLength(encoded.text));
     this.index?.line(type, seq, t, this.pending.length, state.chain);
-    state.seq = seq;
-    state.lastTick = t;
-    state.chain = encoded.chain;
-    this.pending += `${encoded.text}\n`;
+    return this.buffered(seq, t, encoded);
+  }
+
+  /** Event `seq` at `t` is in the log (written, or about to be), its line chained to `chain`. */
+  private advance(seq: number, t: number, chain: string): number {
+    this.state.seq = seq;
+    this.state.lastTick = t;
+    this.state.chain = chain;
+    return seq;
+  }
+
+  /** {@link LogWriter.advance}, the line's text going to the buffer flushed at the next flush. */
+  private buffered(seq: number, t: number, line: EncodedLine): number {
+    this.advance(seq, t, line.chain);
+    this.pending += `${line.text}\n`;
     if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
     return seq;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Base64Text, canonicalJson } from '../../src/core/index.ts';
-import { CanonicalEncoder, LineEncoder } from '../../src/replay/index.ts';
+import { Base64Text, CanonicalEncoder, canonicalJson } from '../../src/core/index.ts';
+import { LineEncoder } from '../../src/replay/index.ts';
 
 /** A small deterministic PRNG for generating test values (mulberry32). */
 function prng(seed: number): () => number {

@@ -8,13 +8,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MessageBus } from '../../src/bus/index.ts';
 import {
   Base64Text,
+  CanonicalEncoder,
   canonicalJson,
   type Json,
   SeededStream,
   typedToBase64Chunks,
   typedToBase64Texts,
 } from '../../src/core/index.ts';
-import { CanonicalEncoder } from '../../src/replay/canonical-encoder.ts';
 import { LogWriter, readLog, splitSnapshotLines } from '../../src/replay/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-stream-'));

@@ -1,4 +1,4 @@
-import { Base64Text, canonicalJson } from '../core/index.ts';
+import { Base64Text } from './base64-text.ts';
 
 /** Objects with at most this many keys are sorted by insertion sort (faster than `sort`). */
 const SMALL_OBJECT = 16;
@@ -16,10 +16,11 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * array items as `null`. The log writes and verifies one line per event, so this is on
  * the hot path of every run; it saves the per-key path strings and the intermediate
  * arrays of the general version, sorts small key sets by insertion, and remembers the
- * quoted form of keys it has seen (per encoder instance, no global state).
+ * quoted form of keys it has seen (per encoder instance; `canonicalJson` keeps one).
  *
- * On a value that is not JSON-safe it defers to `canonicalJson`, so that the error
- * (a TypeError naming the path of the bad value) is the same.
+ * On a value that is not JSON-safe, {@link CanonicalEncoder.encode} walks the value a second
+ * time to name the path of the first bad value in its TypeError; the text is never built
+ * with path strings on the way.
  */
 export class CanonicalEncoder {
   private readonly quoted = new Map<string, string>();
@@ -27,7 +28,9 @@ export class CanonicalEncoder {
   /** Canonical JSON of `value`. @throws TypeError on a value that is not JSON-safe. */
   encode(value: unknown): string {
     const out = this.tryEncode(value);
-    return out === undefined ? canonicalJson(value) : out;
+    if (out === undefined)
+      throw badValue(value, '$') ?? new TypeError('canonical JSON: cannot serialise the value');
+    return out;
   }
 
   /** Canonical JSON of `value`, or undefined when `value` holds something that is not JSON-safe. */
@@ -191,4 +194,48 @@ export function sortKeys(keys: string[]): string[] {
     keys[j + 1] = key;
   }
   return keys;
+}
+
+/**
+ * The TypeError for the first value under `value` (keys in sorted order, as the encoder walks
+ * them) that canonical JSON cannot hold, naming its path (`$`, `$.key`, `$[i]`); undefined when
+ * there is none.
+ */
+function badValue(value: unknown, path: string): TypeError | undefined {
+  if (value === null) return undefined;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value)
+        ? undefined
+        : new TypeError(`canonical JSON: non-finite number at ${path}`);
+    case 'object':
+      break;
+    default:
+      return new TypeError(`canonical JSON: cannot serialise ${typeof value} at ${path}`);
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = value[i] === undefined ? undefined : badValue(value[i], `${path}[${i}]`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (value instanceof Base64Text) return undefined;
+  if (ArrayBuffer.isView(value))
+    return new TypeError(`canonical JSON: typed array at ${path}; convert it first`);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    return new TypeError(
+      `canonical JSON: cannot serialise a ${value.constructor?.name ?? 'non-plain object'} at ${path}`,
+    );
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj).sort()) {
+    const v = obj[key];
+    const bad = v === undefined ? undefined : badValue(v, `${path}.${key}`);
+    if (bad) return bad;
+  }
+  return undefined;
 }
