@@ -4,16 +4,7 @@
 # digest format 3 changes), LLM worlds against the shipped local server (zero latency).
 # Run from the repository root after `npm run build`; re-recording is only for a deliberate
 # change (the logs of earlier versions must keep verifying, see replays/README.md).
-set -euo pipefail
-G="node bin/grapevine.mjs"
-OUT=replays/golden
-PORT=${PORT:-18989}
-$G serve-llm --port "$PORT" --latency-ms 0 >/dev/null 2>&1 &
-SERVER=$!
-trap 'kill $SERVER' EXIT
-sleep 2
-URL="http://127.0.0.1:$PORT/v1"
-run() { local name=$1; shift; $G run "$@" --out "$OUT/$name-v0.1-format3.ndjson.gz" --force --quiet; }
+source scripts/golden-lib.sh 3
 run rumor-ic-xstate-full rumor --set n=100 --set model=independent-cascade --set p=0.3 \
   --set executor=xstate --log full --seed 5
 run sotopia-agents sotopia --llm-base-url "$URL" --log full --seed 2
