@@ -12,8 +12,9 @@
  * the forks before: what the cold rows pay for warm-up). Module loading (tsx here, the
  * bundle through the CLI) is before the first phase and not counted. Phases: read the parent
  * (readForkParent; the rerun reads only its header), build the world (network, executor),
- * restore the snapshot, the first tick, the ticks up to the last but one, the last tick with
- * its periodic snapshot, the final snapshot and close. Checks the digest against the parent's.
+ * restore the snapshot, the first tick, the ticks up to the last but one (the rerun's cut
+ * after tick `at + 1`, so that its ticks `at + 2..` compare with the fork's), the last tick
+ * with its periodic snapshot, the final snapshot and close. Checks the digest against the parent's.
  */
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -62,7 +63,9 @@ for (let round = 1; round <= Number(values.repeat); round++) {
     onReady: () => mark(mode === 'fork' ? 'restore snapshot' : 'set up tick 0'),
     onTick: (t: number) => {
       if (t === first) mark(`tick ${first}`);
-      else if (t === last - 1) mark(`ticks ${first + 1}..${last - 1}`);
+      // the rerun's ticks before the fork's, apart: the same ticks as the fork's next
+      else if (mode === 'rerun' && t === at + 1) mark(`ticks ${first + 1}..${at + 1}`);
+      else if (t === last - 1) mark(`ticks ${mode === 'rerun' ? at + 2 : first + 1}..${last - 1}`);
       else if (t === last) mark(`tick ${last} and its snapshot`);
     },
   };
