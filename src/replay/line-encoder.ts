@@ -90,6 +90,12 @@ export class LineEncoder {
    * pieces again (its base64 columns encoded again, a slice at a time, into the reused buffer).
    */
   private lastSnapshot: { state: object; json: StatePieces; bytes?: StateBytes } | null = null;
+  /**
+   * The `state` object of the snapshot given as parts last ({@link LineEncoder.eventParts})
+   * and its JSON as parts, kept until another event is encoded: a final snapshot right after
+   * the periodic one, both written as patches, reuses it as {@link lastSnapshot} is reused.
+   */
+  private lastParts: { state: object; pieces: (string | Base64Text)[] } | null = null;
   /** The buffer streamed lines go through (see {@link STREAM_BUFFER}), made at the first one. */
   private streamBuffer: Buffer | undefined;
 
@@ -101,6 +107,7 @@ export class LineEncoder {
    *   object.
    */
   encode(record: Record<string, unknown>, prevChain: string | null): EncodedLine {
+    this.lastParts = null;
     return asText(this.line(record, Object.keys(record), null, prevChain, Number.POSITIVE_INFINITY));
   }
 
@@ -133,6 +140,7 @@ export class LineEncoder {
     keys.push('seq', 't', 'type');
     const last = this.lastSnapshot;
     this.lastSnapshot = null;
+    this.lastParts = null;
     if (type !== 'snapshot') return this.line(fields, keys, { seq, t, type }, prevChain, bytesAbove);
     const state = fields.state;
     this.stateJson = undefined;
@@ -207,6 +215,8 @@ export class LineEncoder {
     fields: Record<string, unknown>,
   ): (Buffer | Base64Text)[] | undefined {
     this.lastSnapshot = null;
+    const last = this.lastParts;
+    this.lastParts = null;
     if (fields.wall !== undefined) return undefined;
     const event: EventKeys = { seq, t, type };
     const parts: (Buffer | Base64Text)[] = [];
@@ -217,8 +227,11 @@ export class LineEncoder {
       if (value === undefined) continue;
       text += `${first ? '' : ','}${this.json.quote(key)}:`;
       first = false;
-      const pieces = this.json.tryEncodeParts(value);
+      const reused = key === 'state' && last !== null && last.state === value;
+      const pieces = reused ? last.pieces : this.json.tryEncodeParts(value);
       if (pieces === undefined) return undefined;
+      if (key === 'state' && type === 'snapshot' && typeof value === 'object' && value !== null)
+        this.lastParts = { state: value, pieces };
       for (const piece of pieces) {
         if (typeof piece === 'string') text += piece;
         else {

@@ -79,6 +79,8 @@ export class LogWriter {
   private index: IndexRecorder | null = null;
   /** The parent snapshot this delta child's snapshots are patched against (`appendTo` with `patchBase`). */
   private patchBase: PatchBase | null = null;
+  /** The `state` of the snapshot appended last, its estimated JSON size, and the seq it ended at (valid while nothing was appended since). */
+  private lastEstimate: { state: unknown; size: number; seq: number } | null = null;
   /** The state of the snapshot patched just before (nothing appended since) and its columns' changes. */
   private lastPatched: { state: unknown; changes: ReadonlyMap<Base64Text, ColumnChanges> } | null = null;
 
@@ -241,7 +243,18 @@ export class LogWriter {
     if (type !== 'snapshot') return this.appendLine(type, t, fields);
     const base = this.patchBase;
     const last = base?.[base.length - 1];
-    if (estimateJsonSize(fields.state) <= this.split.above) return this.appendLine(type, t, fields, last);
+    // a final snapshot right after the periodic one has its state: not walked again
+    const known = this.lastEstimate;
+    const size =
+      known !== null && known.state === fields.state && known.seq === this.state.seq
+        ? known.size
+        : estimateJsonSize(fields.state);
+    if (size <= this.split.above) {
+      const seq = this.appendLine(type, t, fields, last);
+      this.lastEstimate = { state: fields.state, size, seq };
+      return seq;
+    }
+    this.lastEstimate = null;
     let seq = this.state.seq;
     let part = 0;
     for (const line of splitSnapshotLines(fields, this.split.chars, seq + 1, base !== null && !this.gzip)) {

@@ -12,6 +12,14 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
   DIGIT[c.charCodeAt(0)] = i;
 
 /**
+ * The content ranges `[start, end, start, end...]` of the JSON strings of at least
+ * {@link LONG} bytes of a line parsed by {@link parseSnapshotLine}, found on the way: a delta
+ * child's snapshots are patched against the very line restored, and need those ranges of it
+ * (see `snapshot-patch.ts`), which a second walk over its bytes costs ~10 ms on cold code.
+ */
+export const longStringsOf = new WeakMap<Uint8Array, number[]>();
+
+/**
  * Parses the bytes of a `snapshot` line (a restore point) as `JSON.parse` would, except that
  * the base64 columns of a columnar executor and of the message bus (`state.executor.regions`
  * and `.columns`, the `to` and `msg` of `state.bus.pending` and `.waiting`) come back as
@@ -32,11 +40,13 @@ export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | unde
   // marks the long strings cut out of the text parsed; random, so no string of the line can be one
   const mark = `\u0000grapevine-column-${randomBytes(8).toString('hex')}:`;
   const markJson = JSON.stringify(mark).slice(0, -1);
+  const long: number[] = [];
   let from = 0;
   for (let at = bytes.indexOf(QUOTE); at !== -1; ) {
     const end = closingQuote(bytes, at + 1);
     if (end === -1) return undefined;
     if (end - at - 1 >= LONG) {
+      long.push(at + 1, end);
       const column = decodeBase64(bytes, at + 1, end);
       if (column !== null) {
         pieces.push(bytes.toString('utf8', from, at), `${markJson}${decoded.length}"`);
@@ -49,6 +59,7 @@ export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | unde
   }
   pieces.push(bytes.toString('utf8', from));
   const event = JSON.parse(pieces.join('')) as Record<string, unknown>;
+  longStringsOf.set(bytes, long);
   if (decoded.length === 0) return event;
   const state = event.state;
   if (state === null || typeof state !== 'object' || Array.isArray(state)) return undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Base64Text, canonicalJson, LogFormatError } from '../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from './line-encoder.ts';
-import { closingQuote } from './snapshot-line.ts';
+import { closingQuote, longStringsOf } from './snapshot-line.ts';
 
 /**
  * Event type of a line of a delta child that stands for a `snapshot` or `snapshot-part` line
@@ -56,7 +56,15 @@ function longStrings(line: Buffer, from = 0): number[] {
   return out;
 }
 
-const spansOf = new WeakMap<Uint8Array, number[]>();
+/** The long strings of a base line: those its parse found (see `longStringsOf`), or found now and kept. */
+function baseSpans(base: Buffer): number[] {
+  let spans = longStringsOf.get(base);
+  if (spans === undefined) {
+    spans = longStrings(base);
+    longStringsOf.set(base, spans);
+  }
+  return spans;
+}
 
 /** Builds the ops and data of a patch while the line is compared with its base. */
 class PatchBuilder {
@@ -140,11 +148,7 @@ export function diffLine(
   line: Buffer,
   limit: number,
 ): { ops: string; data: string } | undefined {
-  let aSpans = spansOf.get(base);
-  if (aSpans === undefined) {
-    aSpans = longStrings(base);
-    spansOf.set(base, aSpans);
-  }
+  const aSpans = baseSpans(base);
   let bSpans = longStrings(line);
   if (bSpans.length !== aSpans.length) bSpans = [];
   const a = aSpans.length === bSpans.length ? aSpans : [];
@@ -259,8 +263,14 @@ const CHUNK = 4096;
 /** The chunks of a column whose text differs from the base's, by chunk index (increasing), with their text. */
 export type ColumnChanges = Map<number, Buffer>;
 
-/** Where a chunk's text is encoded to be compared, and the base's text of a changed chunk copied (reused, 4-byte aligned). */
-const chunkText = Buffer.allocUnsafeSlow(CHUNK);
+/** Chunks of a column encoded by one `toString('base64')` call into {@link blockText} (64 KiB of text). */
+const BLOCK_CHUNKS = 16;
+
+/**
+ * Where a block of chunks is encoded to be compared, and the base's text of a changed chunk
+ * copied (reused, 4-byte aligned): touched once per process, not a fresh page per chunk.
+ */
+const blockText = Buffer.allocUnsafeSlow(CHUNK * BLOCK_CHUNKS);
 const baseChunk = Buffer.allocUnsafeSlow(CHUNK);
 
 /**
@@ -323,12 +333,7 @@ export function snapshotPatch(
       spanPart.push(p);
     }
   }
-  let aSpans = spansOf.get(base);
-  if (aSpans === undefined) {
-    aSpans = longStrings(base);
-    spansOf.set(base, aSpans);
-  }
-  const a = aSpans;
+  const a = baseSpans(base);
   if (a.length !== spans.length) return undefined;
   const changes = new Map<Base64Text, ColumnChanges>();
   const columnAt = new Map<Base64Text, number>();
@@ -382,18 +387,27 @@ function textPartOf(line: readonly LinePart[], starts: number[], from: number, t
   return -1;
 }
 
-/** The chunks of `column`'s text that differ from the base's text at `a0` (of the same length). */
+/**
+ * The chunks of `column`'s text that differ from the base's text at `a0` (of the same
+ * length). Encoded {@link BLOCK_CHUNKS} chunks per call (a one-shot fork pays each call's
+ * overhead and fresh string on cold code: ~1,200 calls of 4 KB per snapshot at 10^5
+ * agents cost more than their bytes); a block equal to the base's is skipped whole.
+ */
 function changedChunks(base: Buffer, a0: number, column: Base64Text): ColumnChanges {
   const out: ColumnChanges = new Map();
   const bytes = column.bytes;
   const per = (CHUNK / 4) * 3;
-  for (let c = 0, from = 0; from < bytes.length; c++, from += per) {
-    const n = Math.min(per, bytes.length - from);
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset + from, n).toString('base64');
-    const len = chunkText.write(text, 0, 'latin1');
-    const at = a0 + c * CHUNK;
-    if (chunkText.compare(base, at, at + len, 0, len) !== 0)
-      out.set(c, Buffer.from(chunkText.subarray(0, len)));
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let c0 = 0, from = 0; from < bytes.length; c0 += BLOCK_CHUNKS, from += per * BLOCK_CHUNKS) {
+    const to = Math.min(from + per * BLOCK_CHUNKS, bytes.length);
+    const len = blockText.write(view.toString('base64', from, to), 0, 'latin1');
+    const at = a0 + c0 * CHUNK;
+    if (blockText.compare(base, at, at + len, 0, len) === 0) continue;
+    for (let c = c0, off = 0; off < len; c++, off += CHUNK) {
+      const end = Math.min(off + CHUNK, len);
+      if (blockText.compare(base, at + off, at + end, off, end) !== 0)
+        out.set(c, Buffer.from(blockText.subarray(off, end)));
+    }
   }
   return out;
 }
@@ -416,33 +430,71 @@ function hashColumn(
 }
 
 /**
+ * The edits {@link columnInPlace} made for a column's changes against a base (the base and
+ * the column's offset in it, then per edit: the base's range, the inserted length and the
+ * `[source, from, to]` runs inserted), kept with the changes: a final snapshot right after
+ * the periodic one (the same columns, `known` changes) replays them instead of comparing
+ * the changed chunks byte by byte again.
+ */
+interface ColumnEdits {
+  base: Buffer;
+  a0: number;
+  edits: (Uint8Array | number)[][];
+}
+const editsOf = new WeakMap<ColumnChanges, ColumnEdits>();
+
+/** Whether a 32-bit word read from memory has its first byte in its low bits. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
  * {@link inPlace} for a column of the line given by its changed chunks against the base's
  * text at `a0`: the same runs of changed bytes, merged the same way (the bytes of an
- * unchanged chunk are the base's).
+ * unchanged chunk are the base's). A changed word is taken whole: its bytes between its
+ * first and last changed one are within {@link MERGE} of each other, so they join the
+ * same run whatever they are.
  */
 function columnInPlace(base: Buffer, a0: number, changes: ColumnChanges, patch: PatchBuilder): boolean {
+  const kept = editsOf.get(changes);
+  if (kept !== undefined && kept.base === base && kept.a0 === a0) {
+    for (const edit of kept.edits) {
+      patch.edit(edit[0] as number, edit[1] as number, edit[2] as number);
+      for (let k = 3; k < edit.length; k += 3)
+        patch.take(edit[k] as Uint8Array, edit[k + 1] as number, edit[k + 2] as number);
+      if (!patch.fits()) return false;
+    }
+    return true;
+  }
+  const edits: (Uint8Array | number)[][] = [];
   let start = -1;
   let last = -1;
   const emit = (): boolean => {
+    const edit: (Uint8Array | number)[] = [a0 + start, a0 + last + 1, last + 1 - start];
     patch.edit(a0 + start, a0 + last + 1, last + 1 - start);
     for (let at = start; at <= last; ) {
       const c = Math.floor(at / CHUNK);
       const end = Math.min((c + 1) * CHUNK, last + 1);
       const text = changes.get(c);
-      if (text) patch.take(text, at - c * CHUNK, end - c * CHUNK);
-      else patch.take(base, a0 + at, a0 + end);
+      if (text) {
+        patch.take(text, at - c * CHUNK, end - c * CHUNK);
+        edit.push(text, at - c * CHUNK, end - c * CHUNK);
+      } else {
+        patch.take(base, a0 + at, a0 + end);
+        edit.push(base, a0 + at, a0 + end);
+      }
       at = end;
     }
+    edits.push(edit);
     return patch.fits();
   };
-  const changed = (at: number): boolean => {
-    if (start !== -1 && at - last <= MERGE) {
-      last = at;
+  // takes the changed bytes `from..to` (in increasing order; within MERGE of each other)
+  const changed = (from: number, to: number): boolean => {
+    if (start !== -1 && from - last <= MERGE) {
+      last = to;
       return true;
     }
     if (start !== -1 && !emit()) return false;
-    start = at;
-    last = at;
+    start = from;
+    last = to;
     return true;
   };
   for (const [c, text] of changes) {
@@ -453,13 +505,23 @@ function columnInPlace(base: Buffer, a0: number, changes: ColumnChanges, patch: 
     const wa = new Int32Array(baseChunk.buffer, baseChunk.byteOffset, words);
     const wb = new Int32Array(text.buffer, text.byteOffset, words);
     for (let k = 0; k < words; k++) {
-      if (wa[k] === wb[k]) continue;
-      for (let i = k * 4; i < k * 4 + 4; i++) if (text[i] !== baseChunk[i] && !changed(off + i)) return false;
+      const x = wa[k] ^ wb[k];
+      if (x === 0) continue;
+      // the lowest and highest differing bytes of the word by significance, then in memory order
+      const lo = (31 - Math.clz32(x & -x)) >> 3;
+      const hi = (31 - Math.clz32(x)) >> 3;
+      const first = off + k * 4 + (LITTLE_ENDIAN ? lo : 3 - hi);
+      const end = off + k * 4 + (LITTLE_ENDIAN ? hi : 3 - lo);
+      // inside a run (most changed words at 10^5 agents) without a call: cold code pays per call
+      if (start !== -1 && first - last <= MERGE) last = end;
+      else if (!changed(first, end)) return false;
     }
     for (let i = words * 4; i < text.length; i++)
-      if (text[i] !== baseChunk[i] && !changed(off + i)) return false;
+      if (text[i] !== baseChunk[i] && !changed(off + i, off + i)) return false;
   }
-  return start === -1 || emit();
+  if (start !== -1 && !emit()) return false;
+  editsOf.set(changes, { base, a0, edits });
+  return true;
 }
 
 /**

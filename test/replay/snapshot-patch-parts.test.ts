@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Base64Text } from '../../src/core/index.ts';
 import { LineEncoder } from '../../src/replay/line-encoder.ts';
+import { parseSnapshotLine } from '../../src/replay/snapshot-line.ts';
 import { diffLine, snapshotPatch } from '../../src/replay/snapshot-patch.ts';
 
 const PREV = 'ab'.repeat(32);
@@ -154,6 +155,53 @@ describe('snapshotPatch', () => {
     expect(made?.chain).toBe(full.chain);
     expect(made?.patch).toEqual(diffLine(base, line, line.length * 0.5));
     expect(made?.patch).toBeDefined();
+  });
+
+  it('patches against a restored line with the long strings its parse found, as against a copy of it', () => {
+    const next = rng(17);
+    const columns = sizes.map((n) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256)));
+    const history = Array.from({ length: 300 }, (_, i) => i);
+    const restored = fullLine(stateOf({ columns, history }, 450), 460, 450).line;
+    const copy = Buffer.from(restored);
+    // the long string outside the columns (world.note) is among the ranges too
+    expect(parseSnapshotLine(restored)).toBeDefined();
+    const later = columns.map((c) => c.slice());
+    for (const c of later) mutate(c, next, 40, 50);
+    const state = stateOf({ columns: later, history: [...history, 7] }, 500);
+    const parts = new LineEncoder().eventParts('snapshot', 500, 511, { state }) ?? [];
+    const fromParse = snapshotPatch(restored, parts, PREV, 0.5);
+    const fromScan = snapshotPatch(copy, parts, PREV, 0.5);
+    expect(fromParse?.patch).toBeDefined();
+    expect(fromParse?.patch).toEqual(fromScan?.patch);
+    expect(fromParse?.chain).toBe(fullLine(state, 511, 500).chain);
+  });
+
+  it('encodes the state of a snapshot given as parts again only when another event came between', () => {
+    const next = rng(19);
+    const columns = [Uint8Array.from({ length: 30_000 }, () => Math.floor(next() * 256))];
+    const state = stateOf({ columns, history: [1, 2] }, 500);
+    const encoder = new LineEncoder();
+    const first = encoder.eventParts('snapshot', 500, 511, { state }) ?? [];
+    const second = encoder.eventParts('snapshot', 500, 512, { state }) ?? [];
+    // the same column objects: the state's JSON was not walked again
+    expect(second.filter((p) => p instanceof Base64Text)).toEqual(
+      first.filter((p) => p instanceof Base64Text),
+    );
+    expect(
+      Buffer.concat(second.map((p) => (p instanceof Base64Text ? Buffer.from(p.toString()) : p))),
+    ).toEqual(
+      Buffer.concat(
+        (new LineEncoder().eventParts('snapshot', 500, 512, { state }) ?? []).map((p) =>
+          p instanceof Base64Text ? Buffer.from(p.toString()) : p,
+        ),
+      ),
+    );
+    // a state changed in place after another event is encoded anew
+    encoder.encodeEvent('tick', 501, 513, {}, PREV);
+    (state.history as unknown[]).push({ informed: 9, t: 2 });
+    const third = encoder.eventParts('snapshot', 501, 514, { state }) ?? [];
+    const text = Buffer.concat(third.filter((p) => Buffer.isBuffer(p)) as Buffer[]).toString();
+    expect(text).toContain('{"informed":9,"t":2}');
   });
 
   it('leaves a line with a wall field to the usual path', () => {
