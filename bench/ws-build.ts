@@ -10,7 +10,7 @@
  * faults, the process's peak RSS and the CSR checksum (FNV-1a of offsets then neighbours).
  *
  *   npx tsx bench/ws-build.ts [--n 100000] [--k 10] [--beta 0.1] [--seed 1] [--runs 9]
- *     [--warm 5] [--vs /work/main]
+ *     [--warm 5] [--vs OTHER_CHECKOUT]
  */
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
