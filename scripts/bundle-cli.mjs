@@ -220,13 +220,13 @@ function lazyChildProcessPlugin() {
 }
 
 /**
- * Node's own modules, imported by the bundled ES modules, are loaded when their first member
- * is used, not when the chunk that names them loads. An ES `import … from 'node:fs'` makes
- * Node build the module's ES facade, which reads every export: fs's `promises` and its stream
- * classes, hence fs/promises, readline's internals and the whole of stream (~3 ms of CPU at
- * each start); `node:zlib` (gzip logs only) costs as much again. Each such import becomes a
- * CommonJS stand-in whose members (the module's export names, read here at build time: the
+ * These of Node's own modules, which a run mostly does not use (zlib: gzip logs only), are
+ * loaded when their first member is used, not when the chunk that names them loads (zlib, os
+ * and timers/promises together: ~2-3 ms of CPU in a fresh process). Each import of one becomes
+ * a CommonJS stand-in whose members (the module's export names, read here at build time: the
  * same Node runs the build and the CLI) are getters that `require` the module on first use.
+ * Not for every module: a stand-in per importing module of fs, path and crypto (38 in the run's
+ * chunk) cost more page faults (~370) than it saved.
  */
 const LAZY_BUILTINS = [
   'node:zlib',
@@ -410,7 +410,7 @@ async function toCommonJs(outdir) {
       banner: "var __gvFileUrl = require('node:url').pathToFileURL(__filename).href;",
       logLevel: 'warning',
     });
-    writeFileSync(file, rewriteImports(code, parseAst(code)));
+    writeFileSync(file, asciiOnly(rewriteImports(code, parseAst(code)), parseAst));
   }
   // the package is "type": "module"; these files are CommonJS
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
@@ -420,6 +420,22 @@ async function toCommonJs(outdir) {
 }
 
 const DYNAMIC_IMPORT = 'dynamic-import.cjs';
+
+/**
+ * The file with its last non-ASCII characters (in comments esbuild kept, e.g. xstate's
+ * "actor’s") written as \u escapes. Node decodes an ASCII file on a fast path and V8 keeps
+ * its source one byte a character; one curly quote made the 600 kB run chunk a two-byte
+ * string, decoded slowly (~10 ms at a start). Only when the parsed code stays the same.
+ * @param {string} code @param {(code: string) => unknown} parseAst
+ */
+function asciiOnly(code, parseAst) {
+  const ascii = code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii === code) return code;
+  const shape = (src) =>
+    JSON.stringify(parseAst(src), (k, v) => (k === 'start' || k === 'end' ? undefined : v));
+  // a regular expression or template with such a character (esbuild leaves those as written) stays as it is
+  return shape(ascii) === shape(code) ? ascii : code;
+}
 
 /**
  * `import("./chunk.js")` becomes a `require` of it, any other `import(x)`
