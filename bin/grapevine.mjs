@@ -3,23 +3,20 @@
 // build`, see scripts/bundle-cli.mjs) with the built-in worlds and the commands they
 // contribute. TypeScript is loaded only when a user's .ts world file is given (see
 // src/cli/load-world.ts).
-import { existsSync } from 'node:fs';
+import { loadCli } from './load-cli.cjs';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(main)) {
-  process.stderr.write('grapevine: this checkout is not built (dist/ is missing)\nhint: run npm run build\n');
-  process.exit(2);
-}
 // A closed pipe (`grapevine worlds | head`) is not an error.
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
-const [{ main: run }, { BUILTIN_CONTRIBUTIONS }] = await Promise.all([
-  import(main.href),
-  import('../dist/cli/worlds.js'),
-]);
-process.exitCode = await run(process.argv.slice(2), BUILTIN_CONTRIBUTIONS);
+// the bundle, compiled with the V8 code cache the build wrote (see load-cli.cjs)
+const cli = loadCli();
+if (!cli) {
+  process.stderr.write('grapevine: this checkout is not built (dist/ is missing)\nhint: run npm run build\n');
+  process.exit(2);
+}
+process.exitCode = await cli.main(process.argv.slice(2), cli.contributions);
 // When nothing is left to do (no handle, timer or request but the standard streams, no output
 // still queued, no 'beforeExit' listener), exit now rather than let Node free the heap first
 // piece by piece: the kernel frees it at once (a run of 10^5 agents saves ~20 ms).

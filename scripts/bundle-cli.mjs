@@ -12,8 +12,9 @@
 //   relative URL per source file is right whichever output file its code lands in.
 // - src/cli/engine-entry.ts names the bundle's public entry (dist/cli/index.js): a user's
 //   world file that imports `grapevine` then shares the CLI's module instances.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { unbarrelImports } from './barrel-imports.mjs';
 
@@ -218,6 +219,53 @@ function lazyChildProcessPlugin() {
   };
 }
 
+/**
+ * These of Node's own modules, which a run mostly does not use (zlib: gzip logs only), are
+ * loaded when their first member is used, not when the chunk that names them loads (zlib, os
+ * and timers/promises together: ~2-3 ms of CPU in a fresh process). Each import of one becomes
+ * a CommonJS stand-in whose members (the module's export names, read here at build time: the
+ * same Node runs the build and the CLI) are getters that `require` the module on first use.
+ * Not for every module: a stand-in per importing module of fs, path and crypto (38 in the run's
+ * chunk) cost more page faults (~370) than it saved.
+ */
+const LAZY_BUILTINS = [
+  'node:zlib',
+  'node:os',
+  'node:timers/promises',
+  'node:fs/promises',
+  'node:stream',
+  'node:stream/promises',
+  'node:http',
+  'node:net',
+  'node:util',
+];
+
+function lazyBuiltinsPlugin() {
+  return {
+    name: 'grapevine-lazy-builtins',
+    setup(build) {
+      build.onResolve({ filter: /^node:/ }, (args) =>
+        args.kind === 'import-statement' && LAZY_BUILTINS.includes(args.path)
+          ? { path: args.path, namespace: 'lazy-node' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'lazy-node' }, (args) => {
+        const names = Object.keys(createRequire(import.meta.url)(args.path)).filter((n) => n !== 'default');
+        return {
+          contents: [
+            'let loaded;',
+            `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+            `for (const name of ${JSON.stringify(names)})`,
+            '  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });',
+            '',
+          ].join('\n'),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
 /** The command whose chunks are merged into one (see {@link mergeEngineChunks}). */
 const MERGED_COMMAND = 'src/cli/commands/run.ts';
 
@@ -323,6 +371,7 @@ export async function bundleCli(root) {
     plugins: [
       zodPlugin(root, await zodMembersUsed(root)),
       lazyChildProcessPlugin(),
+      lazyBuiltinsPlugin(),
       // the URLs are those of the files' final place, dist/cli/
       importMetaPlugin(root, outdir),
     ],
@@ -330,4 +379,90 @@ export async function bundleCli(root) {
   rmSync(outdir, { recursive: true, force: true });
   await mergeEngineChunks(root, staged, outdir, metafile);
   rmSync(staged, { recursive: true, force: true });
+  await toCommonJs(outdir);
+}
+
+/**
+ * Rewrites every file of the bundle as a CommonJS module (same code; esbuild's splitting
+ * writes ES modules only), so that bin/grapevine.mjs can compile the files a run loads with
+ * the V8 code cache the build writes beside them (see bin/code-cache.cjs): Node 20 has no
+ * code cache for ES modules. `import.meta.url` becomes the file's own URL, and a chunk's
+ * `import()` of another chunk a `require` (an ES import of a CommonJS file would compile it
+ * without the cache); packages and Node's modules keep their `import()`. World files that
+ * import `grapevine` get this bundle's index.js: Node gives an ES module that imports a
+ * CommonJS file its named exports (esbuild writes them where Node's export scan finds them)
+ * and the same module instances the CLI holds.
+ *
+ * @param {string} outdir
+ */
+async function toCommonJs(outdir) {
+  const { transform } = await import('esbuild');
+  const { parseAst } = await import('rolldown/parseAst');
+  for (const name of readdirSync(outdir)) {
+    if (!name.endsWith('.js')) continue;
+    const file = join(outdir, name);
+    const { code } = await transform(readFileSync(file, 'utf8'), {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      loader: 'js',
+      define: { 'import.meta.url': '__gvFileUrl' },
+      banner: "var __gvFileUrl = require('node:url').pathToFileURL(__filename).href;",
+      logLevel: 'warning',
+    });
+    writeFileSync(file, asciiOnly(rewriteImports(code, parseAst(code)), parseAst));
+  }
+  // the package is "type": "module"; these files are CommonJS
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  // import() in code that V8 compiled from a vm.Script has no loader in Node 20 (without an
+  // experimental flag): the others go through this file, which Node compiles itself.
+  writeFileSync(join(outdir, DYNAMIC_IMPORT), 'module.exports = (specifier) => import(specifier);\n');
+}
+
+const DYNAMIC_IMPORT = 'dynamic-import.cjs';
+
+/**
+ * The file with its last non-ASCII characters (in comments esbuild kept, e.g. xstate's
+ * "actor’s") written as \u escapes. Node decodes an ASCII file on a fast path and V8 keeps
+ * its source one byte a character; one curly quote made the 600 kB run chunk a two-byte
+ * string, decoded slowly (~10 ms at a start). Only when the parsed code stays the same.
+ * @param {string} code @param {(code: string) => unknown} parseAst
+ */
+function asciiOnly(code, parseAst) {
+  const ascii = code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii === code) return code;
+  const shape = (src) =>
+    JSON.stringify(parseAst(src), (k, v) => (k === 'start' || k === 'end' ? undefined : v));
+  // a regular expression or template with such a character (esbuild leaves those as written) stays as it is
+  return shape(ascii) === shape(code) ? ascii : code;
+}
+
+/**
+ * `import("./chunk.js")` becomes a `require` of it, any other `import(x)`
+ * `require("./dynamic-import.cjs")(x)`.
+ * @param {string} code @param {unknown} ast
+ */
+function rewriteImports(code, ast) {
+  const found = [];
+  const walk = (node) => {
+    if (Array.isArray(node)) for (const n of node) walk(n);
+    else if (node !== null && typeof node === 'object') {
+      if (node.type === 'ImportExpression') found.push(node);
+      for (const key of Object.keys(node)) walk(node[key]);
+    }
+  };
+  walk(ast);
+  let out = '';
+  let at = 0;
+  for (const node of found.sort((a, b) => a.start - b.start)) {
+    if (code.slice(node.start, node.start + 6) !== 'import')
+      throw new Error(`bundle-cli: no import() at offset ${node.start}`);
+    const chunk = node.source.type === 'Literal' && /^\.\/[^/]+\.js$/.test(node.source.value);
+    out += code.slice(at, node.start);
+    out += chunk
+      ? `Promise.resolve().then(() => require(${JSON.stringify(node.source.value)}))`
+      : `require(${JSON.stringify(`./${DYNAMIC_IMPORT}`)})`;
+    at = chunk ? node.end : node.start + 6;
+  }
+  return out + code.slice(at);
 }

@@ -39,7 +39,8 @@ export async function resolve(
   context: ResolveContext,
   nextResolve: NextResolve,
 ): Promise<ResolveResult> {
-  if (specifier === 'grapevine' && entry) return { url: entry, format: 'module', shortCircuit: true };
+  // no format: the bundled CLI's entry is CommonJS (dist/cli/package.json says so), tsc's an ES module
+  if (specifier === 'grapevine' && entry) return { url: entry, shortCircuit: true };
   const resolved = await nextResolve(specifier, context);
   if (isUserTypeScript(resolved.url)) return { ...resolved, format: 'module' };
   return resolved;
