@@ -8,8 +8,12 @@
 // bytecode instead of parsing and compiling ~700 kB of JavaScript at every start. Node 20 has
 // no compile cache of its own (22 has module.enableCompileCache); this one is written once,
 // after a warm-up run, so it also holds the functions a run compiles lazily. A cache that V8
-// does not accept (another Node, other V8 flags, a changed file) is ignored: the file is
-// compiled as usual.
+// does not accept (another Node, other V8 flags, a file of another length) is ignored: the file is
+// compiled as usual. V8 checks a cache against its own version, its flags and the source's
+// length, not its text: the build writes a file and its cache together, and a dist/ edited by
+// hand must be rebuilt. Hand-written rather than the v8-compile-cache package, which writes
+// its cache right after compiling (no lazily compiled function in it) into a temporary
+// directory at the first run.
 const Module = require('node:module');
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, sep } = require('node:path');

@@ -385,7 +385,7 @@ export async function bundleCli(root) {
 /**
  * Rewrites every file of the bundle as a CommonJS module (same code; esbuild's splitting
  * writes ES modules only), so that bin/grapevine.mjs can compile the files a run loads with
- * the V8 code cache the build writes beside them (see bin/code-cache.cjs): Node 20 has no
+ * the V8 code cache the build writes beside them (see bin/load-cli.cjs): Node 20 has no
  * code cache for ES modules. `import.meta.url` becomes the file's own URL, and a chunk's
  * `import()` of another chunk a `require` (an ES import of a CommonJS file would compile it
  * without the cache); packages and Node's modules keep their `import()`. World files that
