@@ -228,7 +228,10 @@ export class Engine {
     const deferred: { i: number; record: ActionRecord | null; decision?: Promise<Decision> }[] = [];
     const ctx = this.ctx;
     const heardBefore = this.broker.delivered;
-    for (const i of turns) {
+    // indexed: stepAll runs unoptimised for its first ticks, where for-of makes an iterator
+    // result per agent
+    for (let t = 0; t < turns.length; t++) {
+      const i = turns[t];
       this.executor.beginStep(i);
       const inbox = this.bus.take(i);
       this.deliveries += inbox.length;
