@@ -2,9 +2,10 @@
  * Typed arrays whose contents start unspecified, for storage written before it is read (a
  * column of rows `0..length` that grows). `new Int32Array(n)` asks the C allocator for zeroed
  * memory; once glibc's malloc has raised its mmap threshold (it does when a large block is
- * freed), a zeroed block of a few MB comes from its heap and is memset in full: every page of
- * the capacity is touched at once, ~13 us each on the 2-vCPU VMs, used or not. An unzeroed
- * block (`Buffer.allocUnsafeSlow`, plain malloc) is touched only where it is written.
+ * freed), a block of a few MB comes from its heap, where calloc clears it with memset unless
+ * it is fresh: every page of the capacity touched at once, ~13 us each on the 2-vCPU VMs when
+ * new, used or not (`perf record -e minor-faults` showed it for the bus's batches). An
+ * unzeroed block (`Buffer.allocUnsafeSlow`, plain malloc) is touched only where it is written.
  */
 type TypedCtor<T> = {
   new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
