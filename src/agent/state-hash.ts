@@ -1,12 +1,15 @@
-import { mix32 } from '../core/index.ts';
+import { mix32i } from '../core/index.ts';
 
 const f64 = new Float64Array(1);
-const u32 = new Uint32Array(f64.buffer);
+const i32 = new Int32Array(f64.buffer);
+
+// Every hash below is held signed (mix32i, Int32Array tables): the same bits as unsigned,
+// but a small integer to V8, so no write allocates a heap number on its way through.
 
 /** The keyed hash of one cell value (its 64 bits). */
 function valueHash(x: number): number {
   f64[0] = x;
-  return mix32(u32[0] ^ mix32(u32[1] + 0x9e3779b9));
+  return mix32i(i32[0] ^ mix32i(i32[1] + 0x9e3779b9));
 }
 
 /**
@@ -14,7 +17,7 @@ function valueHash(x: number): number {
  * -1 of "unset" are most of the writes, and the table halves the mixing per write.
  */
 const SMALL_VALUES = 4096;
-const smallHash = Uint32Array.from({ length: SMALL_VALUES }, (_, k) => valueHash(k - 1));
+const smallHash = Int32Array.from({ length: SMALL_VALUES }, (_, k) => valueHash(k - 1));
 
 /** {@link valueHash}, from the table when `x` is a small integer (never for -0, whose bits differ). */
 function cellValueHash(x: number): number {
@@ -22,9 +25,9 @@ function cellValueHash(x: number): number {
   return valueHash(x);
 }
 
-/** The per-cell part of a cell's key, mix32(cell + 0x7f4a7c15), for the first cells. */
+/** The per-cell part of a cell's key, mix32i(cell + 0x7f4a7c15), for the first cells. */
 const CELL_KEYS = 256;
-const cellKeys = Uint32Array.from({ length: CELL_KEYS }, (_, cell) => mix32(cell + 0x7f4a7c15));
+const cellKeys = Int32Array.from({ length: CELL_KEYS }, (_, cell) => mix32i(cell + 0x7f4a7c15));
 
 /**
  * An incremental 64-bit hash of a population's state: the sum, over every cell
@@ -41,27 +44,27 @@ export class StateHash {
   /** Records that `agent`'s `cell` went from `from` to `to`. */
   change(agent: number, cell: number, from: number, to: number): void {
     if (from === to) return;
-    const c = cell < CELL_KEYS ? cellKeys[cell] : mix32(cell + 0x7f4a7c15);
-    const key = mix32(Math.imul(agent, 0x9e3779b1) ^ c);
+    const c = cell < CELL_KEYS ? cellKeys[cell] : mix32i(cell + 0x7f4a7c15);
+    const key = mix32i(Math.imul(agent, 0x9e3779b1) ^ c);
     const hf = cellValueHash(from);
     const ht = cellValueHash(to);
-    this.a = (this.a - mix32(key ^ hf) + mix32(key ^ ht)) >>> 0;
-    this.b = (this.b - mix32(key + hf + 0x85ebca6b) + mix32(key + ht + 0x85ebca6b)) >>> 0;
+    this.a = (this.a - mix32i(key ^ hf) + mix32i(key ^ ht)) | 0;
+    this.b = (this.b - mix32i(key + hf + 0x85ebca6b) + mix32i(key + ht + 0x85ebca6b)) | 0;
   }
 
   /** The hash as 16 hex digits. */
   hex(): string {
-    return this.a.toString(16).padStart(8, '0') + this.b.toString(16).padStart(8, '0');
+    return (this.a >>> 0).toString(16).padStart(8, '0') + (this.b >>> 0).toString(16).padStart(8, '0');
   }
 
-  /** Plain-JSON state, for snapshots. */
+  /** Plain-JSON state, for snapshots (unsigned halves). */
   state(): [number, number] {
-    return [this.a, this.b];
+    return [this.a >>> 0, this.b >>> 0];
   }
 
   /** Restores {@link StateHash.state}. */
   restore([a, b]: [number, number]): void {
-    this.a = a >>> 0;
-    this.b = b >>> 0;
+    this.a = a | 0;
+    this.b = b | 0;
   }
 }

@@ -1,4 +1,5 @@
 import { AgentSorter } from '../clock/index.ts';
+import { unzeroed } from '../core/index.ts';
 import { DeliveryBatch } from './delivery-batch.ts';
 import { Inbox } from './inbox.ts';
 import { StringCodes } from './string-codes.ts';
@@ -89,8 +90,11 @@ export class ReleasedInboxes {
   protected index(batch: DeliveryBatch): void {
     const n = batch.length;
     const count = this.inboxCount;
-    if (this.touched.length < n) this.touched = new Int32Array(n);
-    if (this.order.length < n) this.order = new Int32Array(n);
+    // written before read: unzeroed, and grown 2-fold (not to each new largest release)
+    const recipients = Math.min(n, this.size);
+    if (this.touched.length < recipients)
+      this.touched = unzeroed(Int32Array, Math.min(Math.max(recipients, this.touched.length * 2), this.size));
+    if (this.order.length < n) this.order = unzeroed(Int32Array, Math.max(n, this.order.length * 2));
     let t = 0;
     for (let r = 0; r < n; r++) {
       const to = batch.to[r];

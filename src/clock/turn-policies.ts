@@ -13,10 +13,15 @@ export class SimultaneousPolicy implements TurnPolicy {
   start(queue: EventQueue): void {
     queue.push(1, 'tick', -1, PRIORITY.tick);
   }
-  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[] {
+  turns(
+    tick: number,
+    popped: readonly ClockEvent[],
+    queue: EventQueue,
+    ctx: TurnContext,
+  ): number[] | Int32Array {
     if (!hasTick(popped)) return [];
     queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
-    return ctx.due();
+    return ctx.dueAgents?.() ?? ctx.due();
   }
 }
 

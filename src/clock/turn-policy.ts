@@ -14,6 +14,12 @@ export interface TurnContext {
    * array at every call (no allocation per tick): use it within this call of `turns`, or copy it.
    */
   due(): number[];
+  /**
+   * {@link due} as a typed array, for a policy that steps the agents as they are: a view the
+   * engine refills at every call (valid within this call of `turns`). Optional: a context
+   * without it is asked for {@link due}.
+   */
+  dueAgents?(): Int32Array;
   /** Agents with envelopes, ascending. */
   withInbox(): number[];
   /** A counter-based stream for scheduling draws (turn order, waiting times). */
@@ -38,5 +44,10 @@ export interface TurnPolicy {
    * The agents to step at `tick`, in commit order, given the events popped for it;
    * schedules the follow-up events.
    */
-  turns(tick: number, popped: readonly ClockEvent[], queue: EventQueue, ctx: TurnContext): number[];
+  turns(
+    tick: number,
+    popped: readonly ClockEvent[],
+    queue: EventQueue,
+    ctx: TurnContext,
+  ): readonly number[] | Int32Array;
 }

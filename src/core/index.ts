@@ -7,3 +7,4 @@ export * from './errors.ts';
 export * from './hash.ts';
 export * from './memory-budget.ts';
 export * from './rng.ts';
+export * from './unzeroed.ts';

@@ -86,12 +86,21 @@ export class SeededStream extends Rng {
 
 /** Wellons' lowbias32 integer hash: a bijective 32-bit mixer with low bias. */
 export function mix32(x: number): number {
+  return mix32i(x) >>> 0;
+}
+
+/**
+ * {@link mix32} as a signed 32-bit integer (the same bits). Hot paths keep their hashes in
+ * this form: V8 holds a signed 32-bit value as a small integer, while an unsigned one of 2^31
+ * or more is a heap number, allocated wherever it leaves optimised code (a call that is not
+ * inlined, a field, code not yet optimised).
+ */
+export function mix32i(x: number): number {
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d);
   x ^= x >>> 15;
   x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
+  return x ^ (x >>> 16);
 }
 
 const GOLDEN = 0x9e3779b9;
@@ -124,8 +133,9 @@ export class StepRng extends Rng {
    * one encounter of that step. `sub` 0 is the stream every earlier version used.
    */
   at(agent: number, tick: number, sub = 0): this {
-    let key = mix32(mix32(this.purposeKey ^ mix32(agent + GOLDEN)) ^ Math.imul(tick + 1, 0x85ebca6b));
-    if (sub !== 0) key = mix32(key ^ mix32(Math.imul(sub, 0xc2b2ae35) ^ GOLDEN));
+    // signed (mix32i): the same bits as mix32's, kept as a small integer (no heap number per step)
+    let key = mix32i(mix32i(this.purposeKey ^ mix32i(agent + GOLDEN)) ^ Math.imul(tick + 1, 0x85ebca6b));
+    if (sub !== 0) key = mix32i(key ^ mix32i(Math.imul(sub, 0xc2b2ae35) ^ GOLDEN));
     this.stepKey = key;
     this.counter = 0;
     return this;
@@ -133,7 +143,7 @@ export class StepRng extends Rng {
 
   override next(): number {
     this.counter++;
-    return mix32(this.stepKey ^ mix32(Math.imul(this.counter, GOLDEN))) / TWO_POW_32;
+    return mix32(this.stepKey ^ mix32i(Math.imul(this.counter, GOLDEN))) / TWO_POW_32;
   }
 }
 

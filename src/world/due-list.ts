@@ -1,15 +1,40 @@
 import { AgentSorter } from '../clock/index.ts';
+import { unzeroed } from '../core/index.ts';
 
 /**
- * What {@link dueList} reuses from call to call (an engine keeps one): one bit per agent, all
- * zero between calls, and the list it returns. A fresh JS array of more than ~16k numbers
- * does not fit V8's regular heap objects: allocating one costs ~45 ns per element (measured
- * at 18k and 40k on Node 20) against ~2 below that, so a list of the 10^4 to 10^6 agents due
- * per tick is refilled in place instead.
+ * What {@link dueAgents} and {@link dueList} reuse from call to call (an engine keeps one):
+ * one bit per agent, all zero between calls, the agents found, and the JS list refilled from
+ * them. A fresh JS array of more than ~16k numbers does not fit V8's regular heap objects:
+ * allocating one costs ~45 ns per element (measured at 18k and 40k on Node 20) against ~2
+ * below that, so nothing here is allocated per tick. The agents are found into `ids`, a typed
+ * array grown 2-fold and never trimmed: a refilled JS list still gets a new store each time a
+ * rumour's due agents outgrow it (V8 trims a list's store when its length falls to under
+ * half, and grows it by half), each a large object kept until the next full GC.
  */
 export class DueScratch {
   words = new Uint32Array(0);
   list: number[] = [];
+  ids = new Int32Array(0);
+}
+
+/**
+ * {@link dueAgents} as a JS list (for turn policies that reorder it).
+ * @param bits scratch bits and the list to refill; without it the list is a new array
+ * @returns the due agents; with `bits`, its list, valid until the next call
+ */
+export function dueList(
+  inbox: Int32Array,
+  active: Uint8Array,
+  activeAgents: Int32Array,
+  withInbox: Int32Array,
+  sorter: AgentSorter = new AgentSorter(),
+  bits?: DueScratch,
+): number[] {
+  const ids = dueAgents(inbox, active, activeAgents, withInbox, sorter, bits ?? new DueScratch());
+  const out = bits ? bits.list : new Array<number>(ids.length);
+  for (let k = 0; k < ids.length; k++) out[k] = ids[k];
+  out.length = ids.length;
+  return out;
 }
 
 /**
@@ -28,30 +53,31 @@ export class DueScratch {
  * @param withInbox the agents with messages, ascending
  * @param sorter sorts the active agents in time proportional to their number (an engine
  *   keeps one, so that its buffers are reused tick after tick)
- * @param bits scratch bits and the list to refill; without it the list is a new array
- * @returns the due agents; with `bits`, its list, valid until the next call
+ * @param scratch scratch bits and the typed array the agents are written to
+ * @returns the due agents: a view of `scratch.ids`, valid until the next call
  */
-export function dueList(
+export function dueAgents(
   inbox: Int32Array,
   active: Uint8Array,
   activeAgents: Int32Array,
   withInbox: Int32Array,
-  sorter: AgentSorter = new AgentSorter(),
-  bits?: DueScratch,
-): number[] {
+  sorter: AgentSorter,
+  scratch: DueScratch,
+): Int32Array {
   const size = active.length;
   const n = activeAgents.length + withInbox.length;
-  // every agent due is active or has mail: a new list is sized once (pushing one by one costs
-  // ~10x more); a reused one keeps its capacity unless it shrinks to under half
-  const out = bits ? bits.list : new Array<number>(n);
+  // every agent due is active or has mail, once: at most min(n, size) of them. Written before
+  // read, so unzeroed: capacity never reached is never touched
+  const most = Math.min(n, size);
+  if (scratch.ids.length < most)
+    scratch.ids = unzeroed(Int32Array, Math.min(Math.max(most, scratch.ids.length * 2), size));
+  const out = scratch.ids;
   let k = 0;
   if (n >= size) {
     for (let i = 0; i < size; i++) if (active[i] === 1 || inbox[i] > 0) out[k++] = i;
-    out.length = k;
-    return out;
+    return out.subarray(0, k);
   }
   if (n * 256 >= size) {
-    const scratch = bits ?? new DueScratch();
     const words = (size + 31) >>> 5;
     if (scratch.words.length < words) scratch.words = new Uint32Array(words);
     const w = scratch.words;
@@ -74,8 +100,7 @@ export function dueList(
         x ^= low;
       }
     }
-    out.length = k;
-    return out;
+    return out.subarray(0, k);
   }
   const a = sorter.sorted(activeAgents, size);
   let p = 0;
@@ -91,6 +116,5 @@ export function dueList(
     if (x <= y) p++;
     if (y <= x) q++;
   }
-  out.length = k;
-  return out;
+  return out.subarray(0, k);
 }

@@ -20,7 +20,7 @@ import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/in
 import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { DeliveryLog } from './delivery-log.ts';
-import { DueScratch, dueList } from './due-list.ts';
+import { DueScratch, dueAgents, dueList } from './due-list.ts';
 import type { InputBuffer } from './input-buffer.ts';
 import type { EngineIntervention, Intervention } from './intervention.ts';
 import { LlmSchemaTable } from './llm-schema-table.ts';
@@ -173,6 +173,8 @@ export class Engine {
       isDue: (i) => inbox[i] > 0 || active[i] === 1,
       rng: rng.stepRng('turns'),
       due: () => dueList(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter, scratch),
+      dueAgents: () =>
+        dueAgents(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter, scratch),
       withInbox: () => Array.from(this.bus.recipients()),
     };
     const deliveries = level === 'full' ? new DeliveryLog(log, this.bus, addressees) : undefined;
@@ -220,7 +222,7 @@ export class Engine {
     return this.finish(reason);
   }
 
-  private async stepAll(tick: number, turns: readonly number[]): Promise<void> {
+  private async stepAll(tick: number, turns: readonly number[] | Int32Array): Promise<void> {
     this.control.tick = tick;
     this.control.stepped = turns.length;
     // Once an asynchronous decision appears, later steps are logged after it, so that act
@@ -228,7 +230,10 @@ export class Engine {
     const deferred: { i: number; record: ActionRecord | null; decision?: Promise<Decision> }[] = [];
     const ctx = this.ctx;
     const heardBefore = this.broker.delivered;
-    for (const i of turns) {
+    // indexed: stepAll runs unoptimised for its first ticks, where for-of makes an iterator
+    // result per agent
+    for (let t = 0; t < turns.length; t++) {
+      const i = turns[t];
       this.executor.beginStep(i);
       const inbox = this.bus.take(i);
       this.deliveries += inbox.length;

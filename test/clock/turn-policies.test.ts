@@ -118,7 +118,7 @@ function drive(policy: TurnPolicy, world: FakeWorld, maxTicks: number): TickReco
     tick = t;
     const popped = queue.popUntil(tick);
     world.nextTick();
-    const turns = policy.turns(tick, popped, queue, world);
+    const turns = Array.from(policy.turns(tick, popped, queue, world));
     out.push({ tick, popped, turns, inbox: ascending(world.inboxSet), due: ascending(world.dueSet) });
   }
   return out;

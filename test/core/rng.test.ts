@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Rng, RngStreams, SeededStream, StepRng } from '../../src/core/index.ts';
+import { mix32, mix32i, type Rng, RngStreams, SeededStream, StepRng } from '../../src/core/index.ts';
 
 function draws(rng: Rng, n: number): number[] {
   return Array.from({ length: n }, () => rng.next());
@@ -187,5 +187,21 @@ describe('Rng helpers', () => {
     const typed = s.shuffle(Int32Array.from(items)) as Int32Array;
     expect(Array.from(typed).sort((a, b) => a - b)).toEqual(items);
     for (let k = 0; k < 100; k++) expect(items).toContain(s.pick(items));
+  });
+});
+
+describe('mix32i', () => {
+  it('has the bits of mix32 as a signed 32-bit integer, for inputs in any 32-bit form', () => {
+    const inputs = [0, 1, -1, 0x7fffffff, 0x80000000, 0xffffffff, -0x80000000, 0x9e3779b9 + 0xffffffff];
+    const s = new SeededStream('mix32i');
+    for (let k = 0; k < 1000; k++) inputs.push(Math.floor(s.next() * 2 ** 33) - 2 ** 32);
+    let negative = 0;
+    for (const x of inputs) {
+      const i = mix32i(x);
+      expect(i | 0).toBe(i);
+      expect(i >>> 0).toBe(mix32(x));
+      if (i < 0) negative++;
+    }
+    expect(negative).toBeGreaterThan(400); // half the outputs have the top bit set
   });
 });

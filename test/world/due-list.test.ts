@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentSorter } from '../../src/clock/index.ts';
 import { RngStreams } from '../../src/core/index.ts';
-import { DueScratch, dueList } from '../../src/world/due-list.ts';
+import { DueScratch, dueAgents, dueList } from '../../src/world/due-list.ts';
 
 /** The definition: every agent with mail or an active flag, ascending. */
 function scan(inbox: Int32Array, active: Uint8Array): number[] {
@@ -66,6 +66,29 @@ describe('dueList', () => {
       const got = dueList(c.inbox, c.active, c.activeAgents, c.withInbox, sorter, bits);
       expect(got).toBe(bits.list);
       expect(got).toEqual(scan(c.inbox, c.active));
+    }
+    expect(bits.words.some((w) => w !== 0)).toBe(false);
+  });
+
+  it('dueAgents refills one typed array, grown and never trimmed, with the same agents as the list', () => {
+    const sorter = new AgentSorter();
+    const bits = new DueScratch();
+    // small, large, small again, most: stale agents beyond a shorter call must not show
+    const cases = [
+      randomCase(21, 50_000, 0.0005, 0.0005, 0.2),
+      randomCase(22, 50_000, 0.1, 0.1, 0.2),
+      randomCase(23, 50_000, 0.001, 0.001, 0.5),
+      randomCase(24, 50_000, 0.7, 0.5, 0.1),
+      randomCase(25, 50_000, 0.05, 0.02, 0.5),
+    ];
+    let capacity = 0;
+    for (const c of cases) {
+      const got = dueAgents(c.inbox, c.active, c.activeAgents, c.withInbox, sorter, bits);
+      expect(got.buffer).toBe(bits.ids.buffer);
+      expect(Array.from(got)).toEqual(scan(c.inbox, c.active));
+      expect(bits.ids.length).toBeGreaterThanOrEqual(capacity);
+      expect(bits.ids.length).toBeLessThanOrEqual(50_000);
+      capacity = bits.ids.length;
     }
     expect(bits.words.some((w) => w !== 0)).toBe(false);
   });

@@ -36,11 +36,15 @@ export function pickDistinct(
 }
 
 function seed(control: WorldControl, p: RumorParams, rng: RngStreams): void {
-  const roles = rng.stream('roles');
-  for (let i = 0; i < control.size; i++) {
-    const u = roles.next();
-    if (u < p.skeptics) control.executor.setSlot(i, ROLE_SLOT, ROLE.skeptic);
-    else if (u < p.skeptics + p.debunkers) control.executor.setSlot(i, ROLE_SLOT, ROLE.debunker);
+  // no draw can give a role when both fractions are 0: skip the population's draws (the
+  // stream is this loop's own, so nothing else moves)
+  if (p.skeptics + p.debunkers > 0) {
+    const roles = rng.stream('roles');
+    for (let i = 0; i < control.size; i++) {
+      const u = roles.next();
+      if (u < p.skeptics) control.executor.setSlot(i, ROLE_SLOT, ROLE.skeptic);
+      else if (u < p.skeptics + p.debunkers) control.executor.setSlot(i, ROLE_SLOT, ROLE.debunker);
+    }
   }
   const taken = new Set<number>();
   for (const i of pickDistinct(p.insiders, control.size, rng, 'insiders', taken)) plant(control, i, 'fact');
