@@ -6,12 +6,13 @@ import { isDeltaHeader } from './delta-log.ts';
 import { LineVerifier } from './line-verifier.ts';
 import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
 import {
-  mayHoldWall,
   type RawLine,
+  rawBodyEnd,
   rawEventChain,
   rawLineHash,
   rawLineKind,
   readRawLineBytes,
+  scanRawLineBytes,
 } from './raw-chain.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
@@ -39,15 +40,20 @@ export async function readForRerun(path: string): Promise<RecordedRun | undefine
     const offset = Buffer.byteLength(header.raw) + 1;
     const start = { seq: 1, offset, prev: header.chain, snapshot: 0 };
     // a split snapshot's own line is small and says how it was split: it is parsed
-    const tail = new TailReader(path, header, start, -1, [], SMALL_SNAPSHOT_LINE);
-    const source = readRawLineBytes(path, offset);
-    for (;;) {
-      const step = await source.next();
-      if (step.done) {
-        if (step.value) return undefined;
-        break;
+    const tail = new TailReader(path, header, start, -1, [], SMALL_SNAPSHOT_LINE, true);
+    const source = scanRawLineBytes(path, offset);
+    try {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) {
+          if (step.value) return undefined;
+          break;
+        }
+        for (const line of step.value) tail.take(line);
       }
-      for (const line of step.value) tail.take(line);
+    } finally {
+      // a line that stops the read leaves the file open otherwise
+      await source.return(false);
     }
     return tail.builder.finish({ digest: tail.chain, complete: tail.lastType === 'end', truncated: false });
   } catch {
@@ -100,6 +106,8 @@ export class TailReader {
     ticks: readonly number[],
     /** Snapshot lines (not parts) shorter than this many bytes are parsed even when unused. */
     private readonly parseBelow = 0,
+    /** The lines' bytes are reused after `take` (see scanRawLineBytes): the bytes kept are copied. */
+    private readonly copyKept = false,
   ) {
     this.builder = new RecordedRunBuilder(ticks);
     this.builder.add(header);
@@ -113,7 +121,10 @@ export class TailReader {
   take(line: RawLine): void {
     const seq = this.seq;
     if (this.lastType === 'end') throw new NotIndexable();
-    const hash = mayHoldWall(line.bytes) ? null : rawLineHash(line.bytes);
+    const found = rawLineHash(line.bytes);
+    // a line whose `wall` is not its last member before `h` is parsed and checked in full
+    const bodyEnd = found === null ? null : rawBodyEnd(line.bytes);
+    const hash = bodyEnd === null ? null : found;
     const kind = hash === null ? null : rawLineKind(line.bytes);
     const unused =
       (kind?.type === 'snapshot' || kind?.type === SNAPSHOT_PART) &&
@@ -122,7 +133,7 @@ export class TailReader {
       (kind.type === SNAPSHOT_PART || line.bytes.length >= this.parseBelow);
     if (hash !== null && kind !== null && unused) {
       // a snapshot (or a part of one) after the last fork tick: chained, not parsed
-      this.chain = this.checkRaw(line, hash, seq);
+      this.chain = this.checkRaw(line, hash, seq, bodyEnd as number);
       if (kind.type === SNAPSHOT_PART) this.builder.addUnparsedPart(kind.t, hash);
       else this.builder.addUnparsedSnapshot(seq, kind.t, hash, this.chain);
       this.skippedParts = kind.type === SNAPSHOT_PART;
@@ -131,7 +142,13 @@ export class TailReader {
       const parsed =
         hash === null
           ? this.acceptParsed(line, seq)
-          : this.acceptRaw(line, hash, seq, kind?.type === 'snapshot' && seq === this.start.snapshot);
+          : this.acceptRaw(
+              line,
+              hash,
+              seq,
+              bodyEnd as number,
+              kind?.type === 'snapshot' && seq === this.start.snapshot,
+            );
       const want =
         seq === this.start.snapshot ? 'snapshot' : seq === this.start.seq && seq > 1 ? 'tick' : null;
       if (want !== null && parsed.type !== want) throw new NotIndexable();
@@ -139,15 +156,20 @@ export class TailReader {
       // built when kept), unless they were not parsed (then nothing keeps its state)
       if (!(this.skippedParts && parsed.type === 'snapshot')) this.assembler.accept(parsed);
       this.skippedParts = false;
-      this.builder.add(parsed, hash ?? undefined, line.bytes);
+      const kept = parsed.type === 'snapshot' || parsed.type === SNAPSHOT_PART;
+      this.builder.add(
+        parsed,
+        hash ?? undefined,
+        kept && this.copyKept ? Buffer.from(line.bytes) : line.bytes,
+      );
       this.chain = parsed.chain as string;
       this.lastType = parsed.type;
     }
     this.seq = seq + 1;
   }
 
-  private checkRaw(line: RawLine, hash: string, seq: number): string {
-    const chain = rawEventChain(line.bytes, this.chain);
+  private checkRaw(line: RawLine, hash: string, seq: number, bodyEnd: number): string {
+    const chain = rawEventChain(line.bytes, this.chain, bodyEnd);
     if (chain.slice(0, 16) !== hash)
       throw new LogFormatError(
         `${this.path}: line ${seq + 1} (seq ${seq}) does not match the hash chain: the log was modified at or before this line`,
@@ -158,12 +180,13 @@ export class TailReader {
   }
 
   /**
-   * A line without `wall`: its chain from its bytes, then parsed (not re-encoded). The
+   * A line without `wall`, or with `wall` as its last member: its chain from its bytes, then
+   * parsed (not re-encoded; a rerun writes the line again and proves its body). The
    * snapshot restored (`restored`) is parsed from its bytes with its columns decoded (see
    * parseSnapshotLine); its text is made only if asked for.
    */
-  private acceptRaw(line: RawLine, hash: string, seq: number, restored: boolean): LogLine {
-    const chain = this.checkRaw(line, hash, seq);
+  private acceptRaw(line: RawLine, hash: string, seq: number, bodyEnd: number, restored: boolean): LogLine {
+    const chain = this.checkRaw(line, hash, seq, bodyEnd);
     const fast = restored ? parseSnapshotLine(line.bytes) : undefined;
     const text = fast === undefined ? line.bytes.toString('utf8') : undefined;
     const event = fast ?? (JSON.parse(text as string) as Record<string, unknown>);
@@ -177,7 +200,7 @@ export class TailReader {
     }) as LogLine;
   }
 
-  /** A line with `wall` (or without a well-formed `h`): parsed and checked in full. */
+  /** A line with `wall` elsewhere (or without a well-formed `h`): parsed and checked in full. */
   private acceptParsed(line: RawLine, seq: number): LogLine {
     const v = this.verifier;
     v.lines = seq;

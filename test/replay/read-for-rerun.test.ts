@@ -75,6 +75,60 @@ describe('the read before a rerun', () => {
     expect((await readForRerun(split))?.chain.splits?.size).toBe(3);
   });
 
+  it('chains lines with `wall` from their bytes, whatever their length, as the full read does', async () => {
+    const path = join(dir, 'wall.ndjson');
+    const w = LogWriter.create(path, HEADER);
+    // longer than the 1 MiB read buffer: lines span reads, and the buffer grows
+    const long = 'x'.repeat(3 * 1024 * 1024);
+    for (let t = 1; t <= 3; t++) {
+      w.append('tick', t, { state: `y${t}` });
+      w.append('llm', t, {
+        caller: String(t),
+        text: t === 2 ? long : `short ${t}`,
+        wall: { latencyMs: t + 0.5 },
+      });
+      // a nested `wall` is hashed; a key after `wall` leaves the line to the full check
+      w.append('note', t, { inner: { wall: { a: t } }, wall: { ms: t } });
+      w.append('note', t, { wall: { ms: t }, zeta: t });
+    }
+    w.append('end', 3, { reason: 'done' });
+    w.close();
+    const fast = await readForRerun(path);
+    expect(fast).toBeDefined();
+    expect(fast).toEqual(await fullRead(path));
+    expect(fast?.llmRecords.map((r) => r.wall)).toEqual([
+      { latencyMs: 1.5 },
+      { latencyMs: 2.5 },
+      { latencyMs: 3.5 },
+    ]);
+    expect(fast?.llmRecords[1].text).toBe(long);
+  });
+
+  it('leaves a changed byte of a line with `wall` to the full read, which names the line', async () => {
+    const path = join(dir, 'wall-tampered.ndjson');
+    const w = LogWriter.create(path, HEADER);
+    w.append('llm', 1, { caller: '0', text: 'hello', wall: { latencyMs: 7 } });
+    w.append('llm', 1, { caller: '1', text: 'hello', wall: { latencyMs: 8 } });
+    w.append('end', 1, { reason: 'done' });
+    w.close();
+    const text = readFileSync(path, 'utf8');
+    expect(await readForRerun(path)).toBeDefined();
+    // in the hashed body
+    writeFileSync(
+      path,
+      text.replace(
+        '"hello","type":"llm","wall":{"latencyMs":8}',
+        '"hellO","type":"llm","wall":{"latencyMs":8}',
+      ),
+    );
+    expect(await readForRerun(path)).toBeUndefined();
+    await expect(readRecordedRun(path)).rejects.toThrow('line 3');
+    // in `wall`, which is not hashed but must be canonical
+    writeFileSync(path, text.replace('"latencyMs":8', '"latencyMs":8.0'));
+    expect(await readForRerun(path)).toBeUndefined();
+    await expect(readRecordedRun(path)).rejects.toThrow('line 3 (seq 2, tick 1) is not in canonical form');
+  });
+
   it('leaves a changed snapshot byte to the full read, which names the line', async () => {
     const path = join(dir, 'tampered.ndjson');
     writeRun(path);
