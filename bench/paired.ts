@@ -9,7 +9,8 @@
  *   npx tsx bench/paired.ts -n 11 --vs "node OTHER/bin/grapevine.mjs run rumor ..." -- node bin/grapevine.mjs run rumor ...
  *
  * `--vs` is one string split on spaces (no shell quoting); the commands' output is discarded.
- * A run that exits non-zero stops the call with its stderr.
+ * A run whose exit code is not `--expect-exit` (default 0; e.g. 2 to time a start-up that
+ * stops at a refused argument) stops the call with its stderr.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,10 +25,12 @@ const { values, positionals } = parseArgs({
     n: { type: 'string', short: 'n', default: '5' },
     warmup: { type: 'string', default: '1' },
     vs: { type: 'string' },
+    'expect-exit': { type: 'string', default: '0' },
   },
 });
 const runs = Number(values.n);
 const warmup = Number(values.warmup);
+const expectExit = Number(values['expect-exit']);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`-n must be an integer >= 1, got ${values.n}`);
 if (!Number.isInteger(warmup) || warmup < 0)
   throw new Error(`--warmup must be an integer >= 0, got ${values.warmup}`);
@@ -50,8 +53,10 @@ function once(cmd: string[]): Sample {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0)
-    throw new Error(`${cmd.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-1000)}`);
+  if (r.status !== expectExit)
+    throw new Error(
+      `${cmd.join(' ')} exited ${r.status} (expected ${expectExit}): ${String(r.stderr).slice(-1000)}`,
+    );
   const [user, sys, kb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
   return { wall, cpu: user + sys, peakMiB: kb / 1024 };
 }
