@@ -5,7 +5,8 @@
  *   npx tsx bench/scale.ts [--only mt,1m,10m] [--runs 5] [--mesa-runs 3] [--runs-10m 1] [--seed 1]
  *
  * - mt: Maki-Thompson (`contact=delayed`) on Watts-Strogatz(10^5, k=10, beta=0.1):
- *   `grapevine run` against the typed-array baseline (bench/scale-baseline.ts), run in turn
+ *   `grapevine run` against the typed-array baseline (bench/scale-baseline.ts, compiled to one
+ *   JavaScript file by esbuild first, so that neither side is timed through tsx), run in turn
  *   (A B A B ...); ratio = engine wall / baseline wall taken pair by pair, median reported.
  *   Both must end with the same ticks and deliveries (else the run is reported as a mismatch).
  *   Mesa (bench/mesa_maki_thompson.py, the same model written as a Mesa 3 user would) only when
@@ -28,6 +29,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildSync } from 'esbuild';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -93,16 +95,30 @@ function lastLine(path: string): string {
   return text.slice(text.lastIndexOf('\n', text.length - 2) + 1).trim();
 }
 
+/**
+ * The baseline compiled to one plain JavaScript file (its packages left to Node), once per
+ * call of this script: timed through tsx, its whole process would carry tsx's start-up and
+ * TypeScript compilation (~1 s), which the engine's bundled CLI does not pay.
+ */
+let baselineFile: string | undefined;
+function compiledBaseline(): string {
+  if (baselineFile) return baselineFile;
+  const out = join(OUT, 'scale-baseline.mjs');
+  buildSync({
+    entryPoints: [join(ROOT, 'bench', 'scale-baseline.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: out,
+    logLevel: 'warning',
+  });
+  baselineFile = out;
+  return out;
+}
+
 function baselineRun(n: number, seed: number): Run {
-  const r = timed([
-    process.execPath,
-    '--import',
-    'tsx',
-    'bench/scale-baseline.ts',
-    String(n),
-    String(seed),
-    'maki-thompson',
-  ]);
+  const r = timed([process.execPath, compiledBaseline(), String(n), String(seed), 'maki-thompson']);
   const out = JSON.parse(r.stdout) as { ticks: number; deliveries: number };
   return { wall: r.wall, cpu: r.cpu, peakRss: r.peakRss, ticks: out.ticks, deliveries: out.deliveries };
 }
