@@ -220,13 +220,7 @@ export class ColumnarExecutor implements AgentExecutor {
   }
 
   exportState(): Json {
-    return {
-      kind: 'columnar',
-      size: this.size,
-      regions: this.state.map((col) => typedToBase64(col)),
-      columns: this.columns.map((col) => typedToBase64(col)),
-      hash: this.hash.state(),
-    };
+    return this.exported((col) => typedToBase64(col));
   }
 
   /**
@@ -235,13 +229,18 @@ export class ColumnarExecutor implements AgentExecutor {
    * `snapshot-patch.ts`), not every column into a fresh string. Valid until the next step.
    */
   exportStateView(): Json {
-    const view = (col: Uint8Array | Int32Array | Float64Array): Json =>
-      new Base64Text(new Uint8Array(col.buffer, col.byteOffset, col.byteLength)) as unknown as Json;
+    return this.exported(
+      (col) => new Base64Text(new Uint8Array(col.buffer, col.byteOffset, col.byteLength)) as unknown as Json,
+    );
+  }
+
+  /** The population's state, each column (region states, then memory slots) given by `column`. */
+  private exported(column: (col: Uint8Array | Int32Array | Float64Array) => Json): Json {
     return {
       kind: 'columnar',
       size: this.size,
-      regions: this.state.map(view),
-      columns: this.columns.map(view),
+      regions: this.state.map(column),
+      columns: this.columns.map(column),
       hash: this.hash.state(),
     };
   }

@@ -88,14 +88,10 @@ export class LineEncoder {
    * agents) is then reused: as text, or, when both lines are written as bytes, as the bytes
    * of the line before. A line streamed to a sink keeps no bytes: the next one streams the same
    * pieces again (its base64 columns encoded again, a slice at a time, into the reused buffer).
+   * A snapshot given as parts ({@link LineEncoder.eventParts}, a delta child's patches) is kept
+   * the same way, its JSON as those parts.
    */
   private lastSnapshot: { state: object; json: StatePieces; bytes?: StateBytes } | null = null;
-  /**
-   * The `state` object of the snapshot given as parts last ({@link LineEncoder.eventParts})
-   * and its JSON as parts, kept until another event is encoded: a final snapshot right after
-   * the periodic one, both written as patches, reuses it as {@link lastSnapshot} is reused.
-   */
-  private lastParts: { state: object; pieces: (string | Base64Text)[] } | null = null;
   /** The buffer streamed lines go through (see {@link STREAM_BUFFER}), made at the first one. */
   private streamBuffer: Buffer | undefined;
 
@@ -107,7 +103,7 @@ export class LineEncoder {
    *   object.
    */
   encode(record: Record<string, unknown>, prevChain: string | null): EncodedLine {
-    this.lastParts = null;
+    this.lastSnapshot = null;
     return asText(this.line(record, Object.keys(record), null, prevChain, Number.POSITIVE_INFINITY));
   }
 
@@ -140,7 +136,6 @@ export class LineEncoder {
     keys.push('seq', 't', 'type');
     const last = this.lastSnapshot;
     this.lastSnapshot = null;
-    this.lastParts = null;
     if (type !== 'snapshot') return this.line(fields, keys, { seq, t, type }, prevChain, bytesAbove);
     const state = fields.state;
     this.stateJson = undefined;
@@ -214,9 +209,8 @@ export class LineEncoder {
     seq: number,
     fields: Record<string, unknown>,
   ): (Buffer | Base64Text)[] | undefined {
+    const last = this.lastSnapshot;
     this.lastSnapshot = null;
-    const last = this.lastParts;
-    this.lastParts = null;
     if (fields.wall !== undefined) return undefined;
     const event: EventKeys = { seq, t, type };
     const parts: (Buffer | Base64Text)[] = [];
@@ -228,10 +222,10 @@ export class LineEncoder {
       text += `${first ? '' : ','}${this.json.quote(key)}:`;
       first = false;
       const reused = key === 'state' && last !== null && last.state === value;
-      const pieces = reused ? last.pieces : this.json.tryEncodeParts(value);
+      const pieces = reused ? last.json : this.json.tryEncodeParts(value);
       if (pieces === undefined) return undefined;
       if (key === 'state' && type === 'snapshot' && typeof value === 'object' && value !== null)
-        this.lastParts = { state: value, pieces };
+        this.lastSnapshot = { state: value, json: pieces };
       for (const piece of pieces) {
         if (typeof piece === 'string') text += piece;
         else {
@@ -330,6 +324,18 @@ function pieceOf(text: string | undefined): string[] | undefined {
   return text === undefined ? undefined : [text];
 }
 
+/**
+ * The text of a line before and after its state's JSON: `{`, the members up to
+ * `members[stateAt]` (`"state":`, the state not yet appended), and the members after it with `}`.
+ */
+function aroundState(members: string[], stateAt: number): { head: string; tail: string } {
+  const after = members.slice(stateAt + 1);
+  return {
+    head: `{${members.slice(0, stateAt + 1).join(',')}`,
+    tail: after.length === 0 ? '}' : `,${after.join(',')}}`,
+  };
+}
+
 /** JSON as pieces to concatenate; a `Base64Text` stands for its text, which needs no escape and no quotes. */
 type StatePieces = (string | Base64Text)[];
 
@@ -381,9 +387,7 @@ function linePieces(
   prevChain: string,
 ): EncodedBytes & { state: StateBytes } {
   const state = pieces.map(String);
-  const head = `{${members.slice(0, stateAt + 1).join(',')}`;
-  const after = members.slice(stateAt + 1);
-  const tail = after.length === 0 ? '}' : `,${after.join(',')}}`;
+  const { head, tail } = aroundState(members, stateAt);
   const start = Buffer.byteLength(head);
   let end = start;
   for (const piece of state) end += Buffer.byteLength(piece);
@@ -416,9 +420,7 @@ function lineStream(
   sink: LineSink,
   buffer: Buffer,
 ): StreamedLine {
-  const head = `{${members.slice(0, stateAt + 1).join(',')}`;
-  const after = members.slice(stateAt + 1);
-  const tail = after.length === 0 ? '}' : `,${after.join(',')}}`;
+  const { head, tail } = aroundState(members, stateAt);
   let body = Buffer.byteLength(head) + Buffer.byteLength(tail);
   for (const piece of state) body += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
   sink.begin(body + HASH_SUFFIX_LENGTH - 1);
@@ -483,11 +485,9 @@ function lineAround(
   state: StateBytes,
   prevChain: string,
 ): EncodedBytes & { state: StateBytes } {
-  const before = members.slice(0, stateAt + 1);
-  before[stateAt] = '"state":';
-  const after = members.slice(stateAt + 1);
-  const head = Buffer.from(`{${before.join(',')}`, 'utf8');
-  const tail = Buffer.from(after.length === 0 ? '}' : `,${after.join(',')}}`, 'utf8');
+  const around = aroundState(members, stateAt);
+  const head = Buffer.from(around.head, 'utf8');
+  const tail = Buffer.from(around.tail, 'utf8');
   const json = state.bytes.subarray(state.start, state.end);
   const chain = crypto
     .createHash('sha256')

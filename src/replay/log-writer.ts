@@ -360,13 +360,14 @@ export class LogWriter {
       return undefined; // the usual path reports it
     }
     if (parts === undefined) return undefined;
+    // a line too long is reported by the usual path, before any patch is made
+    let size = HASH_SUFFIX_LENGTH - 1;
+    for (const part of parts) size += part.length;
+    if (size > MAX_LINE) return undefined;
     const same = patched !== null && fields.state !== undefined && patched.state === fields.state;
     const known = same ? patched.changes : undefined;
     const made = snapshotPatch(base.bytes, parts, this.state.chain, PATCH_AT_MOST, known);
     if (made?.patch === undefined) return undefined;
-    let size = HASH_SUFFIX_LENGTH - 1;
-    for (const part of parts) size += part.length;
-    if (size > MAX_LINE) return undefined;
     this.lastPatched = { state: fields.state, changes: made.changes };
     return { text: patchLineText(seq, t, { base: base.seq, ...made.patch }, made.chain), chain: made.chain };
   }
