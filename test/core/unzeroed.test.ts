@@ -20,9 +20,10 @@ describe('unzeroed', () => {
     const u = unzeroed(Uint8Array, 17);
     expect(u).toBeInstanceOf(Uint8Array);
     check(u, 1, 17);
-    // two arrays never share memory (no pooled Buffer slab)
+    // two arrays never share memory (no pooled Buffer slab: a pooled one would share its buffer)
     const x = unzeroed(Int32Array, 4);
     const y = unzeroed(Int32Array, 4);
+    expect(x.buffer).not.toBe(y.buffer);
     x.fill(1);
     y.fill(2);
     expect(Array.from(x)).toEqual([1, 1, 1, 1]);
