@@ -1,0 +1,152 @@
+import { Base64Text, base64Into, ConfigError, type Json, LogFormatError } from '../core/index.ts';
+import type { EventQueue } from './event-queue.ts';
+import type { EventDrivenTurnPolicy, TurnContext } from './turn-policy.ts';
+import { WakeHeap } from './wake-heap.ts';
+
+/** Snapshot form of the schedule: three per-agent columns, base64. */
+interface ScheduleState {
+  kind: 'next-reaction';
+  /** Float64 per agent: its scheduled wake time (0 when it has none). */
+  wake: string;
+  /** Float64 per agent: the rate its wake was drawn or rescaled for (0: not scheduled). */
+  rate: string;
+  /** Int32 per agent: how many waiting times have been drawn for it. */
+  draws: string;
+}
+
+/**
+ * Asynchronous activation that follows state (docs/TIME.md): agent i wakes at the rate its
+ * world declares for its current state (`TurnContext.stateRate`), or at the policy's rate
+ * when the world declares none; a passive agent (rate 0) is not scheduled at all, unless it
+ * has mail, which it reads at the policy's rate, as it would under rate-1 activation.
+ * Gibson & Bruck's next-reaction method (J. Phys. Chem. A 104:1876, 2000): one wake time
+ * per scheduled agent in an indexed heap; when an agent's rate changes from a to b > 0 at
+ * time t its wake w moves to t + (a/b)(w − t); when it becomes positive a fresh waiting time
+ * is drawn; after each wake the next one is drawn. Draw k of agent i is `rng.at(i, k)`: a
+ * function of the agent and its own count only, never of the heap's internals.
+ */
+export class NextReactionPolicy implements EventDrivenTurnPolicy {
+  readonly name = 'async';
+  readonly eventDriven = true as const;
+  private heap = new WakeHeap(0);
+  private rates = new Float64Array(0);
+  private draws = new Int32Array(0);
+  private ctx: TurnContext | null = null;
+  private now = 0;
+
+  constructor(readonly rate = 1) {
+    if (!(rate > 0 && Number.isFinite(rate)))
+      throw new ConfigError(`async activation rate must be a finite number > 0, got ${rate}`, {
+        hint: 'set e.g. rate=1 (one wake per agent per tick on average)',
+      });
+  }
+
+  /** Number of agents with a wake scheduled. */
+  get scheduled(): number {
+    return this.heap.size;
+  }
+
+  start(_queue: EventQueue, ctx: TurnContext): void {
+    this.bind(ctx);
+    this.now = 0;
+    this.changedAll();
+  }
+
+  /** Event-driven: the engine asks {@link nextTurn} instead. */
+  turns(): number[] {
+    return [];
+  }
+
+  nextTurn(tick: number): number {
+    const heap = this.heap;
+    const i = heap.top();
+    if (i < 0 || heap.time[i] > tick) return -1;
+    this.now = heap.time[i];
+    heap.pop();
+    this.rates[i] = 0;
+    return i;
+  }
+
+  advance(time: number): void {
+    this.now = time;
+  }
+
+  changed(i: number): void {
+    const r = this.rateOf(i);
+    const old = this.rates[i];
+    if (r === old) return;
+    this.rates[i] = r;
+    if (r === 0) this.heap.remove(i);
+    else if (old === 0) this.heap.set(i, this.now + this.ctx!.rng.at(i, this.draws[i]++).exponential(r));
+    else this.heap.set(i, this.now + (old / r) * (this.heap.time[i] - this.now));
+  }
+
+  changedAll(): void {
+    for (let i = 0; i < this.rates.length; i++) this.changed(i);
+  }
+
+  private rateOf(i: number): number {
+    const ctx = this.ctx!;
+    const s = ctx.stateRate ? ctx.stateRate(i) : this.rate;
+    if (s > 0 && s < Number.POSITIVE_INFINITY) return s;
+    if (s !== 0)
+      throw new ConfigError(`the wake rate of agent ${i} is ${s}: a rate must be a finite number ≥ 0`, {
+        hint: "fix the world's activation (rates per state, or its rate function)",
+      });
+    return ctx.hasInbox(i) ? this.rate : 0;
+  }
+
+  private bind(ctx: TurnContext): void {
+    this.ctx = ctx;
+    if (this.rates.length === ctx.size) return;
+    this.heap = new WakeHeap(ctx.size);
+    this.rates = new Float64Array(ctx.size);
+    this.draws = new Int32Array(ctx.size);
+  }
+
+  exportState(): Json {
+    const view = (a: Float64Array | Int32Array) =>
+      new Base64Text(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) as unknown as string;
+    const state: ScheduleState = {
+      kind: 'next-reaction',
+      wake: view(this.heap.time),
+      rate: view(this.rates),
+      draws: view(this.draws),
+    };
+    return state as unknown as Json;
+  }
+
+  importState(json: Json, tick: number, ctx: TurnContext): void {
+    this.bind(ctx);
+    const s = (json ?? {}) as Partial<ScheduleState>;
+    const wake = new Float64Array(ctx.size);
+    const fits =
+      s.kind === 'next-reaction' &&
+      typeof s.wake === 'string' &&
+      typeof s.rate === 'string' &&
+      typeof s.draws === 'string' &&
+      base64Into(s.wake, wake) &&
+      base64Into(s.rate, this.rates) &&
+      base64Into(s.draws, this.draws);
+    if (!fits) throw badSchedule(`it is not a schedule of ${ctx.size} agents`);
+    this.heap.clear();
+    for (let i = 0; i < ctx.size; i++) {
+      const r = this.rates[i];
+      if (!(r >= 0 && r < Number.POSITIVE_INFINITY) || this.draws[i] < 0)
+        throw badSchedule(`agent ${i} has rate ${r} and ${this.draws[i]} draws`);
+      if (r === 0) continue;
+      if (!(wake[i] >= tick && wake[i] < Number.POSITIVE_INFINITY))
+        throw badSchedule(`agent ${i} wakes at ${wake[i]}, before tick ${tick}`);
+      this.heap.set(i, wake[i]);
+    }
+    this.now = tick;
+  }
+}
+
+function badSchedule(why: string): LogFormatError {
+  return new LogFormatError(
+    `the snapshot's turn schedule cannot be restored: ${why}`,
+    {},
+    { hint: 'the log was damaged or edited; rerun the run from its header instead' },
+  );
+}
