@@ -33,6 +33,8 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   private draws = new Int32Array(0);
   private ctx: TurnContext | null = null;
   private now = 0;
+  /** The agent being stepped: its spent wake stays at the top of the heap until it is rescheduled. */
+  private current = -1;
 
   constructor(readonly rate = 1) {
     if (!(rate > 0 && Number.isFinite(rate)))
@@ -58,13 +60,12 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   }
 
   nextTurn(tick: number): number {
+    if (this.current >= 0) this.changed(this.current);
     const heap = this.heap;
-    const i = heap.top();
-    if (i < 0 || heap.time[i] > tick) return -1;
-    this.now = heap.time[i];
-    heap.pop();
-    this.rates[i] = 0;
-    return i;
+    if (!(heap.topTime() <= tick)) return -1;
+    this.now = heap.topTime();
+    this.current = heap.top();
+    return this.current;
   }
 
   advance(time: number): void {
@@ -74,11 +75,24 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   changed(i: number): void {
     const r = this.rateOf(i);
     const old = this.rates[i];
+    if (i === this.current) {
+      // its wake was spent: the next one is a fresh draw (re-keying it in place at the top
+      // of the heap costs one sift, where a pop and a push would cost two)
+      this.current = -1;
+      this.rates[i] = r;
+      if (r === 0) this.heap.remove(i);
+      else this.heap.set(i, this.now + this.draw(i, r));
+      return;
+    }
     if (r === old) return;
     this.rates[i] = r;
     if (r === 0) this.heap.remove(i);
-    else if (old === 0) this.heap.set(i, this.now + this.ctx!.rng.at(i, this.draws[i]++).exponential(r));
-    else this.heap.set(i, this.now + (old / r) * (this.heap.time[i] - this.now));
+    else if (old === 0) this.heap.set(i, this.now + this.draw(i, r));
+    else this.heap.set(i, this.now + (old / r) * (this.heap.time(i) - this.now));
+  }
+
+  private draw(i: number, rate: number): number {
+    return this.ctx!.rng.at(i, this.draws[i]++).exponential(rate);
   }
 
   changedAll(): void {
@@ -109,11 +123,18 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
       new Base64Text(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) as unknown as string;
     const state: ScheduleState = {
       kind: 'next-reaction',
-      wake: view(this.heap.time),
+      wake: view(this.wakeTimes()),
       rate: view(this.rates),
       draws: view(this.draws),
     };
     return state as unknown as Json;
+  }
+
+  /** Each agent's wake time (0 for none). */
+  private wakeTimes(): Float64Array {
+    const out = new Float64Array(this.rates.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.heap.time(i);
+    return out;
   }
 
   importState(json: Json, tick: number, ctx: TurnContext): void {
@@ -130,6 +151,7 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
       base64Into(s.draws, this.draws);
     if (!fits) throw badSchedule(`it is not a schedule of ${ctx.size} agents`);
     this.heap.clear();
+    this.current = -1;
     for (let i = 0; i < ctx.size; i++) {
       const r = this.rates[i];
       if (!(r >= 0 && r < Number.POSITIVE_INFINITY) || this.draws[i] < 0)

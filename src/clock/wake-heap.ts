@@ -1,22 +1,24 @@
 /**
- * The agents that have a wake scheduled, as an indexed binary min-heap keyed by wake time
- * (ties: the lower agent index first, so the order is total and every correct heap pops the
- * same sequence). Any agent can be inserted, re-keyed or removed in O(log n): the indexed
- * priority queue of Gibson & Bruck's next-reaction method. Typed arrays, no object per wake:
- * hand-written because the event loop of a continuous-time run spends its time here, and a
- * heap of event objects costs an allocation and pointer chasing per wake.
+ * The agents that have a wake scheduled, as an indexed 4-ary min-heap keyed by wake time
+ * (ties: the lower agent index first, so the order is total and any correct priority queue
+ * pops the same sequence). Any agent can be inserted, re-keyed or removed in O(log n): the
+ * indexed priority queue of Gibson & Bruck's next-reaction method. Hand-written over typed
+ * arrays because a continuous-time run spends its event loop here: the keys sit in heap
+ * order beside the agents, four children per node halve the depth, and no object is made
+ * per wake.
  */
 export class WakeHeap {
-  /** Wake time of each agent (0 for an agent without one). */
-  readonly time: Float64Array;
-  private readonly heap: Int32Array;
-  /** Position of each agent in `heap`, or -1. */
+  /** Agent at each heap position. */
+  private readonly agent: Int32Array;
+  /** Wake time at each heap position. */
+  private readonly key: Float64Array;
+  /** Heap position of each agent, or -1. */
   private readonly pos: Int32Array;
   private n = 0;
 
   constructor(readonly capacity: number) {
-    this.time = new Float64Array(capacity);
-    this.heap = new Int32Array(capacity);
+    this.agent = new Int32Array(capacity);
+    this.key = new Float64Array(capacity);
     this.pos = new Int32Array(capacity).fill(-1);
   }
 
@@ -30,21 +32,36 @@ export class WakeHeap {
     return this.pos[i] >= 0;
   }
 
+  /** Agent `i`'s wake time (0 when it has none). */
+  time(i: number): number {
+    const p = this.pos[i];
+    return p < 0 ? 0 : this.key[p];
+  }
+
   /** The agent with the earliest wake, or -1. */
   top(): number {
-    return this.n > 0 ? this.heap[0] : -1;
+    return this.n > 0 ? this.agent[0] : -1;
+  }
+
+  /** The earliest wake time (+∞ when empty). */
+  topTime(): number {
+    return this.n > 0 ? this.key[0] : Number.POSITIVE_INFINITY;
   }
 
   /** Schedules agent `i` at `time`, or moves its wake there. */
   set(i: number, time: number): void {
-    const p = this.pos[i];
-    const old = this.time[i];
-    this.time[i] = time;
+    let p = this.pos[i];
     if (p < 0) {
-      this.heap[this.n] = i;
-      this.pos[i] = this.n;
-      this.up(this.n++);
-    } else if (time < old) this.up(p);
+      p = this.n++;
+      this.agent[p] = i;
+      this.key[p] = time;
+      this.pos[i] = p;
+      this.up(p);
+      return;
+    }
+    const old = this.key[p];
+    this.key[p] = time;
+    if (time < old) this.up(p);
     else this.down(p);
   }
 
@@ -53,69 +70,66 @@ export class WakeHeap {
     const p = this.pos[i];
     if (p < 0) return;
     this.pos[i] = -1;
-    this.time[i] = 0;
-    const last = this.heap[--this.n];
-    if (p === this.n) return;
-    this.heap[p] = last;
-    this.pos[last] = p;
+    const last = --this.n;
+    if (p === last) return;
+    const moved = this.agent[last];
+    this.agent[p] = moved;
+    this.key[p] = this.key[last];
+    this.pos[moved] = p;
     this.up(p);
-    this.down(this.pos[last]);
-  }
-
-  /** Removes and returns the agent with the earliest wake (-1 when empty). */
-  pop(): number {
-    if (this.n === 0) return -1;
-    const top = this.heap[0];
-    this.remove(top);
-    return top;
+    this.down(this.pos[moved]);
   }
 
   /** Empties the heap. */
   clear(): void {
-    for (let k = 0; k < this.n; k++) {
-      this.pos[this.heap[k]] = -1;
-      this.time[this.heap[k]] = 0;
-    }
+    for (let p = 0; p < this.n; p++) this.pos[this.agent[p]] = -1;
     this.n = 0;
   }
 
-  private less(a: number, b: number): boolean {
-    const ta = this.time[a];
-    const tb = this.time[b];
-    return ta < tb || (ta === tb && a < b);
-  }
-
   private up(p: number): void {
-    const heap = this.heap;
-    const item = heap[p];
+    const { agent, key, pos } = this;
+    const a = agent[p];
+    const t = key[p];
     while (p > 0) {
-      const parent = (p - 1) >> 1;
-      const other = heap[parent];
-      if (!this.less(item, other)) break;
-      heap[p] = other;
-      this.pos[other] = p;
+      const parent = (p - 1) >> 2;
+      const tp = key[parent];
+      if (tp < t || (tp === t && agent[parent] < a)) break;
+      agent[p] = agent[parent];
+      key[p] = tp;
+      pos[agent[p]] = p;
       p = parent;
     }
-    heap[p] = item;
-    this.pos[item] = p;
+    agent[p] = a;
+    key[p] = t;
+    pos[a] = p;
   }
 
   private down(p: number): void {
-    const heap = this.heap;
+    const { agent, key, pos } = this;
     const n = this.n;
-    const item = heap[p];
+    const a = agent[p];
+    const t = key[p];
     for (;;) {
-      const l = 2 * p + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const child = r < n && this.less(heap[r], heap[l]) ? r : l;
-      const other = heap[child];
-      if (!this.less(other, item)) break;
-      heap[p] = other;
-      this.pos[other] = p;
-      p = child;
+      const first = 4 * p + 1;
+      if (first >= n) break;
+      let best = first;
+      let bt = key[first];
+      const end = first + 4 < n ? first + 4 : n;
+      for (let c = first + 1; c < end; c++) {
+        const ct = key[c];
+        if (ct < bt || (ct === bt && agent[c] < agent[best])) {
+          best = c;
+          bt = ct;
+        }
+      }
+      if (t < bt || (t === bt && a < agent[best])) break;
+      agent[p] = agent[best];
+      key[p] = bt;
+      pos[agent[p]] = p;
+      p = best;
     }
-    heap[p] = item;
-    this.pos[item] = p;
+    agent[p] = a;
+    key[p] = t;
+    pos[a] = p;
   }
 }
