@@ -8,4 +8,5 @@ export * from './paired-t-test.ts';
 export * from './quantile.ts';
 export * from './special-functions.ts';
 export * from './student-t.ts';
+export * from './two-sample-ks.ts';
 export * from './wilson.ts';
