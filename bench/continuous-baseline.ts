@@ -11,7 +11,7 @@
  *   node continuous-baseline.js voter-ws <n> <k> <beta> <tmax> <seed>
  *   node continuous-baseline.js dw-mixed <n> <epsilon> <mu> <tmax> <seed>
  */
-import { erdosRenyiCsr, Random, type Csr, wattsStrogatzCsr } from './continuous-baseline-support.ts';
+import { type Csr, erdosRenyiCsr, Random, wattsStrogatzCsr } from './continuous-baseline-support.ts';
 
 /** Gillespie's direct method, well-mixed per-contact SIR: infected agents act at rate γ + c. */
 function sirMixed(n: number, initial: number, c: number, beta: number, gamma: number, seed: number) {
@@ -93,7 +93,15 @@ function mtMixed(n: number, seed: number) {
  * their rates γ + τ·degree: an event is a recovery with probability γ/(γ + τd), else a try on a
  * uniform neighbour that infects it if susceptible (every S–I edge at rate τ).
  */
-function perEdge(g: Csr, tau: number, gamma: number, initial: number, tmax: number, sis: boolean, seed: number) {
+function perEdge(
+  g: Csr,
+  tau: number,
+  gamma: number,
+  initial: number,
+  tmax: number,
+  sis: boolean,
+  seed: number,
+) {
   const n = g.offsets.length - 1;
   const rnd = new Random(seed + 1);
   const state = new Uint8Array(n);
@@ -159,7 +167,12 @@ function perEdge(g: Csr, tau: number, gamma: number, initial: number, tmax: numb
       ever++;
     }
   }
-  return { events, time: t, finalSize: ever / n, meanPrevalence: prevalence / Math.max(prevalenceTime, 1e-12) / n };
+  return {
+    events,
+    time: t,
+    finalSize: ever / n,
+    meanPrevalence: prevalence / Math.max(prevalenceTime, 1e-12) / n,
+  };
 }
 
 /** Voter model: every agent wakes at rate 1 and copies a uniform neighbour's opinion. */
@@ -168,10 +181,11 @@ function voter(g: Csr, tmax: number, seed: number) {
   const rnd = new Random(seed + 1);
   const x = new Uint8Array(n);
   let ones = 0;
-  for (let i = 0; i < n; i++) if (rnd.next() < 0.5) {
-    x[i] = 1;
-    ones++;
-  }
+  for (let i = 0; i < n; i++)
+    if (rnd.next() < 0.5) {
+      x[i] = 1;
+      ones++;
+    }
   let t = 0;
   let events = 0;
   while (ones > 0 && ones < n) {

@@ -64,13 +64,7 @@ function rateTables(activation: Activation, machine: AgentMachine): { region: nu
   const tables: { region: number; rate: Float64Array }[] = [];
   for (let r = 1; r < layout.regions.length; r++) {
     const name = layout.regions[r];
-    const rate = Float64Array.from(layout.states[r], (state) =>
-      activation.rates
-        ? (activation.rates[name]?.[state] ?? 0)
-        : machine.spec.regions[name].states[state].tags?.includes('active')
-          ? 1
-          : 0,
-    );
+    const rate = Float64Array.from(layout.states[r], (state) => activation.rates?.[name]?.[state] ?? 0);
     if (rate.some((x) => x > 0)) tables.push({ region: r, rate });
   }
   return tables;
@@ -94,6 +88,11 @@ export function declaredRates(
     });
   const fn = activation.rate;
   if (fn) return (i) => fn(i, view);
+  if (!activation.rates) {
+    // the `active` tag: the executors keep a flag per agent in an active state
+    const active = executor.activeMask();
+    return (i) => active[i];
+  }
   const tables = rateTables(activation, machine);
   if (tables.length === 0) return () => 0;
   if (tables.length === 1) {
@@ -102,7 +101,10 @@ export function declaredRates(
   }
   return (i) => {
     let best = 0;
-    for (const { region, rate } of tables) best = Math.max(best, rate[executor.stateIndex(i, region)]);
+    for (let k = 0; k < tables.length; k++) {
+      const r = tables[k].rate[executor.stateIndex(i, tables[k].region)];
+      if (r > best) best = r;
+    }
     return best;
   };
 }
