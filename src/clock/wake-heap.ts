@@ -114,7 +114,7 @@ export class WakeHeap {
       if (first >= n) break;
       let best = first;
       let bt = key[first];
-      const end = first + 4 < n ? first + 4 : n;
+      const end = Math.min(first + 4, n);
       for (let c = first + 1; c < end; c++) {
         const ct = key[c];
         if (ct < bt || (ct === bt && agent[c] < agent[best])) {

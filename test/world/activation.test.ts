@@ -168,6 +168,25 @@ describe('the event-driven schedule in the engine', () => {
   });
 });
 
+describe('an intervention reschedules by the new rates', () => {
+  it('a recovery rate raised at tick 5 ends the epidemic sooner, from that tick on', async () => {
+    const params = { n: 2000, initial: 20, contactRate: 0.5, beta: 0.6, gamma: 0.2 };
+    const run = (fast: boolean) =>
+      runWorld(epidemic as unknown as WorldDefinition, {
+        params,
+        seed: 4,
+        ticks: 10_000,
+        interventionsAt: (t) => (fast && t === 5 ? [{ type: 'params', set: { gamma: 3 } }] : []),
+      });
+    const slow = await run(false);
+    const fast = await run(true);
+    expect(slow.ticks).toBeGreaterThan(40);
+    // γ = 3 against c·β = 0.3: every infected agent recovers within a few ticks of the change
+    expect(fast.ticks).toBeLessThan(25);
+    expect(fast.ticks).toBeGreaterThan(5);
+  });
+});
+
 describe('the turn-policy registry', () => {
   const dyad = {
     summary: 'agents 0 and 1 take turns',

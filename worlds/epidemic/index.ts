@@ -36,44 +36,42 @@ const INFECT = L.event('INFECT');
 const RECOVER = L.event('RECOVER');
 const RELAPSE = L.event('RELAPSE');
 
+/** The total event rate of an infected agent of degree `degree` under activation by state. */
+function eventRate(p: EpidemicParams, degree: number): number {
+  return p.transmission === 'per-edge' ? p.gamma + p.tau * degree : p.gamma + p.contactRate;
+}
+
 /**
- * What an infected agent does at a wake, and the rate it wakes at (by-state activation).
- * Per contact, every agent waking at rate 1 (uniform, or one step per tick): it recovers
- * with probability γ, or else contacts with probability c. Per contact, by state: only
- * infected agents wake, at rate γ + c, and the wake is a recovery with probability γ/(γ + c),
- * else a contact: the same events at the same rates, without the empty wakes (thinning).
- * Per edge: an infected agent of degree d wakes at rate γ + τd and recovers with probability
- * γ/(γ + τd), else tries a uniformly chosen neighbour, so each of its edges carries tries at
- * rate τ and each S–I edge transmits at rate τ.
+ * What an infected agent does at a wake, and (by state) the rate it wakes at. Every agent
+ * waking at rate 1 (`activation=uniform`, or one step per tick): it recovers with probability
+ * γ, or else contacts with probability c. By state: only infected agents wake, at their total
+ * event rate; per contact (γ + c) the wake is a recovery with probability γ/(γ + c), else a
+ * contact: the same events at the same rates without the empty wakes (thinning). Per edge: an
+ * agent of degree d wakes at rate γ + τd and recovers with probability γ/(γ + τd), else tries
+ * a uniformly chosen neighbour, so each of its edges carries tries at rate τ and each S–I
+ * edge transmits at rate τ. Parameters are read at each call: a fork's `--set` applies.
  */
 function dynamics(p: EpidemicParams): { policy: Policy<EpidemicParams>; activation?: Activation } {
-  const relapse = p.model === 'sir' ? RECOVER : RELAPSE;
-  const byState = p.turns === 'async' && p.activation === 'by-state';
-  if (p.transmission === 'per-edge') {
-    const gamma = p.gamma;
-    const tau = p.tau;
+  const relapse = () => (p.model === 'sir' ? RECOVER : RELAPSE);
+  if (!(p.turns === 'async' && p.activation === 'by-state'))
     return {
       policy: (ctx) => {
         if (!ctx.in(HEALTH, I)) return;
-        if (ctx.rng.next() * (gamma + tau * ctx.degree()) < gamma) ctx.fire(relapse);
-        else ctx.encounter(ctx.randomNeighbour(), 'contact');
-      },
-      activation: {
-        rate: (i, view) =>
-          view.executor.stateIndex(i, HEALTH) === I ? gamma + tau * (view.network?.degree(i) ?? 0) : 0,
+        const u = ctx.rng.next();
+        if (u < p.gamma) ctx.fire(relapse());
+        else if (u < p.gamma + p.contactRate) ctx.encounter(ctx.randomNeighbour(), 'contact');
       },
     };
-  }
-  const recover = byState ? p.gamma / (p.gamma + p.contactRate) : p.gamma;
-  const act = byState ? 1 : p.gamma + p.contactRate;
   return {
     policy: (ctx) => {
       if (!ctx.in(HEALTH, I)) return;
-      const u = ctx.rng.next();
-      if (u < recover) ctx.fire(relapse);
-      else if (u < act) ctx.encounter(ctx.randomNeighbour(), 'contact');
+      if (ctx.rng.next() * eventRate(p, ctx.degree()) < p.gamma) ctx.fire(relapse());
+      else ctx.encounter(ctx.randomNeighbour(), 'contact');
     },
-    ...(byState ? { activation: { rates: { health: { infected: p.gamma + p.contactRate } } } } : {}),
+    activation: {
+      rate: (i, view) =>
+        view.executor.stateIndex(i, HEALTH) === I ? eventRate(p, view.network?.degree(i) ?? 0) : 0,
+    },
   };
 }
 
@@ -114,7 +112,6 @@ export const world = defineWorld({
       rng.stream('network'),
       resolvePath,
     );
-    const perContact = p.transmission === 'per-contact';
     return {
       size: network.size,
       agents: epidemicAgent,
@@ -133,8 +130,8 @@ export const world = defineWorld({
         }
       },
       respond: (ctx, said) => {
-        if (said.kind === 'contact' && ctx.in(HEALTH, S) && (!perContact || ctx.rng.chance(p.beta)))
-          ctx.fire(INFECT);
+        if (said.kind !== 'contact' || !ctx.in(HEALTH, S)) return;
+        if (p.transmission === 'per-edge' || ctx.rng.chance(p.beta)) ctx.fire(INFECT);
       },
       metrics: (view) => {
         const c = view.executor.counts(HEALTH);
@@ -145,7 +142,7 @@ export const world = defineWorld({
         const last = history[history.length - 1] ?? {};
         const peak = Math.max(...history.map((h) => h.infected ?? 0));
         return {
-          ...(perContact ? { r0: basicReproduction(p) } : {}),
+          ...(p.transmission === 'per-contact' ? { r0: basicReproduction(p) } : {}),
           finalSize: p.model === 'sir' ? (last.recovered ?? 0) / network.size : null,
           peakInfected: peak,
           theory: epidemicTheory(p, network.size),
