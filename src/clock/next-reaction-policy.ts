@@ -1,14 +1,25 @@
-import { Base64Text, base64Into, ConfigError, type Json, LogFormatError } from '../core/index.ts';
+import {
+  type Base64Like,
+  Base64Text,
+  base64Into,
+  base64ToTyped,
+  ConfigError,
+  type Json,
+  LogFormatError,
+  typedToBase64,
+} from '../core/index.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { EventDrivenTurnPolicy, TurnContext } from './turn-policy.ts';
 import { WakeHeap } from './wake-heap.ts';
 
-/** Snapshot form of the schedule: three per-agent columns, base64. */
+/** Snapshot form of the schedule, base64 columns. */
 interface ScheduleState {
   kind: 'next-reaction';
-  /** Float64 per agent: its scheduled wake time (0 when it has none). */
+  /** Int32: the scheduled agents, ascending. */
+  agents: string;
+  /** Float64, one per scheduled agent: its wake time. */
   wake: string;
-  /** Float64 per agent: the rate its wake was drawn or rescaled for (0: not scheduled). */
+  /** Float64, one per scheduled agent: the rate its wake was drawn or rescaled for. */
   rate: string;
   /** Int32 per agent: how many waiting times have been drawn for it. */
   draws: string;
@@ -119,49 +130,61 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   }
 
   exportState(): Json {
-    const view = (a: Float64Array | Int32Array) =>
-      new Base64Text(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) as unknown as string;
+    const m = this.heap.size;
+    const agents = new Int32Array(m);
+    const wake = new Float64Array(m);
+    const rate = new Float64Array(m);
+    for (let i = 0, k = 0; k < m; i++) {
+      if (!this.heap.has(i)) continue;
+      agents[k] = i;
+      wake[k] = this.heap.time(i);
+      rate[k++] = this.rates[i];
+    }
     const state: ScheduleState = {
       kind: 'next-reaction',
-      wake: view(this.wakeTimes()),
-      rate: view(this.rates),
-      draws: view(this.draws),
+      agents: typedToBase64(agents),
+      wake: typedToBase64(wake),
+      rate: typedToBase64(rate),
+      draws: new Base64Text(new Uint8Array(this.draws.buffer)) as unknown as string,
     };
     return state as unknown as Json;
   }
 
-  /** Each agent's wake time (0 for none). */
-  private wakeTimes(): Float64Array {
-    const out = new Float64Array(this.rates.length);
-    for (let i = 0; i < out.length; i++) out[i] = this.heap.time(i);
-    return out;
-  }
-
   importState(json: Json, tick: number, ctx: TurnContext): void {
     this.bind(ctx);
-    const s = (json ?? {}) as Partial<ScheduleState>;
-    const wake = new Float64Array(ctx.size);
+    const s = (json ?? {}) as Partial<Record<keyof ScheduleState, unknown>>;
+    const texts = [s.agents, s.wake, s.rate, s.draws];
+    // bounded before decoding: at most one entry of 8 bytes per agent
     const fits =
       s.kind === 'next-reaction' &&
-      typeof s.wake === 'string' &&
-      typeof s.rate === 'string' &&
-      typeof s.draws === 'string' &&
-      base64Into(s.wake, wake) &&
-      base64Into(s.rate, this.rates) &&
-      base64Into(s.draws, this.draws);
+      texts.every(
+        (t) =>
+          (typeof t === 'string' || t instanceof Base64Text) && t.length <= 4 * Math.ceil((8 * ctx.size) / 3),
+      ) &&
+      base64Into(s.draws as Base64Like, this.draws);
     if (!fits) throw badSchedule(`it is not a schedule of ${ctx.size} agents`);
+    const agents = base64ToTyped(s.agents as Base64Like, Int32Array);
+    const wake = base64ToTyped(s.wake as Base64Like, Float64Array);
+    const rate = base64ToTyped(s.rate as Base64Like, Float64Array);
+    if (wake.length !== agents.length || rate.length !== agents.length)
+      throw badSchedule(`${agents.length} agents, ${wake.length} wake times and ${rate.length} rates`);
     this.heap.clear();
+    this.rates.fill(0);
     this.current = -1;
-    for (let i = 0; i < ctx.size; i++) {
-      const r = this.rates[i];
-      if (!(r >= 0 && r < Number.POSITIVE_INFINITY) || this.draws[i] < 0)
-        throw badSchedule(`agent ${i} has rate ${r} and ${this.draws[i]} draws`);
-      if (r === 0) continue;
-      if (!(wake[i] >= tick && wake[i] < Number.POSITIVE_INFINITY))
-        throw badSchedule(`agent ${i} wakes at ${wake[i]}, before tick ${tick}`);
-      this.heap.set(i, wake[i]);
-    }
+    for (let k = 0; k < agents.length; k++)
+      this.restoreWake(agents[k], k > 0 ? agents[k - 1] : -1, wake[k], rate[k], tick);
+    for (let i = 0; i < ctx.size; i++)
+      if (this.draws[i] < 0) throw badSchedule(`agent ${i} has ${this.draws[i]} draws`);
     this.now = tick;
+  }
+
+  private restoreWake(i: number, previous: number, wake: number, rate: number, tick: number): void {
+    if (!(i > previous && i < this.rates.length)) throw badSchedule(`agent ${i} is out of order or range`);
+    if (!(rate > 0 && rate < Number.POSITIVE_INFINITY)) throw badSchedule(`agent ${i} has rate ${rate}`);
+    if (!(wake >= tick && wake < Number.POSITIVE_INFINITY))
+      throw badSchedule(`agent ${i} wakes at ${wake}, before tick ${tick}`);
+    this.rates[i] = rate;
+    this.heap.set(i, wake);
   }
 }
 

@@ -5,7 +5,7 @@ import {
   NextReactionPolicy,
   type TurnContext,
 } from '../../src/clock/index.ts';
-import { type Base64Text, type Json, LogFormatError, RngStreams } from '../../src/core/index.ts';
+import { type Json, LogFormatError, RngStreams } from '../../src/core/index.ts';
 
 /** A world whose rates and mail the test sets by hand. */
 class Ctx implements TurnContext {
@@ -48,10 +48,16 @@ function drive(policy: NextReactionPolicy, from: number, ticks: number, step?: (
   return out;
 }
 
-function wakeTimes(policy: NextReactionPolicy): Float64Array {
-  const wake = (policy.exportState() as unknown as { wake: Base64Text }).wake;
-  const bytes = wake.bytes;
-  return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+/** Each agent's wake time (0 for none), from the policy's snapshot. */
+function wakeTimes(policy: NextReactionPolicy, size = 40): Float64Array {
+  const state = policy.exportState() as { agents: string; wake: string };
+  const agents = new Int32Array(new Uint8Array(Buffer.from(state.agents, 'base64')).buffer);
+  const wake = new Float64Array(new Uint8Array(Buffer.from(state.wake, 'base64')).buffer);
+  const out = new Float64Array(size);
+  agents.forEach((a, k) => {
+    out[a] = wake[k];
+  });
+  return out;
 }
 
 describe('NextReactionPolicy', () => {
@@ -156,22 +162,23 @@ describe('NextReactionPolicy', () => {
     expect(() => policy.importState({ kind: 'other' } as Json, 0, ctx)).toThrow(LogFormatError);
     const f64 = (xs: number[]) => Buffer.from(new Float64Array(xs).buffer).toString('base64');
     const i32 = (xs: number[]) => Buffer.from(new Int32Array(xs).buffer).toString('base64');
-    const bad = {
-      kind: 'next-reaction',
-      wake: f64([0, 1, 0, 0]),
-      rate: f64([0, -1, 0, 0]),
-      draws: i32([0, 1, 0, 0]),
-    };
-    expect(() => policy.importState(bad as Json, 0, ctx)).toThrow(/agent 1 has rate -1/);
-    const early = {
-      kind: 'next-reaction',
-      wake: f64([0, 1, 0, 0]),
-      rate: f64([0, 1, 0, 0]),
-      draws: i32([0, 1, 0, 0]),
-    };
-    expect(() => policy.importState(early as Json, 3, ctx)).toThrow(/before tick 3/);
-    const short = { kind: 'next-reaction', wake: f64([0]), rate: f64([0]), draws: i32([0]) };
-    expect(() => policy.importState(short as Json, 0, ctx)).toThrow(/schedule of 4 agents/);
+    const state = (agents: number[], wake: number[], rate: number[], draws = [0, 1, 0, 0]) =>
+      ({
+        kind: 'next-reaction',
+        agents: i32(agents),
+        wake: f64(wake),
+        rate: f64(rate),
+        draws: i32(draws),
+      }) as Json;
+    expect(() => policy.importState(state([1], [1], [-1]), 0, ctx)).toThrow(/agent 1 has rate -1/);
+    expect(() => policy.importState(state([1], [1], [1]), 3, ctx)).toThrow(/before tick 3/);
+    expect(() => policy.importState(state([2, 1], [1, 1], [1, 1]), 0, ctx)).toThrow(/out of order/);
+    expect(() => policy.importState(state([9], [1], [1]), 0, ctx)).toThrow(/out of order or range/);
+    expect(() => policy.importState(state([1], [1, 2], [1]), 0, ctx)).toThrow(/1 agents, 2 wake times/);
+    expect(() => policy.importState(state([1], [1], [1], [0]), 0, ctx)).toThrow(/schedule of 4 agents/);
+    expect(() => policy.importState(state([1], [1], [1], [0, -2, 0, 0]), 0, ctx)).toThrow(/-2 draws/);
+    policy.importState(state([1, 3], [1.5, 2], [1, 2]), 1, ctx);
+    expect(policy.scheduled).toBe(2);
   });
 
   it('refuses a negative or infinite declared rate with the agent named', () => {
