@@ -11,21 +11,21 @@
  * Both must give the same patch line. Prints the CPU ms (user + system) of each, medians and
  * the per-round ratio.
  *
- *   npx tsx bench/snapshot-patch-cost.ts [--parent bench/out/fork-100k-parent.ndjson] [--base 450] [--at 500] [--rounds 21]
+ *   npx tsx bench/studies/snapshot-patch-cost.ts [--parent bench/out/fork-100k-parent.ndjson] [--base 450] [--at 500] [--rounds 21]
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Base64Text } from '../src/core/index.ts';
-import { LineEncoder } from '../src/replay/line-encoder.ts';
-import { parseSnapshotLine } from '../src/replay/snapshot-line.ts';
-import { diffLine, patchLineText, snapshotPatch } from '../src/replay/snapshot-patch.ts';
+import { Base64Text } from '../../src/core/index.ts';
+import { LineEncoder } from '../../src/replay/line-encoder.ts';
+import { parseSnapshotLine } from '../../src/replay/snapshot-line.ts';
+import { diffLine, patchLineText, snapshotPatch } from '../../src/replay/snapshot-patch.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    parent: { type: 'string', default: join(HERE, 'out', 'fork-100k-parent.ndjson') },
+    parent: { type: 'string', default: join(HERE, '..', 'out', 'fork-100k-parent.ndjson') },
     base: { type: 'string', default: '450' },
     at: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '21' },
