@@ -3,7 +3,7 @@
  * one process on the fork-100k parent (its snapshot at `--base` as the base, its snapshot at
  * `--at` as the child's state; written by `npx tsx bench/fork-100k.ts --repeat 1 --no-cli`):
  *
- * - **line**: as before session 12: base64 of every column into strings (the executor's
+ * - **line**: the full-line way: base64 of every column into strings (the executor's
  *   `exportState`), the full line encoded as bytes and hashed, then diffed (`diffLine`);
  * - **parts**: the columns as `Base64Text`s (`exportStateView`), the line as parts
  *   (`LineEncoder.eventParts`), patched and hashed from them (`snapshotPatch`).

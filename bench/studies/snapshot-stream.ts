@@ -1,6 +1,6 @@
 // Peak memory of writing one snapshot of a bus with many deliveries in flight, with the
-// columns as base64 strings (exportState, the form before session 7) or as views of the
-// bus's own columns (exportStateView, what the engine writes now). One mode per process:
+// columns as base64 strings (exportState) or as views of the bus's own columns
+// (exportStateView, what the engine writes). One mode per process:
 //   node --expose-gc --import tsx bench/studies/snapshot-stream.ts view|strings [rows]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
