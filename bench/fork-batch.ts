@@ -1,5 +1,5 @@
 /**
- * Benchmark for counterfactual batches (issue 17): a rumour-world parent of `--n` agents
+ * Benchmark for counterfactual batches: a rumour-world parent of `--n` agents
  * (default 10^6) run for `--ticks` ticks with a snapshot at `--at` (default 80% of the
  * run), then `grapevine fork --at AT --replicates R` through the CLI (R treated and R
  * control children, delta by default; `--standalone` to compare). Reports the total wall

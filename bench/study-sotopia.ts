@@ -22,7 +22,7 @@ import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/ind
 import { writeStudyOutputs } from '../worlds/sotopia/study/outputs.ts';
 import { planStudy, resolveStudyConfig } from '../worlds/sotopia/study/plan.ts';
 import { runStudy, type StudyRunResult } from '../worlds/sotopia/study/runner.ts';
-import { startChildLlmServer } from './child-llm-server.ts';
+import { startChildLlmServer } from './tools/child-llm-server.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');

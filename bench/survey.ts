@@ -18,7 +18,7 @@ import { replayServices } from '../src/cli/replay-services.ts';
 import { InputBuffer, RngStreams, runWorld } from '../src/index.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../src/replay/index.ts';
 import { world } from '../worlds/survey/index.ts';
-import { startChildLlmServer } from './child-llm-server.ts';
+import { startChildLlmServer } from './tools/child-llm-server.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');

@@ -1,4 +1,4 @@
-// Issue 17, session 10: a fork reads its restore snapshot from the line's bytes (columns
+// Issue 17: a fork reads its restore snapshot from the line's bytes (columns
 // decoded straight into their arrays, see parseSnapshotLine), and a run that ends on a
 // snapshot tick writes its final snapshot from the periodic one's bytes. Neither may change
 // a byte or a digest: a fork without intervention keeps the parent's digest, a delta child

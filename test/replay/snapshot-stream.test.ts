@@ -1,4 +1,4 @@
-// Issue 15, item 5 (session 7): a snapshot's delivery columns are written part by part from
+// Issue 15, item 5: a snapshot's delivery columns are written part by part from
 // the bus's own columns (Base64Text), never as one text, and the lines are byte for byte
 // those of the same state given as strings (so existing logs keep their digests).
 import { mkdtempSync, rmSync } from 'node:fs';

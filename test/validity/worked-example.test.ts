@@ -6,7 +6,7 @@ import { type CompareReport, readHumanFile, totalVariation } from '../../src/val
 import { surveyAnswersFromLog } from '../../worlds/survey/answers.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 
-// The README's worked example at a small size: synthetic respondents from the shipped
+// docs/SURVEY.md's worked example at a small size: synthetic respondents from the shipped
 // example truth answer the two dictator items, and `compare` scores them against the
 // shipped human reference (data/human/dictator-giving-taking.csv).
 const AGENTS = 60;
@@ -80,7 +80,7 @@ describe('worked example: a synthetic survey against the shipped dictator refere
     expect(report.rows[0].humanShares['5']).toBeCloseTo(25 / 69, 12);
   });
 
-  it('prints the table the README shows', async () => {
+  it('prints the table docs/SURVEY.md shows', async () => {
     const r = await cli(['compare', log, '--human', human, '--replicates', '100']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^item +group +n sim +n hum +TV \[95% CI\]/);

@@ -193,7 +193,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
   // with --workers N > 1 the children run on the worker pool; otherwise one after another
   // here: a pool thread costs ~2 CPU s to start (it loads the engine and reads the parent),
-  // more than a short child (bench/fork-batch-pool.ts)
+  // more than a short child (bench/studies/fork-batch-pool.ts)
   const pooled = Math.min(workers ?? 1, todo.length) > 1;
   const children: Record<string, Json>[] = pooled
     ? await pooledBatch(

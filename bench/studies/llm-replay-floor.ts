@@ -12,23 +12,23 @@
  * The sum is a floor: a replay also rebuilds each prompt (recall over the memory stream),
  * stores the heard lines (remember, eviction) and digests the state every tick.
  *
- *   npx tsx bench/llm-replay-floor.ts [--log bench/out/llm-world-50x200-s1.ndjson] [--rounds 5]
+ *   npx tsx bench/studies/llm-replay-floor.ts [--log bench/out/llm-world-50x200-s1.ndjson] [--rounds 5]
  *
  * The log comes from `npx tsx bench/llm-world.ts --agents 50 --ticks 200`.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { XStateExecutor } from '../src/agent/xstate-executor.ts';
-import type { Json } from '../src/core/index.ts';
-import { emptyMemory, remember } from '../src/memory/index.ts';
-import { rawEventChain, readRawLineBytes, scanLog } from '../src/replay/index.ts';
-import { townAgent } from '../worlds/town-square/machine.ts';
+import { XStateExecutor } from '../../src/agent/xstate-executor.ts';
+import type { Json } from '../../src/core/index.ts';
+import { emptyMemory, remember } from '../../src/memory/index.ts';
+import { rawEventChain, readRawLineBytes, scanLog } from '../../src/replay/index.ts';
+import { townAgent } from '../../worlds/town-square/machine.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    log: { type: 'string', default: join(HERE, 'out', 'llm-world-50x200-s1.ndjson') },
+    log: { type: 'string', default: join(HERE, '..', 'out', 'llm-world-50x200-s1.ndjson') },
     rounds: { type: 'string', default: '5' },
   },
 });

@@ -3,7 +3,7 @@
  * one process on the fork-100k parent (its snapshot at `--base` as the base, its snapshot at
  * `--at` as the child's state; written by `npx tsx bench/fork-100k.ts --repeat 1 --no-cli`):
  *
- * - **line**: as before session 12: base64 of every column into strings (the executor's
+ * - **line**: the full-line way: base64 of every column into strings (the executor's
  *   `exportState`), the full line encoded as bytes and hashed, then diffed (`diffLine`);
  * - **parts**: the columns as `Base64Text`s (`exportStateView`), the line as parts
  *   (`LineEncoder.eventParts`), patched and hashed from them (`snapshotPatch`).
@@ -11,21 +11,21 @@
  * Both must give the same patch line. Prints the CPU ms (user + system) of each, medians and
  * the per-round ratio.
  *
- *   npx tsx bench/snapshot-patch-cost.ts [--parent bench/out/fork-100k-parent.ndjson] [--base 450] [--at 500] [--rounds 21]
+ *   npx tsx bench/studies/snapshot-patch-cost.ts [--parent bench/out/fork-100k-parent.ndjson] [--base 450] [--at 500] [--rounds 21]
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Base64Text } from '../src/core/index.ts';
-import { LineEncoder } from '../src/replay/line-encoder.ts';
-import { parseSnapshotLine } from '../src/replay/snapshot-line.ts';
-import { diffLine, patchLineText, snapshotPatch } from '../src/replay/snapshot-patch.ts';
+import { Base64Text } from '../../src/core/index.ts';
+import { LineEncoder } from '../../src/replay/line-encoder.ts';
+import { parseSnapshotLine } from '../../src/replay/snapshot-line.ts';
+import { diffLine, patchLineText, snapshotPatch } from '../../src/replay/snapshot-patch.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    parent: { type: 'string', default: join(HERE, 'out', 'fork-100k-parent.ndjson') },
+    parent: { type: 'string', default: join(HERE, '..', 'out', 'fork-100k-parent.ndjson') },
     base: { type: 'string', default: '450' },
     at: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '21' },

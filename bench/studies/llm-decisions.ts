@@ -1,7 +1,7 @@
 /**
  * Benchmark for LLM-backed agents: what the engine adds around each LLM decision.
  *
- *   npx tsx bench/llm-decisions.ts [--decisions 1000] [--concurrency 64] [--latency-ms 50]
+ *   npx tsx bench/studies/llm-decisions.ts [--decisions 1000] [--concurrency 64] [--latency-ms 50]
  *     [--repeat 3] [--server both|in-process|child] [--profile]
  *
  * A minimal world (below: 64 agents on the XState executor, simultaneous turns; each agent's
@@ -26,7 +26,7 @@
  *
  * `--profile` writes CPU profiles of the last run of each kind to
  * bench/out/llm-decisions-{live-in-process,live-child,instant,replay}.cpuprofile (read them with
- * `npx tsx bench/cpuprofile-summary.ts <file>`; profiled times are inflated).
+ * `npx tsx bench/tools/cpuprofile-summary.ts <file>`; profiled times are inflated).
  * Prints a Markdown table and writes the figures to bench/out/llm-decisions.json.
  */
 
@@ -35,7 +35,7 @@ import { cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openLiveLlm, openReplayLlm, resolveRunLlm } from '../src/cli/llm-session.ts';
+import { openLiveLlm, openReplayLlm, resolveRunLlm } from '../../src/cli/llm-session.ts';
 import {
   type ChatMessage,
   type Decision,
@@ -57,13 +57,13 @@ import {
   startLocalLlmServer,
   type WorldDefinition,
   z,
-} from '../src/index.ts';
-import { LogWriter, type RecordedRun, readRecordedRun, rerunLog } from '../src/replay/index.ts';
-import { startChildLlmServer } from './child-llm-server.ts';
-import { InspectorProfile } from './inspector-profile.ts';
+} from '../../src/index.ts';
+import { LogWriter, type RecordedRun, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { startChildLlmServer } from '../tools/child-llm-server.ts';
+import { InspectorProfile } from '../tools/inspector-profile.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const OUT = join(HERE, 'out');
+const OUT = join(HERE, '..', 'out');
 
 /** The issue's targets. */
 export const TARGETS = { overheadMsPerDecision: 0.2, replayDecisionsPerSecond: 50_000 } as const;

@@ -4,12 +4,12 @@
  * (so as many evictions once full), then each format's digest of the whole population.
  * Prints CPU ms per tick of each (user + system; the machine may be shared).
  *
- * npx tsx bench/json-memory-digest.ts [agents=50] [ticks=200] [perTick=25]
+ * npx tsx bench/studies/json-memory-digest.ts [agents=50] [ticks=200] [perTick=25]
  */
 import { createHash } from 'node:crypto';
-import { CanonicalJsonCache } from '../src/agent/canonical-json-cache.ts';
-import { JsonMemoryDigest } from '../src/agent/json-memory-digest.ts';
-import { emptyMemory, type MemoryStreamState, remember } from '../src/memory/index.ts';
+import { CanonicalJsonCache } from '../../src/agent/canonical-json-cache.ts';
+import { JsonMemoryDigest } from '../../src/agent/json-memory-digest.ts';
+import { emptyMemory, type MemoryStreamState, remember } from '../../src/memory/index.ts';
 
 const [agents, ticks, perTick] = [2, 3, 4].map((i, n) => Number(process.argv[i] ?? [50, 200, 25][n]));
 const cpu = (): number => {

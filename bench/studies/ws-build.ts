@@ -9,7 +9,7 @@
  * threads aside, and waiting for a core on a loaded machine aside), the cold minor page
  * faults, the process's peak RSS and the CSR checksum (FNV-1a of offsets then neighbours).
  *
- *   npx tsx bench/ws-build.ts [--n 100000] [--k 10] [--beta 0.1] [--seed 1] [--runs 9]
+ *   npx tsx bench/studies/ws-build.ts [--n 100000] [--k 10] [--beta 0.1] [--seed 1] [--runs 9]
  *     [--warm 5] [--vs OTHER_CHECKOUT]
  */
 import { execFileSync } from 'node:child_process';
@@ -97,7 +97,7 @@ const { values } = parseArgs({
     vs: { type: 'string' },
   },
 });
-const roots = [resolve(join(HERE, '..'))];
+const roots = [resolve(join(HERE, '..', '..'))];
 if (values.vs) roots.push(resolve(values.vs));
 const samples: Sample[][] = roots.map(() => []);
 for (let r = 0; r < Number(values.runs); r++)

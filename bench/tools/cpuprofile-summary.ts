@@ -2,7 +2,7 @@
  * Summarises a V8 `.cpuprofile` (from `node --cpu-prof`): the functions with the most
  * self time, and the most inclusive time (recursion counted once).
  *
- *   npx tsx bench/cpuprofile-summary.ts <file.cpuprofile | dir> [--top 25]
+ *   npx tsx bench/tools/cpuprofile-summary.ts <file.cpuprofile | dir> [--top 25]
  *
  * Given a directory, summarises its newest `.cpuprofile`.
  */

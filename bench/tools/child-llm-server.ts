@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'grapevine.mjs');
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'grapevine.mjs');
 
 /** `grapevine serve-llm` running in its own node process (so the client's CPU figures are its own). */
 export interface ChildLlmServer {

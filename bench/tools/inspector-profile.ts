@@ -4,7 +4,7 @@ import { Session } from 'node:inspector';
 /**
  * Records a V8 CPU profile of one phase of this process through the inspector (so that
  * module loading and set-up stay out of it), and writes it as a `.cpuprofile` that
- * `bench/cpuprofile-summary.ts` and Chrome DevTools read. An in-process inspector session
+ * `bench/tools/cpuprofile-summary.ts` and Chrome DevTools read. An in-process inspector session
  * answers synchronously, so {@link InspectorProfile.start} returns with sampling on.
  */
 export class InspectorProfile {

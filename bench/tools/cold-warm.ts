@@ -5,12 +5,12 @@
  * later ones mostly do not. Prints per run the CPU (user + system), wall time and minor page
  * faults, and the cost of one page fault on this machine (fresh memory touched once).
  *
- *   npx tsx bench/cold-warm.ts [--root CHECKOUT] [--runs 3] [--profile DIR] -- run rumor
+ *   npx tsx bench/tools/cold-warm.ts [--root CHECKOUT] [--runs 3] [--profile DIR] -- run rumor
  *     --set n=100000 --set model=maki-thompson --set contact=delayed --seed 1 --ticks 100000
  *     --out /tmp/cw.ndjson --quiet --force
  *
  * `--profile DIR` writes one inspector CPU profile per run (`run0.cpuprofile`, ...; sampled
- * every 100 us) for bench/cpuprofile-summary.ts. The profile's time deltas are wall time:
+ * every 100 us) for bench/tools/cpuprofile-summary.ts. The profile's time deltas are wall time:
  * on a loaded machine they overstate CPU.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values, positionals } = parseArgs({
   options: {
-    root: { type: 'string', default: join(HERE, '..') },
+    root: { type: 'string', default: join(HERE, '..', '..') },
     runs: { type: 'string', default: '3' },
     profile: { type: 'string' },
   },

@@ -5,7 +5,7 @@
  * process is one sample:
  *
  *   npx tsx bench/fork-100k.ts --repeat 1 --no-cli      # writes the parent once
- *   for i in 1 2 3; do npx tsx bench/fork-phases.ts fork; npx tsx bench/fork-phases.ts rerun; done
+ *   for i in 1 2 3; do npx tsx bench/studies/fork-phases.ts fork; npx tsx bench/studies/fork-phases.ts rerun; done
  *
  * [--parent bench/out/fork-100k-parent.ndjson] [--at 450] [--repeat 1]. `--repeat N` forks N
  * times in the one process, a row each (the first cold, the later ones on the JIT's code of
@@ -26,11 +26,11 @@ import {
   readForkParent,
   readHeader,
   recordedRunOptions,
-} from '../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../src/world/index.ts';
-import { world } from '../worlds/rumor/index.ts';
+} from '../../src/replay/index.ts';
+import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { world } from '../../worlds/rumor/index.ts';
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), 'out');
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'out');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {

@@ -12,13 +12,13 @@
 // own process so its CPU is not counted), and the treated children hear the town crier:
 // every child's calls after the fork tick go to that server.
 //
-//   npx tsx bench/fork-batch-pool.ts [--n 10000] [--ticks 100] [--at T] [--replicates 10] [--pairs 3]
-//   npx tsx bench/fork-batch-pool.ts --llm-latency-ms 50 --at 7 --replicates 4 --pairs 5
+//   npx tsx bench/studies/fork-batch-pool.ts [--n 10000] [--ticks 100] [--at T] [--replicates 10] [--pairs 3]
+//   npx tsx bench/studies/fork-batch-pool.ts --llm-latency-ms 50 --at 7 --replicates 4 --pairs 5
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ChildLlmServer, startChildLlmServer } from './child-llm-server.ts';
-import { timedCli, type Usage } from './timed-cli.ts';
+import { type ChildLlmServer, startChildLlmServer } from '../tools/child-llm-server.ts';
+import { timedCli, type Usage } from '../tools/timed-cli.ts';
 
 const { values } = parseArgs({
   options: {

@@ -7,7 +7,7 @@
  * round (A B A B ...), and the per-round ratios to the first are printed:
  *
  *   npx tsx bench/fork-100k.ts --repeat 1 --no-cli        # writes the parent once
- *   npx tsx bench/snapshot-restore.ts --rounds 41 BEFORE_CHECKOUT .
+ *   npx tsx bench/studies/snapshot-restore.ts --rounds 41 BEFORE_CHECKOUT .
  *
  * [--parent bench/out/fork-100k-parent.ndjson] [--at 450] [--rounds 41] [CHECKOUT ...]
  */
@@ -20,12 +20,12 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    parent: { type: 'string', default: join(HERE, 'out', 'fork-100k-parent.ndjson') },
+    parent: { type: 'string', default: join(HERE, '..', 'out', 'fork-100k-parent.ndjson') },
     at: { type: 'string', default: '450' },
     rounds: { type: 'string', default: '41' },
   },
 });
-const roots = (positionals.length > 0 ? positionals : [join(HERE, '..')]).map((r) => resolve(r));
+const roots = (positionals.length > 0 ? positionals : [join(HERE, '..', '..')]).map((r) => resolve(r));
 
 /** The bytes of the snapshot line at tick `at` (the periodic one, not split into parts). */
 function snapshotLine(path: string, at: number): Buffer {

@@ -1,12 +1,12 @@
 // Peak memory of writing one snapshot of a bus with many deliveries in flight, with the
-// columns as base64 strings (exportState, the form before session 7) or as views of the
-// bus's own columns (exportStateView, what the engine writes now). One mode per process:
-//   node --expose-gc --import tsx bench/snapshot-stream.ts view|strings [rows]
+// columns as base64 strings (exportState) or as views of the bus's own columns
+// (exportStateView, what the engine writes). One mode per process:
+//   node --expose-gc --import tsx bench/studies/snapshot-stream.ts view|strings [rows]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageBus } from '../src/bus/index.ts';
-import { LogWriter } from '../src/replay/index.ts';
+import { MessageBus } from '../../src/bus/index.ts';
+import { LogWriter } from '../../src/replay/index.ts';
 
 const mode = process.argv[2] === 'strings' ? 'strings' : 'view';
 const rows = Number(process.argv[3] ?? 20_000_000);

@@ -6,7 +6,7 @@
  * (with its node_modules), so that two versions can be run in turn on the same parent:
  *
  *   npx tsx bench/fork-100k.ts --repeat 1 --no-cli        # writes the parent once
- *   for i in 1 2 3; do (cd OLD && npx tsx $NEW/bench/fork-warm.ts --root OLD); npx tsx bench/fork-warm.ts; done
+ *   for i in 1 2 3; do (cd OLD && npx tsx $NEW/bench/studies/fork-warm.ts --root OLD); npx tsx bench/studies/fork-warm.ts; done
  *
  * [--parent bench/out/fork-100k-parent.ndjson] [--rounds 6]. Every fork and rerun must give
  * the parent's digest.
@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    root: { type: 'string', default: join(HERE, '..') },
-    parent: { type: 'string', default: join(HERE, 'out', 'fork-100k-parent.ndjson') },
+    root: { type: 'string', default: join(HERE, '..', '..') },
+    parent: { type: 'string', default: join(HERE, '..', 'out', 'fork-100k-parent.ndjson') },
     rounds: { type: 'string', default: '6' },
   },
 });
@@ -30,7 +30,7 @@ const replay = await import(join(root, 'src/replay/index.ts'));
 const { runWorld } = await import(join(root, 'src/world/index.ts'));
 const { world } = await import(join(root, 'worlds/rumor/index.ts'));
 const opts = replay.recordedRunOptions(await replay.readHeader(parent));
-const out = join(HERE, 'out', `fork-warm-${process.pid}`);
+const out = join(HERE, '..', 'out', `fork-warm-${process.pid}`);
 const cpuMs = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;

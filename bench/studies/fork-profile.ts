@@ -3,12 +3,12 @@
  * repeated: the thing to run under `node --cpu-prof` to see where a fork's time goes.
  *
  *   npx tsx bench/fork-100k.ts --repeat 1 --no-cli   # writes the parent once
- *   node --cpu-prof --cpu-prof-dir bench/out/prof --import tsx bench/fork-profile.ts [--at 450] [--repeat 3]
- *   npx tsx bench/cpuprofile-summary.ts bench/out/prof
+ *   node --cpu-prof --cpu-prof-dir bench/out/prof --import tsx bench/studies/fork-profile.ts [--at 450] [--repeat 3]
+ *   npx tsx bench/tools/cpuprofile-summary.ts bench/out/prof
  *
  * or, with module loading and the first (cold) fork left out of the profile:
  *
- *   npx tsx bench/fork-profile.ts --repeat 6 --profile bench/out/fork-profile.cpuprofile
+ *   npx tsx bench/studies/fork-profile.ts --repeat 6 --profile bench/out/fork-profile.cpuprofile
  *
  * Prints the CPU seconds (user + system) of each fork and checks its digest against the parent's.
  */
@@ -16,12 +16,12 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { continueRun, readForkParent } from '../src/replay/index.ts';
-import type { WorldDefinition } from '../src/world/index.ts';
-import { world } from '../worlds/rumor/index.ts';
-import { InspectorProfile } from './inspector-profile.ts';
+import { continueRun, readForkParent } from '../../src/replay/index.ts';
+import type { WorldDefinition } from '../../src/world/index.ts';
+import { world } from '../../worlds/rumor/index.ts';
+import { InspectorProfile } from '../tools/inspector-profile.ts';
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), 'out');
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'out');
 const { values } = parseArgs({
   options: {
     parent: { type: 'string', default: join(OUT, 'fork-100k-parent.ndjson') },
