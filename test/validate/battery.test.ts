@@ -56,7 +56,7 @@ describe('grapevine validate --quick', () => {
   it('fails a Maki–Thompson whose spreaders never stop', async () => {
     // the responder never says it already knew: tellers go on for ever, everyone hears
     const broken = variant(
-      rumor as unknown as WorldDefinition,
+      rumor,
       (p) => p,
       (i) => {
         const respond = i.respond!;
@@ -79,7 +79,7 @@ describe('grapevine validate --quick', () => {
   }, 300_000);
 
   it('fails an SIR whose transmission probability is twice what it should be', async () => {
-    const broken = variant(epidemic as unknown as WorldDefinition, (p) => ({
+    const broken = variant(epidemic, (p) => ({
       ...p,
       beta: Math.min(1, 2 * (p.beta as number)),
     }));

@@ -6,7 +6,6 @@ import {
   type Topology,
   type ValidationCase,
   type ValidationOutcome,
-  type WorldDefinition,
 } from '../../src/index.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
@@ -35,7 +34,7 @@ async function runReplicate(
   seed: number,
 ): Promise<Replicate> {
   let start: Omit<Replicate, 'result'> | undefined;
-  const result = await runWorld(def as unknown as WorldDefinition, {
+  const result = await runWorld(def, {
     params,
     seed,
     ticks: MAX_TICKS,

@@ -136,9 +136,7 @@ function wattsCase(
 }
 
 /** The rumour world's validation cases; `world` may be a variant (tests break it on purpose). */
-export function rumorValidationCases(
-  world: WorldDefinition = rumorWorld as unknown as WorldDefinition,
-): ValidationCase[] {
+export function rumorValidationCases(world: WorldDefinition = rumorWorld): ValidationCase[] {
   return [
     pairwiseCase(world, 'maki-thompson', 5000, true),
     pairwiseCase(world, 'daley-kendall', 5000, true),

@@ -13,9 +13,8 @@ import {
   readRecordedRun,
   runWorld,
   UsageError,
-  type WorldDefinition,
 } from '../../../src/index.ts';
-import { world as sotopiaWorld } from '../index.ts';
+import { world } from '../index.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import {
   attemptLog,
@@ -36,7 +35,6 @@ const STALE_ON_RERUN = ['report.json', 'report.md', 'report.html', 'card.json', 
 /** Episodes run at once by default. */
 export const DEFAULT_STUDY_CONCURRENCY = 4;
 
-const world = sotopiaWorld as unknown as WorldDefinition;
 
 /** Writes a file through a temporary name, so that a reader never sees half of it. */
 export function writeFileAtomic(path: string, text: string): void {
