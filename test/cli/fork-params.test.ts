@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkForkParams } from '../../src/cli/fork-params.ts';
+import { checkForkParams } from '../../src/cli/commands/fork/fork-params.ts';
 import { ConfigError } from '../../src/core/index.ts';
 import type { WorldDefinition } from '../../src/world/index.ts';
 import { world as opinion } from '../../worlds/opinion/index.ts';

@@ -19,9 +19,9 @@ import {
   type WorldDefinition,
 } from '../../world/index.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import type { ForkBatchOptions } from '../fork-batch.ts';
-import { checkForkParams } from '../fork-params.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+import type { ForkBatchOptions } from './fork/fork-batch.ts';
+import { checkForkParams } from './fork/fork-params.ts';
 
 // The LLM session, the YAML reader of intervention files and the worker pool are loaded
 // only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
@@ -160,7 +160,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     });
   const interventions: Intervention[] = [];
   if (opts.intervene?.length) {
-    const { readInterventions } = await import('../interventions-file.ts');
+    const { readInterventions } = await import('./fork/interventions-file.ts');
     for (const file of opts.intervene) interventions.push(...readInterventions(file));
   }
   const set = parseAssignments(opts.set ?? []);
@@ -232,7 +232,7 @@ async function pooledBatch(
   o: ForkBatchOptions,
   flags: LlmFlags | undefined,
 ): Promise<Record<string, Json>[]> {
-  const { runForkBatch } = await import('../fork-batch.ts');
+  const { runForkBatch } = await import('./fork/fork-batch.ts');
   if (!flags) return runForkBatch(o);
   const { openBatchLlm } = await import('../batch-llm.ts');
   const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;

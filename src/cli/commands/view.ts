@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/index.ts';
 import { intFlag, positiveIntFlag } from '../flags.ts';
-import { buildViewData } from '../view-model.ts';
-import { startViewServer, viewerBundleDir } from '../view-server.ts';
+import { buildViewData } from './view/view-model.ts';
+import { startViewServer, viewerBundleDir } from './view/view-server.ts';
 
 /** Options of `grapevine view`. */
 export interface ViewCommandOptions {

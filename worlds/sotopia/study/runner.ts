@@ -35,7 +35,6 @@ const STALE_ON_RERUN = ['report.json', 'report.md', 'report.html', 'card.json', 
 /** Episodes run at once by default. */
 export const DEFAULT_STUDY_CONCURRENCY = 4;
 
-
 /** Writes a file through a temporary name, so that a reader never sees half of it. */
 export function writeFileAtomic(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

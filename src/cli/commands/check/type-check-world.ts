@@ -8,8 +8,8 @@ export type TypeProblem = string;
 
 /** The public type declarations of the running engine: dist/src/index.d.ts, or src/index.ts from sources. */
 function publicTypes(): string {
-  const built = fileURLToPath(new URL('../index.d.ts', import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL('../index.ts', import.meta.url));
+  const built = fileURLToPath(new URL('../../../index.d.ts', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('../../../index.ts', import.meta.url));
 }
 
 /**
