@@ -20,6 +20,7 @@ import {
 } from '../../world/index.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 import type { ForkBatchOptions } from './fork/fork-batch.ts';
 import { checkForkParams } from './fork/fork-params.ts';
 
@@ -29,7 +30,7 @@ import { checkForkParams } from './fork/fork-params.ts';
 const llmSession = () => import('../llm-session.ts');
 
 /** Options of `grapevine fork`. */
-export interface ForkCommandOptions extends LlmFlags {
+export interface ForkCommandOptions extends LlmFlags, LogWorldOptions {
   at?: string;
   intervene?: string[];
   set?: string[];
@@ -41,10 +42,6 @@ export interface ForkCommandOptions extends LlmFlags {
   force?: boolean;
   /** Copy the parent's past into each child instead of naming the parent (delta child). */
   standalone?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
   /** Worker threads of a batch (default 1: the children one after another in this thread). */
   workers?: string;
 }
