@@ -28,6 +28,7 @@ const FLOORS: Record<string, number> = {
   validity: 6,
   sweep: 7,
   cli: 8,
+  public: 9,
 };
 
 function moduleOf(path: string): string | undefined {
