@@ -1,4 +1,4 @@
-import type { CliContribution } from '../src/index.ts';
+import type { CliContribution } from '../src/public/cli.ts';
 import { sotopiaContribution } from './sotopia/cli.ts';
 
 /**

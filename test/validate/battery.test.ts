@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  judgeFrequency,
-  judgeMean,
-  type Message,
-  replicateStats,
-  runBattery,
-  type StepContext,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import type { Message, StepContext, WorldDefinition } from '../../src/index.ts';
+import { judgeFrequency, judgeMean, replicateStats, runBattery } from '../../src/public/analysis.ts';
 import { world as epidemic } from '../../worlds/epidemic/index.ts';
 import { epidemicValidationCases } from '../../worlds/epidemic/validation.ts';
 import { world as rumor } from '../../worlds/rumor/index.ts';

@@ -1,4 +1,5 @@
-import { judgeMean, runWorld, type ValidationCase, type WorldDefinition } from '../../src/index.ts';
+import { runWorld, type WorldDefinition } from '../../src/index.ts';
+import { judgeMean, type ValidationCase } from '../../src/public/analysis.ts';
 import { giantFraction } from '../rumor/theory.ts';
 import { world as epidemicWorld } from './index.ts';
 

@@ -1,12 +1,5 @@
-import {
-  type Json,
-  RunError,
-  type RunResult,
-  runWorld,
-  type Topology,
-  type ValidationCase,
-  type ValidationOutcome,
-} from '../../src/index.ts';
+import { type Json, RunError, type RunResult, runWorld, type Topology } from '../../src/index.ts';
+import type { ValidationCase, ValidationOutcome } from '../../src/public/analysis.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
 import { voterCase } from './voter-validation.ts';

@@ -1,11 +1,5 @@
-import {
-  type Json,
-  RunError,
-  runWorld,
-  type ValidationCase,
-  type ValidationOutcome,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import { type Json, RunError, runWorld, type WorldDefinition } from '../../src/index.ts';
+import type { ValidationCase, ValidationOutcome } from '../../src/public/analysis.ts';
 import { world } from './index.ts';
 
 const AGENTS = 100;

@@ -1,10 +1,5 @@
-import {
-  judgeFrequency,
-  judgeMean,
-  runWorld,
-  type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import { runWorld, type WorldDefinition } from '../../src/index.ts';
+import { judgeFrequency, judgeMean, type ValidationCase } from '../../src/public/analysis.ts';
 import { world as rumorWorld } from './index.ts';
 import { giantFraction, neverHeardLimit, wattsCascadeRatio } from './theory.ts';
 

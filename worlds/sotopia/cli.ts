@@ -1,4 +1,4 @@
-import type { CliContribution } from '../../src/index.ts';
+import type { CliContribution } from '../../src/public/cli.ts';
 
 /**
  * The Sotopia world and its commands (`sotopia import --check`, `study sotopia`), handed to

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Json, LogWriter, type RunResult, runWorld } from '../../../src/index.ts';
+import { type Json, type RunResult, runWorld } from '../../../src/index.ts';
+import { LogWriter } from '../../../src/public/replay.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-encounters-'));

@@ -1,19 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SharedLlm } from '../../../src/index.ts';
 import {
   ConfigError,
   canonicalJson,
-  InputBuffer,
   isGrapevineError,
   type Json,
-  LogWriter,
   RunError,
-  readLog,
-  readRecordedRun,
   runWorld,
   UsageError,
 } from '../../../src/index.ts';
+import type { SharedLlm } from '../../../src/public/llm.ts';
+import { InputBuffer } from '../../../src/public/llm.ts';
+import { LogWriter, readLog, readRecordedRun } from '../../../src/public/replay.ts';
 import { world } from '../index.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import {
