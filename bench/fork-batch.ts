@@ -28,13 +28,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { continueRun, LogWriter, readForkParent, restoreOnce } from '../src/replay/index.ts';
-import { type Intervention, runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { type Intervention, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out', 'fork-batch');
 const BIN = join(HERE, '..', 'bin', 'grapevine.mjs');
-const def = world as unknown as WorldDefinition;
+const def = world;
 
 const { values } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/index.ts';
+import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/public/llm.ts';
 import { writeStudyOutputs } from '../worlds/sotopia/study/outputs.ts';
 import { planStudy, resolveStudyConfig } from '../worlds/sotopia/study/plan.ts';
 import { runStudy, type StudyRunResult } from '../worlds/sotopia/study/runner.ts';

@@ -27,7 +27,7 @@ import {
   readHeader,
   recordedRunOptions,
 } from '../../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'out');
@@ -41,7 +41,7 @@ const { values, positionals } = parseArgs({
 });
 const mode = positionals[0] ?? 'fork';
 if (mode !== 'fork' && mode !== 'rerun') throw new Error(`mode must be fork or rerun, got ${mode}`);
-const def = world as unknown as WorldDefinition;
+const def = world;
 const at = Number(values.at);
 
 const cpuMs = (): number => {

@@ -17,7 +17,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { continueRun, readForkParent } from '../../src/replay/index.ts';
-import type { WorldDefinition } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { InspectorProfile } from '../tools/inspector-profile.ts';
 
@@ -45,7 +44,7 @@ for (let r = 0; r < Number(values.repeat); r++) {
   const recorded = await readForkParent(parent, [at]);
   const c1 = process.cpuUsage(c0);
   const result = await continueRun({
-    def: world as unknown as WorldDefinition,
+    def: world,
     recorded,
     path: parent,
     atTick: at,

@@ -37,27 +37,29 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLiveLlm, openReplayLlm, resolveRunLlm } from '../../src/cli/llm-session.ts';
 import {
-  type ChatMessage,
   type Decision,
-  decideStructured,
   defineAgentMachine,
   defineWorld,
-  InputBuffer,
   type Json,
-  type LlmCallRecord,
-  type LlmPort,
-  type LlmReply,
-  type LlmRequest,
-  RecordingPort,
   RngStreams,
   type RunOptions,
   type RunResult,
   runWorld,
   type StepContext,
-  startLocalLlmServer,
   type WorldDefinition,
   z,
 } from '../../src/index.ts';
+import {
+  type ChatMessage,
+  decideStructured,
+  InputBuffer,
+  type LlmCallRecord,
+  type LlmPort,
+  type LlmReply,
+  type LlmRequest,
+  RecordingPort,
+  startLocalLlmServer,
+} from '../../src/public/llm.ts';
 import { LogWriter, type RecordedRun, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 import { startChildLlmServer } from '../tools/child-llm-server.ts';
 import { InspectorProfile } from '../tools/inspector-profile.ts';

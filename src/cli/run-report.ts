@@ -26,17 +26,14 @@ import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
 import { worldOfLog } from './log-layout.ts';
+import type { LogWorldOptions } from './log-world-options.ts';
 import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
 /** Options of `grapevine report`. */
-export interface ReportCommandOptions {
+export interface ReportCommandOptions extends LogWorldOptions {
   out?: string;
   json?: boolean;
   quiet?: boolean;
-  /** The world file that wrote the log, when it is not built in. */
-  world?: string;
-  /** `--network-file FILE`: the network file the run read (sha256 checked). */
-  networkFile?: string;
   /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readInterventions } from '../../src/cli/commands/fork/interventions-file.ts';
 import { forkCommand } from '../../src/cli/commands/fork.ts';
-import { readInterventions } from '../../src/cli/interventions-file.ts';
 import { isGrapevineError } from '../../src/core/index.ts';
 import {
   cliIn,

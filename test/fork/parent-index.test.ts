@@ -17,11 +17,11 @@ import {
   readRecordedRun,
   scanLog,
 } from '../../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { cli, tempDir } from './helpers.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('parent-index');
 const parent = join(dir, 'parent.ndjson');
 let digest: string;

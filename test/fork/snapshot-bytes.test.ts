@@ -19,11 +19,11 @@ import {
   readRecordedRun,
   restoreOnce,
 } from '../../src/replay/index.ts';
-import { type Intervention, runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { type Intervention, runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir, verifyInProcess } from './helpers.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('snapshot-bytes');
 // 30,000 agents: a snapshot line of ~1.2 Mi characters, which the writer writes as bytes
 const params = {

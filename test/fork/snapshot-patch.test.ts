@@ -21,12 +21,12 @@ import {
   readLog,
   scanLog,
 } from '../../src/replay/index.ts';
-import type { Intervention, WorldDefinition } from '../../src/world/index.ts';
+import type { Intervention } from '../../src/world/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { cliJsonIn, lines, tempDir } from './helpers.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('snapshot-patch');
 const parent = join(dir, 'parent.ndjson');
 let parentDigest: string;

@@ -120,7 +120,8 @@ describe('the stochastic block model as a world network (blocks, pIn, pOut)', ()
       pIn: 0.3,
       pOut: 0,
     });
-    const built = (world as WorldDefinition).create({ params, seed: 1, rng: new RngStreams(1) }) as {
+    const def: WorldDefinition = world;
+    const built = def.create({ params, seed: 1, rng: new RngStreams(1) }) as {
       network?: CsrTopology;
     };
     const t = built.network as CsrTopology;

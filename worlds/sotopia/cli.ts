@@ -1,11 +1,11 @@
-import type { CliContribution, WorldDefinition } from '../../src/index.ts';
+import type { CliContribution } from '../../src/public/cli.ts';
 
 /**
  * The Sotopia world and its commands (`sotopia import --check`, `study sotopia`), handed to
  * the CLI by its entry point through worlds/index.ts: the engine never imports this folder.
  */
 export const sotopiaContribution: CliContribution = {
-  worlds: { sotopia: async () => (await import('./index.ts')).world as unknown as WorldDefinition },
+  worlds: { sotopia: async () => (await import('./index.ts')).world },
   commands: ['sotopia', 'study'],
   async register(program, io) {
     const [{ sotopiaImportCommand }, { addStudyCommand }] = await Promise.all([

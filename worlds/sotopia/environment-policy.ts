@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Decision, Json, LlmRequest, OutgoingMessage, StepContext } from '../../src/index.ts';
-import { decideStructured } from '../../src/index.ts';
+import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
+import type { LlmRequest } from '../../src/public/llm.ts';
+import { decideStructured } from '../../src/public/llm.ts';
 import { judgeReplySchema, runJudge } from './judge.ts';
 import { playTurn, type TurnReading } from './play-turn.ts';
 import { playwrightPrompt, scriptPrompt } from './prompts.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ChatMessage, Json, LlmParams, LlmPort } from '../../src/index.ts';
-import { type FallbackCounter, parseJsonLenient } from '../../src/index.ts';
+import type { Json } from '../../src/index.ts';
+import type { ChatMessage, LlmParams, LlmPort } from '../../src/public/llm.ts';
+import { type FallbackCounter, parseJsonLenient } from '../../src/public/llm.ts';
 import { parsePydanticJson } from './pydantic-json.ts';
 import { JUDGE_CALLER } from './seats.ts';
 import { askReply } from './sotopia-ask.ts';

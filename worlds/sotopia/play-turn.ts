@@ -1,4 +1,5 @@
-import type { ChatMessage, Decision, LlmParams } from '../../src/index.ts';
+import type { Decision } from '../../src/index.ts';
+import type { ChatMessage, LlmParams } from '../../src/public/llm.ts';
 import { afterTurn, type SotopiaRun } from './run-context.ts';
 import { askReply, type ParseResult, type RepairSpec } from './sotopia-ask.ts';
 import { NO_ACTION, type TurnRecord, type TurnReply, turnRecord, turnReplySchema } from './transcript.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/index.ts';
+import type { ChatMessage } from '../../src/public/llm.ts';
 import { ACTION_TYPES, type TurnRecord, turnLine } from './transcript.ts';
 import {
   type CharacterSheet,

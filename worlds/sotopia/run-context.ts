@@ -1,12 +1,5 @@
-import type {
-  Decision,
-  FallbackCounter,
-  Json,
-  LlmParams,
-  LlmPort,
-  OutgoingMessage,
-  StepContext,
-} from '../../src/index.ts';
+import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
+import type { FallbackCounter, LlmParams, LlmPort } from '../../src/public/llm.ts';
 import type { Background } from './background.ts';
 import type { Episode } from './episode.ts';
 import type { SotopiaParams } from './params.ts';

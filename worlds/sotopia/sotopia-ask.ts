@@ -6,8 +6,8 @@ import type {
   LlmPort,
   LlmReply,
   LlmRequest,
-} from '../../src/index.ts';
-import { decideStructured, LlmCallError } from '../../src/index.ts';
+} from '../../src/public/llm.ts';
+import { decideStructured, LlmCallError } from '../../src/public/llm.ts';
 import { fillTemplate } from './template-fill.ts';
 import type { Templates } from './templates.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage } from '../../src/index.ts';
+import type { ChatMessage } from '../../src/public/llm.ts';
 import { type Background, backgroundText } from './background.ts';
 import { DIMENSION_NAMES, DIMENSIONS } from './judge.ts';
 import type { RUBRICS } from './params.ts';

@@ -19,9 +19,10 @@ import {
   type WorldDefinition,
 } from '../../world/index.ts';
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import type { ForkBatchOptions } from '../fork-batch.ts';
-import { checkForkParams } from '../fork-params.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
+import type { ForkBatchOptions } from './fork/fork-batch.ts';
+import { checkForkParams } from './fork/fork-params.ts';
 
 // The LLM session, the YAML reader of intervention files and the worker pool are loaded
 // only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
@@ -29,7 +30,7 @@ import { loadWorldFromHeader } from '../load-world.ts';
 const llmSession = () => import('../llm-session.ts');
 
 /** Options of `grapevine fork`. */
-export interface ForkCommandOptions extends LlmFlags {
+export interface ForkCommandOptions extends LlmFlags, LogWorldOptions {
   at?: string;
   intervene?: string[];
   set?: string[];
@@ -41,10 +42,6 @@ export interface ForkCommandOptions extends LlmFlags {
   force?: boolean;
   /** Copy the parent's past into each child instead of naming the parent (delta child). */
   standalone?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
   /** Worker threads of a batch (default 1: the children one after another in this thread). */
   workers?: string;
 }
@@ -160,7 +157,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     });
   const interventions: Intervention[] = [];
   if (opts.intervene?.length) {
-    const { readInterventions } = await import('../interventions-file.ts');
+    const { readInterventions } = await import('./fork/interventions-file.ts');
     for (const file of opts.intervene) interventions.push(...readInterventions(file));
   }
   const set = parseAssignments(opts.set ?? []);
@@ -232,7 +229,7 @@ async function pooledBatch(
   o: ForkBatchOptions,
   flags: LlmFlags | undefined,
 ): Promise<Record<string, Json>[]> {
-  const { runForkBatch } = await import('../fork-batch.ts');
+  const { runForkBatch } = await import('./fork/fork-batch.ts');
   if (!flags) return runForkBatch(o);
   const { openBatchLlm } = await import('../batch-llm.ts');
   const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;

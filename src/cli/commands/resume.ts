@@ -4,15 +4,12 @@ import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openContinuationLlm } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine resume`. */
-export interface ResumeCommandOptions extends LlmFlags {
+export interface ResumeCommandOptions extends LlmFlags, LogWorldOptions {
   json?: boolean;
   quiet?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
 }
 
 /**

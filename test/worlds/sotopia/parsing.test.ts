@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LlmPort, LlmReply, LlmRequest } from '../../../src/index.ts';
+import type { LlmPort, LlmReply, LlmRequest } from '../../../src/public/llm.ts';
 import { migrateSotopiaParams } from '../../../worlds/sotopia/params.ts';
 import { parsePydanticJson } from '../../../worlds/sotopia/pydantic-json.ts';
 import { parseScript } from '../../../worlds/sotopia/script-parser.ts';

@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { UsageError } from '../../../src/index.ts';
+import { checkEmbeddingFlags, embeddingConfigOf } from '../../../src/public/analysis.ts';
 import {
   type CommandOutput,
-  checkEmbeddingFlags,
   describeCounters,
-  embeddingConfigOf,
-  type LlmFlags,
-  openSharedLlm,
   PROCESS_OUTPUT,
   Progress,
   positiveIntFlag,
-  resolveLlmConfig,
-  UsageError,
-} from '../../../src/index.ts';
+} from '../../../src/public/cli.ts';
+import { type LlmFlags, openSharedLlm, resolveLlmConfig } from '../../../src/public/llm.ts';
 import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
 import { writeStudyOutputs } from '../study/outputs.ts';

@@ -1,4 +1,4 @@
-import { averageBy, studentTQuantile } from '../../../src/index.ts';
+import { averageBy, studentTQuantile } from '../../../src/public/analysis.ts';
 import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
 import { type MeanSe, meanSe } from './stats.ts';
 

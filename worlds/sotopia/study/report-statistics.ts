@@ -1,4 +1,4 @@
-import { averageBy, holm, mcnemar, pairedTTest, wilson } from '../../../src/index.ts';
+import { averageBy, holm, mcnemar, pairedTTest, wilson } from '../../../src/public/analysis.ts';
 import type { StudyConfig } from './plan.ts';
 import type { EpisodeRow, ReportDimension } from './report.ts';
 

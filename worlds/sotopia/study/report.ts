@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LogFormatError, readLog } from '../../../src/index.ts';
+import { LogFormatError, readLog } from '../../../src/public/replay.ts';
 import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import type { SotopiaSummary } from '../summary.ts';

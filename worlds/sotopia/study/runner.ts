@@ -1,21 +1,18 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SharedLlm } from '../../../src/index.ts';
 import {
   ConfigError,
   canonicalJson,
-  InputBuffer,
   isGrapevineError,
   type Json,
-  LogWriter,
   RunError,
-  readLog,
-  readRecordedRun,
   runWorld,
   UsageError,
-  type WorldDefinition,
 } from '../../../src/index.ts';
-import { world as sotopiaWorld } from '../index.ts';
+import type { SharedLlm } from '../../../src/public/llm.ts';
+import { InputBuffer } from '../../../src/public/llm.ts';
+import { LogWriter, readLog, readRecordedRun } from '../../../src/public/replay.ts';
+import { world } from '../index.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import {
   attemptLog,
@@ -35,8 +32,6 @@ export const STUDY_FORMAT = 'grapevine-study/1';
 const STALE_ON_RERUN = ['report.json', 'report.md', 'report.html', 'card.json', 'card.md'];
 /** Episodes run at once by default. */
 export const DEFAULT_STUDY_CONCURRENCY = 4;
-
-const world = sotopiaWorld as unknown as WorldDefinition;
 
 /** Writes a file through a temporary name, so that a reader never sees half of it. */
 export function writeFileAtomic(path: string, text: string): void {

@@ -9,7 +9,7 @@ import {
   meanPairwiseCosineDistanceCi,
   type Turn,
   transcriptFromLog,
-} from '../../../src/index.ts';
+} from '../../../src/public/analysis.ts';
 import type { Mode } from '../views.ts';
 import type { EpisodeResult } from './report.ts';
 

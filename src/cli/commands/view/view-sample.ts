@@ -1,4 +1,4 @@
-import type { Topology } from '../network/index.ts';
+import type { Topology } from '../../../network/index.ts';
 
 /** The agents a viewer draws and the edges among them. */
 export interface NetworkSample {

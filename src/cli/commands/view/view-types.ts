@@ -1,9 +1,9 @@
 // The shapes the viewer page receives, apart from the code that builds them (view-model.ts):
 // web/viewer imports its types from here, and its own type-check (scripts/build.mjs) then
 // loads these few modules instead of the engine that view-model.ts imports (~250 modules).
-import type { Message } from '../bus/message.ts';
-import type { Json } from '../core/canonical-json.ts';
-import type { Asymmetry } from '../report/asymmetry.ts';
+import type { Message } from '../../../bus/message.ts';
+import type { Json } from '../../../core/canonical-json.ts';
+import type { Asymmetry } from '../../../report/asymmetry.ts';
 
 /** One observation step of an agent: the messages it saw at a tick. */
 export interface ObservedStep {

@@ -1,9 +1,9 @@
 // Loaded by URL in the worker threads of a fork batch (src/sweep/run-worker.ts): loads the
 // world a parent log's header names, with the same checks as `grapevine fork` (a world
 // file only when the user named it, its sha256 first; a network file by its recorded hash).
-import type { Json } from '../core/index.ts';
-import { type HeaderWorldOptions, type LoadedWorld, loadWorldFromHeader } from './load-world.ts';
-import { type ContributionSources, installContributionSources } from './sweep-world-loader.ts';
+import type { Json } from '../../../core/index.ts';
+import { type HeaderWorldOptions, type LoadedWorld, loadWorldFromHeader } from '../../load-world.ts';
+import { type ContributionSources, installContributionSources } from '../../sweep-world-loader.ts';
 
 /** What a fork batch's worker thread needs to load the parent's world. */
 export interface ForkWorldData extends ContributionSources {

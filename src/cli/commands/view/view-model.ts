@@ -1,8 +1,8 @@
-import { type Json, RunError } from '../core/index.ts';
-import { readLog, readRecordedRun } from '../replay/index.ts';
-import { analyzeLog, type FinalState, itemsWithProvenance } from '../report/index.ts';
-import { loadWorldFromHeader } from './load-world.ts';
-import { layoutOfLog } from './log-layout.ts';
+import { type Json, RunError } from '../../../core/index.ts';
+import { readLog, readRecordedRun } from '../../../replay/index.ts';
+import { analyzeLog, type FinalState, itemsWithProvenance } from '../../../report/index.ts';
+import { loadWorldFromHeader } from '../../load-world.ts';
+import { layoutOfLog } from '../../log-layout.ts';
 import { traceRun } from './view-rerun.ts';
 import { circleLayout, type NetworkSample, sampleNetwork } from './view-sample.ts';
 import type { AgentDetail, ProvenanceHop, ViewModel } from './view-types.ts';

@@ -1,11 +1,11 @@
-import { GrapevineError, type Json } from '../core/index.ts';
-import type { LlmFlags } from '../llm/index.ts';
-import type { RecordedRun } from '../replay/index.ts';
-import { isRunFailure, type RunFailure, RunPool } from '../sweep/index.ts';
-import type { Intervention } from '../world/index.ts';
+import { GrapevineError, type Json } from '../../../core/index.ts';
+import type { LlmFlags } from '../../../llm/index.ts';
+import type { RecordedRun } from '../../../replay/index.ts';
+import { isRunFailure, type RunFailure, RunPool } from '../../../sweep/index.ts';
+import type { Intervention } from '../../../world/index.ts';
+import { contributionSources } from '../../sweep-world-loader.ts';
+import { installedContributions } from '../../world-catalog.ts';
 import type { ForkWorldData } from './fork-world-loader.ts';
-import { contributionSources } from './sweep-world-loader.ts';
-import { installedContributions } from './world-catalog.ts';
 
 /** One child of a fork batch: its fork tick, log path, interventions and report labels. */
 export interface ForkBatchChild {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../core/index.ts';
-import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../world/index.ts';
+import { ConfigError } from '../../../core/index.ts';
+import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../../../world/index.ts';
 
 /**
  * Reads interventions from a JSON or YAML file: one intervention object, an array of them,

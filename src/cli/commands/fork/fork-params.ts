@@ -1,5 +1,5 @@
-import { ConfigError, RngStreams } from '../core/index.ts';
-import type { WorldDefinition } from '../world/index.ts';
+import { ConfigError, RngStreams } from '../../../core/index.ts';
+import type { WorldDefinition } from '../../../world/index.ts';
 
 /**
  * Parameters of the built-in worlds that are read only when the world is built (population,

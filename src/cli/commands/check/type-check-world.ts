@@ -1,20 +1,25 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** One compiler diagnostic, as `file:line:col: error TSnnnn: message`. */
 export type TypeProblem = string;
 
-/** The public type declarations of the running engine: dist/src/index.d.ts, or src/index.ts from sources. */
-function publicTypes(): string {
-  const built = fileURLToPath(new URL('../index.d.ts', import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL('../index.ts', import.meta.url));
+/**
+ * The public type declarations of the running engine, as TypeScript `paths`: `grapevine` is
+ * dist/src/index.d.ts and `grapevine/<name>` dist/src/public/<name>.d.ts (src/index.ts and
+ * src/public/<name>.ts from the sources).
+ */
+function publicTypes(): Record<string, string[]> {
+  const src = fileURLToPath(new URL('../../../', import.meta.url));
+  const ext = existsSync(join(src, 'index.d.ts')) ? '.d.ts' : '.ts';
+  return { grapevine: [join(src, `index${ext}`)], 'grapevine/*': [join(src, 'public', `*${ext}`)] };
 }
 
 /**
  * Type-checks a user's world file (strict, ESM, NodeNext) with the TypeScript compiler,
- * the bare specifier `grapevine` mapped to this engine's public types. The compiler is
+ * the bare specifier `grapevine` and its subpaths mapped to this engine's public types. The compiler is
  * loaded here only (`grapevine check`), never at CLI start-up.
  */
 export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
@@ -32,7 +37,7 @@ export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
     checkJs: /\.[mc]?js$/.test(path),
     resolveJsonModule: true,
     esModuleInterop: true,
-    paths: { grapevine: [publicTypes()] },
+    paths: publicTypes(),
     typeRoots: typeRoots(path),
   };
   const program = ts.createProgram([path], options);

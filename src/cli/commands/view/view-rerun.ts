@@ -1,8 +1,8 @@
-import type { Json } from '../core/index.ts';
-import type { Topology } from '../network/index.ts';
-import type { RecordedRun } from '../replay/index.ts';
-import { runWorld, type WorldDefinition, type WorldView } from '../world/index.ts';
-import { replayServices } from './replay-services.ts';
+import type { Json } from '../../../core/index.ts';
+import type { Topology } from '../../../network/index.ts';
+import type { RecordedRun } from '../../../replay/index.ts';
+import { runWorld, type WorldDefinition, type WorldView } from '../../../world/index.ts';
+import { replayServices } from '../../replay-services.ts';
 import type { ObservedStep } from './view-types.ts';
 
 export type { ObservedStep } from './view-types.ts';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, RunError } from '../core/index.ts';
+import { ConfigError, RunError } from '../../../core/index.ts';
 import type { ViewData } from './view-model.ts';
 
 const TYPES: Record<string, string> = {
@@ -18,7 +18,7 @@ const TYPES: Record<string, string> = {
  * from the sources (src/cli, run through tsx).
  */
 export function viewerBundleDir(): string {
-  for (const rel of ['../../viewer/', '../../dist/viewer/']) {
+  for (const rel of ['../../../../viewer/', '../../../../dist/viewer/']) {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(join(dir, 'index.html')) && existsSync(join(dir, 'assets'))) return dir;
   }
