@@ -1,7 +1,7 @@
 import type { Json } from '../../../src/index.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../dimensions.ts';
 import type { SotopiaData } from '../importer.ts';
 import { world as sotopiaWorld } from '../index.ts';
-import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import { ACTION_TYPES } from '../transcript.ts';
 import type { Mode } from '../views.ts';

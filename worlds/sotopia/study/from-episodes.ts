@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../../../src/index.ts';
+import { DIMENSION_NAMES, type Dimension } from '../dimensions.ts';
 import type { EpisodeLog } from '../episode-log.ts';
-import { type AgentScores, DIMENSION_NAMES, type Dimension, type EpisodeScores } from '../judge.ts';
+import type { AgentScores, EpisodeScores } from '../judge-reply.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import { type ActionType, type TurnRecord, wordCount } from '../transcript.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogFormatError, readLog } from '../../../src/index.ts';
-import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../dimensions.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
 import { episodeSeed, type StudyConfig } from '../../../../worlds/sotopia/study/plan.ts';
 import {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holm, pairedTTest as statsPairedTTest, wilson } from '../../../../src/stats/index.ts';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
 import { buildCard, renderCardMarkdown } from '../../../../worlds/sotopia/study/card.ts';
 import {
