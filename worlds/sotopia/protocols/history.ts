@@ -80,9 +80,15 @@ export function judgeHistory(
       const step = fill(w, p['judge-step'], { turn: String(k + 1) });
       entries.push({ text: step, probe: step, none: false });
     }
-    const action = actionPhrase(w, t);
-    const line = fill(w, p['judge-line'], { name: t.name, action });
-    entries.push({ text: line, probe: action, none: t.action === 'none' });
+    // Sotopia's environment records both seats' actions each step, the waiting seat's a `none`
+    const seats = w.rendering.textualNone && stepMarkers ? [0, 1] : [t.speaker];
+    for (const seat of seats) {
+      const turn = seat === t.speaker ? t : { action: 'none' as const, text: '' };
+      const action = actionPhrase(w, turn);
+      const name = seat === t.speaker ? t.name : bg.names[seat];
+      const line = fill(w, p['judge-line'], { name, action });
+      entries.push({ text: line, probe: action, none: turn.action === 'none' });
+    }
   });
   const skip = p['judge-skip'];
   const kept = entries.filter((e) =>

@@ -9,6 +9,7 @@ import type { Asked, ReplyContract } from './contract.ts';
 import { grapevineContract } from './contract-grapevine.ts';
 import { sotopiaContract } from './contract-sotopia.ts';
 import { zhouEndReason } from './end-rules.ts';
+import { fillTemplate } from './fill.ts';
 import { loadPack } from './pack.ts';
 import type { Call, ScriptCall, SotopiaProtocol, SummaryBase } from './protocol.ts';
 import { parseScript, type ScriptLine } from './script-parser.ts';
@@ -97,8 +98,10 @@ export function zhou2024Protocol(s: Zhou2024Setup): SotopiaProtocol {
   const writerParams: LlmParams = { model: s.model, temperature: params.writerTemperature, seed: s.seed };
   const judgeParams: LlmParams = { model: params.judgeModel || s.model, temperature: 0, seed: s.seed };
   const turn = contract.turn(pack, params.parsing);
-  const playwright = sotopia ? playwrightText(names, pack.text['format-turn']) : turn;
-  const script = sotopia ? scriptText(names, pack.text['format-script']) : contract.scriptJson(pack, names);
+  // a format text is a template without placeholders (its `{{`/`}}` become braces)
+  const format = (name: 'format-turn' | 'format-script') => fillTemplate(pack.text[name], {}, pack.escapes);
+  const playwright = sotopia ? playwrightText(names, format('format-turn')) : turn;
+  const script = sotopia ? scriptText(names, format('format-script')) : contract.scriptJson(pack, names);
   const judge = contract.judge(pack, names, params.rubric, params.parsing);
   return {
     name: 'zhou2024',
