@@ -1,5 +1,6 @@
-import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
+import { fmt, type StudyReport } from './report.ts';
 import { reportPlotsHtml } from './report-plots.ts';
+import { dimensionRange, type ReportDimension } from './report-rows.ts';
 
 /** Bar colours by mode position (colour-blind safe, Okabe–Ito). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];

@@ -1,5 +1,6 @@
 import { averageBy, studentTQuantile } from '../../../src/index.ts';
-import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
+import { fmt, type StudyReport } from './report.ts';
+import { dimensionRange, type ReportDimension } from './report-rows.ts';
 import { type MeanSe, meanSe } from './stats.ts';
 
 /** Marker colours and shapes by mode (or mode pair) position (Okabe–Ito, colour-blind safe). */

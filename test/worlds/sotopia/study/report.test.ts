@@ -22,14 +22,9 @@ import {
   resolveStudyConfig,
   type StudyConfig,
 } from '../../../../worlds/sotopia/study/plan.ts';
-import {
-  buildReport,
-  type EpisodeResult,
-  REPORT_DIMENSIONS,
-  renderReportMarkdown,
-  reportJson,
-} from '../../../../worlds/sotopia/study/report.ts';
+import { buildReport, renderReportMarkdown, reportJson } from '../../../../worlds/sotopia/study/report.ts';
 import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { type EpisodeResult, REPORT_DIMENSIONS } from '../../../../worlds/sotopia/study/report-rows.ts';
 import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../../../worlds/sotopia/study/runner.ts';
 import { meanSe, pairedTTest } from '../../../../worlds/sotopia/study/stats.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
