@@ -20,7 +20,8 @@ import { isWriterMode } from './views.ts';
  * omniscient call writes the episode) and `playwright` (an omniscient writer, turn by
  * turn). Seats 0 and 1 are the characters, seat 2 the environment: the writer in the
  * omniscient modes and, when the episode is over, the Sotopia-EVAL judge. `create` reads
- * the data and builds views only; it never calls the LLM (the audit relies on that).
+ * the data (and, under zhou2024, the template pack) and chooses the run's protocol; it
+ * never calls the LLM (the audit relies on that).
  */
 export const world = defineWorld({
   id: 'sotopia',

@@ -15,9 +15,10 @@ const agentEvaluation = z.object(
 );
 
 /**
- * The judge's reply: per character (`agent0`, `agent1` = seats 0 and 1), per dimension, a
- * reasoning and an integer score within the dimension's range. Anything else (a missing
- * dimension, a score out of range, a float, a string) fails validation and is re-asked.
+ * The judge's reply under grapevine-v0 and the `grapevine` contract, and the shape every
+ * contract's reading gives: per character (`agent0`, `agent1` = seats 0 and 1), per
+ * dimension, a reasoning and an integer score within the dimension's range. Anything else
+ * (a missing dimension, a score out of range, a float, a string) fails validation.
  */
 export const judgeReplySchema = z.object({ agent0: agentEvaluation, agent1: agentEvaluation });
 

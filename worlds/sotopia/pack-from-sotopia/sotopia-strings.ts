@@ -2,6 +2,7 @@ import {
   type FoundString,
   isName,
   isOp,
+  type PythonSource,
   SourceShapeError,
   type Span,
   stringsReturned,
@@ -15,6 +16,17 @@ export const SOTOPIA_FILES = {
   parallel: 'sotopia/envs/parallel.py',
   agent: 'sotopia/agents/llm_agent.py',
 } as const;
+
+/** The parsed source files the extractor reads. */
+export interface SotopiaSources {
+  generate: PythonSource;
+  messages: PythonSource;
+  evaluators: PythonSource;
+  parallel: PythonSource;
+  agent: PythonSource;
+  /** LangChain's `format_instructions.py`, when the user gives it. */
+  langchain?: PythonSource;
+}
 
 /** The file of LangChain that holds `PYDANTIC_FORMAT_INSTRUCTIONS` (langchain 0.0.x, as Sotopia pinned). */
 export const LANGCHAIN_FILE = 'langchain/output_parsers/format_instructions.py';

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { ConfigError, sha256Hex, UsageError } from '../../../src/index.ts';
 import { DEFAULT_TEMPLATES_DIR, loadPack, type Pack } from '../protocols/pack.ts';
-import { type ExtractedPack, extractPack, type SotopiaSources } from './extract-pack.ts';
+import { type ExtractedPack, extractPack } from './extract-pack.ts';
 import { PythonSyntaxError } from './python-lexer.ts';
 import { pythonSource, SourceShapeError } from './python-source.ts';
-import { LANGCHAIN_FILE, SOTOPIA_FILES } from './sotopia-strings.ts';
+import { LANGCHAIN_FILE, SOTOPIA_FILES, type SotopiaSources } from './sotopia-strings.ts';
 
 /**
  * sha256 of each file the extractor reads, as it is at Sotopia's tag `agent_vs_storyteller_v1`

@@ -60,9 +60,10 @@ export function playwrightHistory(w: Wording, transcript: readonly TurnRecord[])
 /**
  * The judge's history: the omniscient background, then in the played modes a step marker
  * per turn (from 1; Sotopia's environment messages) and each turn's line; the script's
- * turns come without markers (Sotopia's script evaluation has none). Left out: the `none`
- * turns, or (`textualNone`, as Sotopia's evaluator does) every entry whose text holds the
- * pack's `judge-skip` phrase.
+ * turns come without markers (Sotopia's script evaluation has none). With `textualNone`
+ * (Sotopia's rendering) a played step holds both seats' actions, the waiting seat's a
+ * `none`, and every entry whose text holds the pack's `judge-skip` phrase is left out, as
+ * Sotopia's evaluator does; otherwise only the `none` turns are left out.
  */
 export function judgeHistory(
   w: Wording,

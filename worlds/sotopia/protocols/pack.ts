@@ -199,14 +199,12 @@ export function loadPack(o: PackOptions): Pack {
     return path;
   };
   const text = {} as Pack['text'];
-  for (const name of PROMPT_NAMES) {
-    const path = read(`${name}.txt`);
-    checkTemplate(path, all[`${name}.txt`], PROMPTS[name], escapes);
-    text[name] = all[`${name}.txt`];
-  }
-  for (const name of FORMAT_NAMES) {
-    const path = read(`${name}.txt`);
-    checkTemplate(path, all[`${name}.txt`], FORMATS[name], escapes);
+  const slots: [PromptName | FormatName, Slots][] = [
+    ...PROMPT_NAMES.map((n): [PromptName, Slots] => [n, PROMPTS[n]]),
+    ...FORMAT_NAMES.map((n): [FormatName, Slots] => [n, FORMATS[n]]),
+  ];
+  for (const [name, slot] of slots) {
+    checkTemplate(read(`${name}.txt`), all[`${name}.txt`], slot, escapes);
     text[name] = all[`${name}.txt`];
   }
   const json = (file: string) => {
@@ -216,17 +214,21 @@ export function loadPack(o: PackOptions): Pack {
   const pieces = json('pieces.json');
   const rubric = json('rubric.json');
   const fields = json('reply-fields.json');
-  const legacyPath = join(dirname(fileURLToPath(import.meta.url)), 'contract-grapevine.json');
-  const legacy = escapes ? {} : (parseJson(legacyPath, readText(legacyPath)) as Record<string, string>);
   const hashes = Object.fromEntries(recordedFiles(o).map((f) => [f, sha256Hex(all[f])]));
   return {
     text,
     pieces: checkPieces(pieces.path, pieces.raw, escapes),
     rubric: checkRubric(rubric.path, rubric.raw),
     fields: checkFields(fields.path, fields.raw),
-    legacy,
+    legacy: escapes ? {} : legacyFormats(),
     hashes,
     sha256: sha256Hex(canonicalJson(hashes)),
     escapes,
   };
+}
+
+/** The `grapevine` contract's format words, beside this file. */
+function legacyFormats(): Record<string, string> {
+  const path = join(dirname(fileURLToPath(import.meta.url)), 'contract-grapevine.json');
+  return parseJson(path, readText(path)) as Record<string, string>;
 }

@@ -10,7 +10,7 @@ import { grapevineContract } from './contract-grapevine.ts';
 import { sotopiaContract } from './contract-sotopia.ts';
 import { zhouEndReason } from './end-rules.ts';
 import { fillTemplate } from './fill.ts';
-import { loadPack } from './pack.ts';
+import { loadPack, type Pack } from './pack.ts';
 import type { Call, ScriptCall, SotopiaProtocol, SummaryBase } from './protocol.ts';
 import { parseScript, type ScriptLine } from './script-parser.ts';
 import {
@@ -76,76 +76,108 @@ function playwrightText(names: readonly [string, string], format: string): Asked
   };
 }
 
+/** The model parameters of the seats, the writer and the judge. */
+function modelParams(s: Zhou2024Setup): {
+  seats: [LlmParams, LlmParams];
+  writer: LlmParams;
+  judge: LlmParams;
+} {
+  const { params, model, seed } = s;
+  const seat = (k: number): LlmParams => ({
+    model: params.seatModels[k] || model,
+    temperature: params.temperature,
+    seed,
+  });
+  return {
+    seats: [seat(0), seat(1)],
+    writer: { model, temperature: params.writerTemperature, seed },
+    judge: { model: params.judgeModel || model, temperature: 0, seed },
+  };
+}
+
+/** What each call asks for and how its reply is read: the contract's JSON replies, or Sotopia's free-text scripts. */
+function asks(pack: Pack, contract: ReplyContract, params: SotopiaParams, names: readonly [string, string]) {
+  const sotopia = params.parsing === 'sotopia';
+  const turn = contract.turn(pack, params.parsing);
+  // a format text is a template without placeholders (its `{{`/`}}` become braces)
+  const format = (name: 'format-turn' | 'format-script') => fillTemplate(pack.text[name], {}, pack.escapes);
+  return {
+    turn,
+    playwright: sotopia ? playwrightText(names, format('format-turn')) : turn,
+    script: sotopia ? scriptText(names, format('format-script')) : contract.scriptJson(pack, names),
+    judge: contract.judge(pack, names, params.rubric, params.parsing),
+  };
+}
+
+/** A zhou2024 script as the episode: the lines as written, `no-script` when there are none. */
+function finishScript(names: readonly [string, string]): ScriptCall['finish'] {
+  return (lines) => {
+    const transcript = lines.map((t, k) => {
+      const seat = names.indexOf(t.name);
+      return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);
+    });
+    return { transcript, reason: transcript.length > 0 ? 'script-end' : 'no-script' };
+  };
+}
+
 /**
- * The zhou2024 protocol: the instructions, information per mode and rules of the code Zhou
+ * The zhou2024 protocol: the information per mode, rules and reply contract of the code Zhou
  * et al. 2024 ran (sotopia-lab/sotopia, tag `agent_vs_storyteller_v1`), every word from a
  * template pack, the replies read by the run's contract and `parsing`.
  */
 export function zhou2024Protocol(s: Zhou2024Setup): SotopiaProtocol {
   const { episode, params } = s;
   const contract = CONTRACTS[params.contract];
-  const sotopia = params.parsing === 'sotopia';
-  const pack = loadPack({ dir: params.templates, contract: params.contract, repairs: sotopia });
+  const pack = loadPack({
+    dir: params.templates,
+    contract: params.contract,
+    repairs: params.parsing === 'sotopia',
+  });
   const w: Wording = { pack, rendering: contract.rendering };
-  const names = episode.names;
   const omniscient = backgroundFor(w, episode, 'omniscient');
   const own: [Background, Background] = [backgroundFor(w, episode, 0), backgroundFor(w, episode, 1)];
-  const seatParams: LlmParams[] = [0, 1].map((k) => ({
-    model: params.seatModels[k] || s.model,
-    temperature: params.temperature,
-    seed: s.seed,
-  }));
-  const writerParams: LlmParams = { model: s.model, temperature: params.writerTemperature, seed: s.seed };
-  const judgeParams: LlmParams = { model: params.judgeModel || s.model, temperature: 0, seed: s.seed };
-  const turn = contract.turn(pack, params.parsing);
-  // a format text is a template without placeholders (its `{{`/`}}` become braces)
-  const format = (name: 'format-turn' | 'format-script') => fillTemplate(pack.text[name], {}, pack.escapes);
-  const playwright = sotopia ? playwrightText(names, format('format-turn')) : turn;
-  const script = sotopia ? scriptText(names, format('format-script')) : contract.scriptJson(pack, names);
-  const judge = contract.judge(pack, names, params.rubric, params.parsing);
+  const models = modelParams(s);
+  const a = asks(pack, contract, params, episode.names);
   return {
     name: 'zhou2024',
-    characterTurn(seat, transcript): Call<TurnReply> {
-      const bg = params.mode === 'mindreaders' ? omniscient : own[seat];
-      const messages = characterPrompt(w, bg, seat, transcript, turn.format);
-      return { messages, params: seatParams[seat], reading: turn.reading };
-    },
-    playwrightTurn(seat, transcript) {
-      const messages = playwrightPrompt(w, omniscient, seat, transcript, playwright.format);
-      return { messages, params: writerParams, reading: playwright.reading };
-    },
-    script(): ScriptCall {
-      return {
-        messages: scriptPrompt(w, omniscient, params.maxTurns, script.format),
-        params: writerParams,
-        reading: script.reading,
-        attempts: params.regenerate,
-        recordAttempts: true,
-        finish(lines) {
-          const transcript = lines.map((t, k) => {
-            const seat = names.indexOf(t.name);
-            return turnRecord(k + 1, seat, names[seat], { action: t.action, argument: t.argument }, false);
-          });
-          return { transcript, reason: transcript.length > 0 ? 'script-end' : 'no-script' };
-        },
-      };
-    },
-    judge(transcript, endReason) {
-      if (!params.judge || endReason === 'no-script') return null;
-      const messages = judgePrompt(w, omniscient, transcript, params.mode !== 'script', judge.format);
-      // parsing=sotopia: one judgement (with its repair); a study reruns the episode instead
-      return {
-        messages,
-        params: judgeParams,
-        reading: judge.reading,
-        attempts: sotopia ? 1 : params.regenerate,
-      };
-    },
+    characterTurn: (seat, transcript): Call<TurnReply> => ({
+      messages: characterPrompt(
+        w,
+        params.mode === 'mindreaders' ? omniscient : own[seat],
+        seat,
+        transcript,
+        a.turn.format,
+      ),
+      params: models.seats[seat],
+      reading: a.turn.reading,
+    }),
+    playwrightTurn: (seat, transcript) => ({
+      messages: playwrightPrompt(w, omniscient, seat, transcript, a.playwright.format),
+      params: models.writer,
+      reading: a.playwright.reading,
+    }),
+    script: () => ({
+      messages: scriptPrompt(w, omniscient, params.maxTurns, a.script.format),
+      params: models.writer,
+      reading: a.script.reading,
+      attempts: params.regenerate,
+      recordAttempts: true,
+      finish: finishScript(episode.names),
+    }),
+    judge: (transcript, endReason) =>
+      !params.judge || endReason === 'no-script'
+        ? null
+        : {
+            messages: judgePrompt(w, omniscient, transcript, params.mode !== 'script', a.judge.format),
+            params: models.judge,
+            reading: a.judge.reading,
+            // parsing=sotopia: one judgement (with its repair); a study reruns the episode instead
+            attempts: params.parsing === 'sotopia' ? 1 : params.regenerate,
+          },
     endReason: (transcript) => zhouEndReason(transcript, params.maxTurns, params.maxIdle),
     repairPrompt: (spec, bad) => repairPrompt(w, spec, bad),
     inputs: { templates: pack.hashes },
-    summaryFields: (view, base) =>
-      summaryFields(view, base, params, [seatParams[0], seatParams[1]], judgeParams),
+    summaryFields: (view, base) => summaryFields(view, base, params, models.seats, models.judge),
   };
 }
 
