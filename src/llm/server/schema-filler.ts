@@ -22,7 +22,7 @@ const MAX_DEPTH = 12;
  * strings get the in-character line, the addressee, a reason... by property name (see
  * `field-role.ts`); integers and numbers fall mid-range within `minimum`/`maximum`
  * (0..10 when unbounded), as a judge's scores would; arrays get `max(minItems, 1)` items
- * capped by `maxItems` (tuples via `prefixItems`); `anyOf`/`oneOf` take the first non-null
+ * capped by `maxItems` (tuples via `prefixItems` or an `items` array); `anyOf`/`oneOf` take the first non-null
  * branch. `pattern` is not honoured.
  */
 export function fillSchema(schema: unknown, ctx: FillContext): Json {
@@ -75,7 +75,13 @@ function fillObject(node: SchemaNode, ctx: FillContext, path: FillPath, depth: n
 }
 
 function fillArray(node: SchemaNode, ctx: FillContext, path: FillPath, depth: number): Json {
-  const prefix = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
+  // a tuple: `prefixItems` (JSON Schema 2020-12) or an array of `items` (drafts 4 to 7, as pydantic 1.x writes)
+  const tuple = Array.isArray(node.prefixItems)
+    ? node.prefixItems
+    : Array.isArray(node.items)
+      ? node.items
+      : [];
+  const prefix = tuple as unknown[];
   const min = numberKeyword(node, 'minItems') ?? 0;
   const max = numberKeyword(node, 'maxItems') ?? Number.POSITIVE_INFINITY;
   const items = isObject(node.items) ? node.items : undefined;

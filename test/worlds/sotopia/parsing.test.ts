@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmPort, LlmReply, LlmRequest } from '../../../src/public/llm.ts';
 import { migrateSotopiaParams } from '../../../worlds/sotopia/params.ts';
-import { parsePydanticJson } from '../../../worlds/sotopia/pydantic-json.ts';
-import { parseScript } from '../../../worlds/sotopia/script-parser.ts';
-import { askSotopia, REPAIR_TEMPERATURE } from '../../../worlds/sotopia/sotopia-ask.ts';
-import { loadTemplates } from '../../../worlds/sotopia/templates.ts';
+import { askSotopia, REPAIR_TEMPERATURE } from '../../../worlds/sotopia/protocols/ask.ts';
+import { grapevineContract } from '../../../worlds/sotopia/protocols/contract-grapevine.ts';
+import { loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
+import { parsePydanticJson } from '../../../worlds/sotopia/protocols/pydantic-json.ts';
+import { parseScript } from '../../../worlds/sotopia/protocols/script-parser.ts';
+import { repairPrompt } from '../../../worlds/sotopia/protocols/zhou2024-prompts.ts';
 import { turnReplySchema } from '../../../worlds/sotopia/transcript.ts';
 import { cliChecked } from '../../cli/in-process-checked.ts';
 import { tempDir } from '../../cli/run-cli.ts';
@@ -108,7 +110,10 @@ function scriptedPort(replies: string[]): LlmPort & { requests: LlmRequest[] } {
 }
 
 describe('one call, one repair call (generate.py agenerate / format_bad_output)', () => {
-  const templates = loadTemplates('');
+  const wording = {
+    pack: loadPack({ dir: '', contract: 'grapevine', repairs: true }),
+    rendering: grapevineContract.rendering,
+  };
   const base: LlmRequest = {
     caller: '0',
     tick: 1,
@@ -122,7 +127,7 @@ describe('one call, one repair call (generate.py agenerate / format_bad_output)'
       request: base,
       parse: (t) => parsePydanticJson(t, turnReplySchema),
       repair: { template: 'repair-json', format: 'FORMAT-TEXT' },
-      templates,
+      repairPrompt: (spec, bad) => repairPrompt(wording, spec, bad),
       repairModel: 'repair-model',
     });
 
@@ -156,10 +161,17 @@ describe('one call, one repair call (generate.py agenerate / format_bad_output)'
 });
 
 describe('parsing option', () => {
-  it('logs of world 1.x and 2.0.x replay with parsing=reask; 2.1 logs keep theirs', () => {
-    expect(migrateSotopiaParams({ protocol: 'zhou2024' }, '2.0.0').parsing).toBe('reask');
+  it('logs of world 1.x and 2.0.x replay with parsing=reask; 2.1 logs keep theirs; all of them with the grapevine contract', () => {
+    expect(migrateSotopiaParams({ protocol: 'zhou2024' }, '2.0.0')).toMatchObject({
+      parsing: 'reask',
+      contract: 'grapevine',
+    });
     expect(migrateSotopiaParams({}, '1.2.0')).toMatchObject({ protocol: 'grapevine-v0', parsing: 'reask' });
-    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.1.0').parsing).toBe('sotopia');
+    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.1.0')).toMatchObject({
+      parsing: 'sotopia',
+      contract: 'grapevine',
+    });
+    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.2.0').contract).toBeUndefined();
   });
 
   function llmRecords(path: string): Record<string, unknown>[] {

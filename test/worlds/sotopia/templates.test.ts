@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
 import { startLocalLlmServer } from '../../../src/llm/index.ts';
-import {
-  DEFAULT_TEMPLATES_DIR,
-  fillTemplate,
-  loadTemplates,
-  PLACEHOLDERS,
-} from '../../../worlds/sotopia/templates.ts';
+import { fillTemplate } from '../../../worlds/sotopia/protocols/fill.ts';
+import { DEFAULT_TEMPLATES_DIR, loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
+import { PROMPTS } from '../../../worlds/sotopia/protocols/pack-files.ts';
 import { cliChecked } from '../../cli/in-process-checked.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
@@ -45,17 +42,21 @@ afterAll(async () => {
 
 describe('prompt templates as data', () => {
   it('the shipped templates use every required placeholder and no unknown one', () => {
-    const t = loadTemplates('');
-    for (const [name, p] of Object.entries(PLACEHOLDERS))
-      for (const req of p.required) expect(t.text[name as keyof typeof t.text]).toContain(`{${req}}`);
+    const t = loadPack({ dir: '', contract: 'sotopia', repairs: true });
+    for (const [name, p] of Object.entries(PROMPTS))
+      for (const req of p.required) expect(t.text[name as keyof typeof PROMPTS]).toContain(`{${req}}`);
     expect(t.hashes['character.txt']).toBe(
       sha256Hex(readFileSync(join(DEFAULT_TEMPLATES_DIR, 'character.txt'), 'utf8')),
     );
     expect(fillTemplate('a {x} {x} {y}', { x: '1' })).toBe('a 1 1 {y}');
+    expect(fillTemplate('{{x}} {x} }} {', { x: '1' }, true)).toBe('{x} 1 } {');
+    expect(fillTemplate('{{x}} {x}', { x: '1' })).toBe('{1} 1'); // world 2.1's templates: no escapes
   });
 
   it('a template without a required placeholder is exit 2 naming it', async () => {
-    expect(() => loadTemplates(brokenDir)).toThrow(/judge\.txt lacks the placeholder \{history\}/);
+    expect(() => loadPack({ dir: brokenDir, contract: 'sotopia', repairs: true })).toThrow(
+      /judge\.txt lacks the placeholder \{history\}/,
+    );
     const r = await cli('run', 'sotopia', '--set', `templates=${brokenDir}`, '--llm-base-url', server.url);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('{history}');

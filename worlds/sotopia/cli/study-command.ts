@@ -14,7 +14,7 @@ import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
 import { writeStudyOutputs } from '../study/outputs.ts';
 import { planStudy, resolveStudyConfig, type StudyInput } from '../study/plan.ts';
-import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy } from '../study/runner.ts';
+import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy, savedStudyConfig } from '../study/runner.ts';
 
 /** The LLM flags of `grapevine study` (those of `run` but the budget and the cache). */
 export type StudyLlmFlags = Pick<
@@ -57,7 +57,11 @@ export async function studySotopiaCommand(
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
   const target = resolveLlmConfig({ flags: opts, env });
-  const { config, data } = resolveStudyConfig({ ...opts, model: target.model });
+  // a study being continued keeps its own reply contract unless --contract says otherwise
+  // (and then checkStudyDir refuses to mix contracts in one directory)
+  const saved = savedStudyConfig(opts.out);
+  const contract = opts.contract ?? (typeof saved?.contract === 'string' ? saved.contract : undefined);
+  const { config, data } = resolveStudyConfig({ ...opts, contract, model: target.model });
   const concurrency = positiveIntFlag('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
   const maxEpisodes = positiveIntFlag('max-episodes', opts.maxEpisodes);
   const plan = planStudy(config, data);
@@ -192,10 +196,14 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
       '--repair-model <name>',
       "parsing sotopia: the repair call's model (default: the model of the call repaired; Sotopia used gpt-3.5-turbo)",
     )
+    .option(
+      '--contract <name>',
+      "zhou2024: the reply contract: sotopia (default: Sotopia's fields) or grapevine (world 2.0-2.1's); a study being continued keeps its own",
+    )
     .option('--models <a,b>', 'two models in the two seats, every (scenario, pair) run in both seatings')
     .option(
       '--templates <dir>',
-      'prompt templates replacing the shipped ones (character, playwright, script, judge .txt)',
+      "a template pack replacing the shipped one's files (the project's words); `grapevine sotopia templates` makes one of Sotopia's own words",
     )
     .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
     .option(

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holm, pairedTTest as statsPairedTTest, wilson } from '../../../../src/stats/index.ts';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
 import { buildCard, renderCardMarkdown } from '../../../../worlds/sotopia/study/card.ts';
 import {
@@ -22,14 +22,9 @@ import {
   resolveStudyConfig,
   type StudyConfig,
 } from '../../../../worlds/sotopia/study/plan.ts';
-import {
-  buildReport,
-  type EpisodeResult,
-  REPORT_DIMENSIONS,
-  renderReportMarkdown,
-  reportJson,
-} from '../../../../worlds/sotopia/study/report.ts';
+import { buildReport, renderReportMarkdown, reportJson } from '../../../../worlds/sotopia/study/report.ts';
 import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { type EpisodeResult, REPORT_DIMENSIONS } from '../../../../worlds/sotopia/study/report-rows.ts';
 import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../../../worlds/sotopia/study/runner.ts';
 import { meanSe, pairedTTest } from '../../../../worlds/sotopia/study/stats.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type {
   ChatMessage,
   FallbackCounter,
@@ -6,10 +5,9 @@ import type {
   LlmPort,
   LlmReply,
   LlmRequest,
-} from '../../src/public/llm.ts';
-import { decideStructured, LlmCallError } from '../../src/public/llm.ts';
-import { fillTemplate } from './template-fill.ts';
-import type { Templates } from './templates.ts';
+} from '../../../src/public/llm.ts';
+import { decideStructured, LlmCallError } from '../../../src/public/llm.ts';
+import type { ParseResult, Reading, RepairSpec } from './reading.ts';
 
 /**
  * Sotopia's way of getting a usable reply (`parsing: sotopia`; sotopia/generation_utils/
@@ -21,17 +19,8 @@ import type { Templates } from './templates.ts';
  * the caller does what Sotopia does then (a `none` turn, a regenerated script or judgement).
  */
 
-/** A parse of a reply text. */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
-
-/** Which repair prompt, and what it is told. */
-export interface RepairSpec {
-  template: 'repair-json' | 'repair-script';
-  /** The format instructions the first call carried. */
-  format: string;
-  /** The two characters (repair-script only). */
-  agents?: readonly [string, string];
-}
+/** Builds the repair call's messages from the bad reply (the protocol's repair template). */
+export type RepairPrompt = (spec: RepairSpec, badText: string) => ChatMessage[];
 
 /** One ask: the request, how to parse its reply, and how to repair it. */
 export interface SotopiaAsk<T> {
@@ -39,7 +28,7 @@ export interface SotopiaAsk<T> {
   request: LlmRequest;
   parse: (text: string) => ParseResult<T>;
   repair: RepairSpec;
-  templates: Templates;
+  repairPrompt: RepairPrompt;
   /** The repair call's model ('' = the request's own). */
   repairModel: string;
 }
@@ -49,13 +38,6 @@ export type AskOutcome<T> = { ok: true; value: T; errors: string[] } | { ok: fal
 
 /** Sotopia's repair temperature (`obtain_chain`'s default). */
 export const REPAIR_TEMPERATURE = 0.7;
-
-/** The repair call's messages: the template filled with the bad text and the format. */
-export function repairMessages(t: Templates, spec: RepairSpec, badText: string): ChatMessage[] {
-  const values: Record<string, string> = { ill_formed: badText, format: spec.format };
-  if (spec.agents) values.agents = JSON.stringify(spec.agents);
-  return [{ role: 'user', content: fillTemplate(t.text[spec.template], values) }];
-}
 
 async function call(llm: LlmPort, request: LlmRequest, errors: string[]): Promise<LlmReply | null> {
   try {
@@ -85,7 +67,7 @@ export async function askSotopia<T>(a: SotopiaAsk<T>): Promise<AskOutcome<T>> {
     caller: a.request.caller,
     tick: a.request.tick,
     purpose: `${a.request.purpose}:repair`,
-    messages: repairMessages(a.templates, a.repair, first.text),
+    messages: a.repairPrompt(a.repair, first.text),
     params: repairParams,
   };
   const second = await call(a.llm, repair, errors);
@@ -96,36 +78,42 @@ export async function askSotopia<T>(a: SotopiaAsk<T>): Promise<AskOutcome<T>> {
   return { ok: false, errors };
 }
 
-/** How a reply is read under `parsing: sotopia`: everything {@link askSotopia} needs besides the call. */
-export type SotopiaReading<T> = Omit<SotopiaAsk<T>, 'llm' | 'request'>;
-
-/** One reply asked either way: `sotopia` set, Sotopia's call and repair; else grapevine's JSON re-asks. */
+/** One reply asked the way its reading says: Sotopia's call and repair, or grapevine's JSON re-asks. */
 export interface ReplyAsk<T> {
   llm: LlmPort;
   request: LlmRequest;
-  /** The reply's schema (`reask`: sent as structured output and validated). */
-  schema: z.ZodType<T>;
-  /** Schema name sent with the structured-output request. */
-  name: string;
+  reading: Reading<T>;
   /** The value when no usable reply came. */
   fallback: T;
   counters?: FallbackCounter;
-  sotopia?: SotopiaReading<T>;
+  /** How a repair call is asked (Sotopia's way only). */
+  repairPrompt: RepairPrompt;
+  repairModel: string;
 }
 
 /** The reply, or the fallback (counted once) when none was usable; the errors either way. */
 export async function askReply<T>(
   a: ReplyAsk<T>,
 ): Promise<{ value: T; fallback: boolean; errors: string[] }> {
-  if (!a.sotopia) {
-    const r = await decideStructured(a.llm, a.request, a.schema, {
+  const { reading } = a;
+  if (!reading.sotopia) {
+    const params = reading.jsonSchema
+      ? { ...a.request.params, json: { name: reading.name, schema: reading.jsonSchema } }
+      : a.request.params;
+    const r = await decideStructured(a.llm, { ...a.request, params }, reading.schema, {
       fallback: a.fallback,
       counters: a.counters,
-      name: a.name,
+      name: reading.name,
     });
     return { value: r.value, fallback: r.fallback, errors: r.errors };
   }
-  const r = await askSotopia({ llm: a.llm, request: a.request, ...a.sotopia });
+  const r = await askSotopia({
+    llm: a.llm,
+    request: a.request,
+    ...reading.sotopia,
+    repairPrompt: a.repairPrompt,
+    repairModel: a.repairModel,
+  });
   if (r.ok) return { value: r.value, fallback: false, errors: r.errors };
   if (a.counters) a.counters.fallbacks++;
   return { value: a.fallback, fallback: true, errors: r.errors };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ParseResult } from './sotopia-ask.ts';
+import type { ParseResult } from './reading.ts';
 
 /**
  * How Sotopia's JSON replies were read: LangChain's `PydanticOutputParser.parse` of the

@@ -1,4 +1,4 @@
-import type { ActionType, TurnReply } from './transcript.ts';
+import type { ActionType, TurnReply } from '../transcript.ts';
 
 /**
  * Sotopia's parser of free-text scripts (sotopia/messages/message_classes.py at

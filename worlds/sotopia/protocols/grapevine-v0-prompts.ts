@@ -1,15 +1,17 @@
-import type { ChatMessage } from '../../src/public/llm.ts';
-import { ACTION_TYPES, type TurnRecord, turnLine } from './transcript.ts';
+import type { ChatMessage } from '../../../src/public/llm.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../dimensions.ts';
+import { ACTION_TYPES, type TurnRecord, turnLine } from '../transcript.ts';
 import {
   type CharacterSheet,
   describeProfile,
   relationshipPhrase,
   type SeatView,
   type WriterView,
-} from './views.ts';
+} from '../views.ts';
 
 /**
- * Prompt builders. Each takes a view (`views.ts`) and nothing else, so what a prompt can
+ * The grapevine-v0 prompts (world 1.x, whose logs replay with them; fixed, so not in a
+ * template pack). Each takes a view (`views.ts`) and nothing else, so what a prompt can
  * hold is decided there. They follow the local server's convention (`Name:`, `Persona:`,
  * `Goal:` in the system message; `Recent messages:` and `Allowed actions:` in the last
  * user message) so that the shipped server answers in character.
@@ -112,6 +114,38 @@ export function playwrightPrompt(
   ].join('\n');
   return [
     { role: 'system', content: writerSystem(w, task) },
+    { role: 'user', content: user },
+  ];
+}
+
+/** The judge's prompt: the environment's view (everything) and the full transcript. */
+export function judgePrompt(
+  v: WriterView,
+  transcript: readonly TurnRecord[],
+  endReason: string,
+): ChatMessage[] {
+  const [a, b] = v.characters;
+  const dims = DIMENSION_NAMES.map(
+    (d) => `- ${d} (${DIMENSIONS[d].min}..${DIMENSIONS[d].max}): ${DIMENSIONS[d].about}`,
+  );
+  const system = [
+    'You evaluate a social interaction between two characters (Sotopia-EVAL). You see everything: the full scenario, both profiles, secrets and goals, and the whole transcript.',
+    'Score each character on each dimension with an integer in its range, after a short reasoning:',
+    ...dims,
+    'Reply with one JSON object {"agent0": {<dimension>: {"reasoning": ..., "score": ...}, ...}, "agent1": {...}}.',
+  ].join('\n');
+  const user = [
+    `Scenario: ${v.scenario}`,
+    ...v.characters.map(
+      (c) =>
+        `agent${c.seat} is ${c.name}: ${describeProfile(c.agent)} Secret: ${c.agent.secret} Goal: ${c.goal}`,
+    ),
+    `${a.name} and ${b.name} are ${relationshipPhrase(v.relationship)}.`,
+    `Transcript (${transcript.length} turns; the episode ended: ${endReason}):`,
+    ...(transcript.length ? transcript.map((t) => turnLine(t)) : ['(no turns)']),
+  ].join('\n');
+  return [
+    { role: 'system', content: system },
     { role: 'user', content: user },
   ];
 }
