@@ -71,6 +71,7 @@ export {
   WorldNotFoundError,
 } from './core/index.ts';
 // LLM agents: the port, structured replies, the wrapped model stack, the local test server.
+// The shipped local LLM server, and the responders a world contributes to it for its own prompts.
 export type {
   ChatMessage,
   FallbackCounter,
@@ -87,8 +88,8 @@ export type {
   LlmRequest,
   LlmSession,
   LlmSessionOptions,
-  LocalLlmServer,
-  LocalServerOptions,
+  LocalEndpoint,
+  LocalEndpointStarter,
   RecordSink,
   RunLlm,
   SharedLlm,
@@ -109,8 +110,17 @@ export {
   ReplayMismatchError,
   replayLlm,
   resolveLlmConfig,
-  startLocalLlmServer,
 } from './llm/index.ts';
+export type {
+  ChatRequest,
+  FieldRole,
+  LlmResponder,
+  LocalLlmServer,
+  LocalServerOptions,
+  ResponderKit,
+  ResponderReply,
+} from './llm-server/index.ts';
+export { startLocalLlmServer } from './llm-server/index.ts';
 // Memory of LLM agents: a stream of observations, recall by recency, importance, relevance.
 export type {
   MemoryEntry,

@@ -18,6 +18,16 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
     },
     validationCases: async () => (await import('./validation.ts')).builtinValidationCases(),
     answerSources: { survey: async () => (await import('./survey/answers.ts')).surveyAnswersFromLog },
+    responders: {
+      options: [
+        {
+          flags: '--synthetic <file>',
+          description:
+            'survey world: answer survey questions as synthetic respondents from a ground-truth file',
+        },
+      ],
+      load: async (options) => (await import('./survey/responders.ts')).surveyResponders(options),
+    },
   },
   sotopiaContribution,
 ];

@@ -27,7 +27,10 @@ const FLOORS: Record<string, number> = {
   report: 6,
   validity: 6,
   sweep: 7,
-  cli: 8,
+  // the shipped local LLM server: above every engine floor, so no engine module can start it
+  // or know what its responders know (worlds hand the CLI their responders)
+  'llm-server': 8,
+  cli: 9,
 };
 
 function moduleOf(path: string): string | undefined {
@@ -62,6 +65,28 @@ describe('import rules', () => {
       return a !== undefined && b !== undefined && a !== b && !(FLOORS[b] < FLOORS[a]);
     };
     expect(violations(upward)).toEqual([]);
+  });
+
+  it('the local LLM server imports nothing of the engine but core', () => {
+    const server = (p: string) => p.startsWith('src/llm-server/');
+    expect(
+      violations(
+        (e) => server(e.from) && e.to.startsWith('src/') && !server(e.to) && moduleOf(e.to) !== 'core',
+      ),
+    ).toEqual([]);
+    expect(edges.some((e) => server(e.from) && moduleOf(e.to) === 'core')).toBe(true);
+  });
+
+  it('only the CLI imports the local LLM server', () => {
+    expect(
+      violations(
+        (e) =>
+          e.to.startsWith('src/llm-server/') &&
+          e.from.startsWith('src/') &&
+          !['cli', 'llm-server'].includes(moduleOf(e.from) ?? '') &&
+          e.from !== 'src/index.ts',
+      ),
+    ).toEqual([]);
   });
 
   it('nothing inside src/ imports the public face src/index.ts', () => {

@@ -4,7 +4,7 @@
 // time, no resource left open); the server they call is a process of its own (serve-llm).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalLlmServer } from '../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { type ServeLlmChild, startServeLlm } from '../cli/serve-llm-child.ts';
 import { cliJsonIn, expectForkOf, parsed, tempDir, verifyCliIn, wallOf, write } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 // replays the parent's later calls instead of asking the model again (ParentTailPort).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { cliJson, parsed, tempDir } from '../fork/helpers.ts';
 
 const dir = tempDir('fork-faults');

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLiveLlm, resolveRunLlm } from '../../src/cli/llm-session.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { InputBuffer, RngStreams, runWorld } from '../../src/index.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 import { world } from '../../worlds/town-square/index.ts';
 

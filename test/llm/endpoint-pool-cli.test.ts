@@ -3,7 +3,8 @@
 // recorded, not who answered it).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, resolveLlmConfig, startLocalLlmServer } from '../../src/llm/index.ts';
+import { resolveLlmConfig } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 
 const dir = tempDir('grapevine-pool-');

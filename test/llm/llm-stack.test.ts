@@ -18,8 +18,8 @@ import {
   openLlm,
   replayLlm,
   resolveLlmConfig,
-  startLocalLlmServer,
 } from '../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../src/llm-server/index.ts';
 
 const FAKE_KEY = 'sk-GRAPEVINE-FAKE-KEY-1234';
 const noSleep = async () => {};
@@ -225,8 +225,17 @@ describe('the LLM stack over HTTP', () => {
 });
 
 describe('openLlm, the one factory', () => {
-  it('without a URL starts the shipped local server, and close() stops it', async () => {
-    const llm = await openLlm(resolveLlmConfig({ env: {} }));
+  it('without a URL and without a local server to start, is a ConfigError asking for an endpoint', async () => {
+    const err = await openLlm(resolveLlmConfig({ env: {} })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_CONFIG', exitCode: 2 });
+    expect((err as Error).message).toMatch(/^no LLM endpoint/);
+    expect((err as { hint: string }).hint).toMatch(/--llm-base-url/);
+  });
+
+  it('without a URL starts the local server it is given, and close() stops it', async () => {
+    const llm = await openLlm(resolveLlmConfig({ env: {} }), {
+      localServer: () => startLocalLlmServer({ port: 0 }),
+    });
     expect(llm.endpoint).toMatch(/^grapevine-local at http:\/\/127\.0\.0\.1:\d+\/v1 .*shipped local server/);
     const session = llm.session({ streams: new RngStreams(1) });
     const reply = await session.port.complete(requests()[0]);

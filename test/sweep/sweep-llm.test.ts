@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { readRecordedRun } from '../../src/replay/index.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 import { verifyInProcess } from '../fork/helpers.ts';

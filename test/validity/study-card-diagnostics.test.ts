@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { hashedEmbedding } from '../../src/llm/server/hashed-embedding.ts';
+import { hashedEmbedding } from '../../src/llm-server/hashed-embedding.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import {
   alienness,
   distinctN,
@@ -10,6 +10,7 @@ import {
   type Turn,
   transcriptFromLog,
 } from '../../src/validity/index.ts';
+import { sotopiaScriptResponder } from '../../worlds/sotopia/llm-responder.ts';
 import type { SimulationCard } from '../../worlds/sotopia/study/card.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 
@@ -25,7 +26,7 @@ let cardBytes: string;
 let rerun: { code: number | null; stderr: string; card: string };
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   const args = ['study', 'sotopia', '--modes', 'agents,script', '--scenarios', 'mutual_friend_00001'];
   const more = ['--pairs', '1', '--seed', '5', '--max-turns', '4', '--out', out];
   const llm = ['--llm-base-url', server.url, '--model', 'grapevine-local', '--judge-model', 'same'];

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { hashedEmbedding } from '../../src/llm/server/hashed-embedding.ts';
+import { hashedEmbedding } from '../../src/llm-server/hashed-embedding.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import {
   embedTexts,
   meanPairwiseCosineDistance,

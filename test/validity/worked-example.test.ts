@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { type CompareReport, readHumanFile, totalVariation } from '../../src/validity/index.ts';
 import { surveyAnswersFromLog } from '../../worlds/survey/answers.ts';
+import { surveyResponders } from '../../worlds/survey/responders.ts';
 import { cli, tempDir } from '../cli/run-cli.ts';
 
 // The README's worked example at a small size: synthetic respondents from the shipped
@@ -17,7 +18,10 @@ const log = join(dir, 'survey.ndjson');
 let server: LocalLlmServer;
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0, synthetic: `${data}/dictator-truth.yaml` });
+  server = await startLocalLlmServer({
+    port: 0,
+    responders: surveyResponders({ synthetic: `${data}/dictator-truth.yaml` }),
+  });
   const run = await cli(
     [
       'run',

@@ -7,6 +7,7 @@ import type { CliContribution, WorldDefinition } from '../../src/index.ts';
 export const sotopiaContribution: CliContribution = {
   worlds: { sotopia: async () => (await import('./index.ts')).world as unknown as WorldDefinition },
   commands: ['sotopia', 'study'],
+  responders: { load: async () => [(await import('./llm-responder.ts')).sotopiaScriptResponder] },
   async register(program, io) {
     const [{ sotopiaImportCommand }, { addStudyCommand }] = await Promise.all([
       import('./cli/import-command.ts'),
@@ -20,6 +21,6 @@ export const sotopiaContribution: CliContribution = {
       .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
       .option('--json', 'print JSON')
       .action((o) => io.setExit(sotopiaImportCommand(o)));
-    addStudyCommand(program, io.setExit);
+    addStudyCommand(program, io);
   },
 };

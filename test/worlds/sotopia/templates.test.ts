@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
-import { startLocalLlmServer } from '../../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../../src/llm-server/index.ts';
+import { sotopiaScriptResponder } from '../../../worlds/sotopia/llm-responder.ts';
 import {
   DEFAULT_TEMPLATES_DIR,
   fillTemplate,
@@ -37,7 +38,7 @@ const log = join(dir, 'user.ndjson');
 let server: Awaited<ReturnType<typeof startLocalLlmServer>>;
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
 });
 afterAll(async () => {
   await server.close();
@@ -112,6 +113,6 @@ describe('prompt templates as data', () => {
     const replay = await cli('replay', log, '--verify', '--json');
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
-    server = await startLocalLlmServer({ port: 0 });
+    server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   }, 300_000);
 });

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import { type SurveyAnswer, surveyAnswersFromLog } from '../../../worlds/survey/answers.ts';
+import { surveyResponders } from '../../../worlds/survey/responders.ts';
 import { cli } from '../../cli/run-cli.ts';
 
 /** A survey run through the CLI against the local server's synthetic respondents. */
@@ -37,7 +38,10 @@ export async function syntheticSurveyRun(
   const log = join(dir, 'run.ndjson');
   writeFileSync(itemsFile, items.join('\n'));
   writeFileSync(truthFile, truth.join('\n'));
-  const server = await startLocalLlmServer({ port: 0, synthetic: truthFile });
+  const server = await startLocalLlmServer({
+    port: 0,
+    responders: surveyResponders({ synthetic: truthFile }),
+  });
   const sets = [`items=${itemsFile}`, ...set].flatMap((s) => ['--set', s]);
   const r = await cli(['run', 'survey', ...sets, '--out', log, '--llm-base-url', server.url, '--json'], {
     timeoutMs: 120_000,

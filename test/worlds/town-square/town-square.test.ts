@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RngStreams } from '../../../src/core/index.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import { auditPrompts } from '../../../src/metrics/index.ts';
 import { readHeader } from '../../../src/replay/index.ts';
 import type { PrivateItem } from '../../../src/world/index.ts';

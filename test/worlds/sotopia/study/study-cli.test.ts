@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 600_000 });
 
 import { auditCommand, type LogAudit } from '../../../../src/cli/commands/audit.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm-server/index.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { sotopiaScriptResponder } from '../../../../worlds/sotopia/llm-responder.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
 import { cliChecked } from '../../../cli/in-process-checked.ts';
@@ -103,7 +104,7 @@ beforeAll(async () => {
   const server = await startServeLlm();
   // a slower server for the interrupted study, so that it can be killed half-way; only that
   // study's process talks to it
-  const slow = await startLocalLlmServer({ port: 0, latencyMs: 25 });
+  const slow = await startLocalLlmServer({ port: 0, latencyMs: 25, responders: [sotopiaScriptResponder] });
   try {
     // before the in-process commands, which would hold the event loop that times the kill
     await interrupt(slow);
@@ -342,7 +343,7 @@ describe('bad input', () => {
   });
 
   it('an endpoint that does not answer: exit 1, the logs kept as .failed, no report; a rerun retries them', async () => {
-    const gone = await startLocalLlmServer({ port: 0 });
+    const gone = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
     await gone.close();
     const out = join(root, 'unreachable');
     const args = [...studyArgs(out, gone.url, '--llm-attempts', '1', '--modes', 'agents,script')];

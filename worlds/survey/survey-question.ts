@@ -1,7 +1,11 @@
-import { type ChatRequest, messageText } from './chat-request.ts';
+/** A chat message as the question reader sees it: its role and its text. */
+export interface MessageText {
+  role: string;
+  text: string;
+}
 
 /**
- * A survey question as the survey world writes it (worlds/survey/prompt.ts): the lines
+ * A survey question as the survey world writes it (`prompt.ts`): the lines
  * `Respondent:`, `Attributes: k=v; ...`, `Survey item:`, `Item kind:`, `Options (in this
  * order):` then `- id: label` lines, `Range: a to b`, `Elicitation:`, and in later phases
  * `Your earlier answer:`, `- Respondent N: answer` lines, `Pushback: disagree|opposite X`.
@@ -24,14 +28,18 @@ export interface SurveyQuestion {
 
 const KEY = /^([A-Z][A-Za-z ]*): (.*)$/;
 
-function scan(request: ChatRequest): { keys: Map<string, string>; shown: string[]; neighbours: string[] } {
+function scan(messages: readonly MessageText[]): {
+  keys: Map<string, string>;
+  shown: string[];
+  neighbours: string[];
+} {
   const keys = new Map<string, string>();
   let shown: string[] = [];
   let neighbours: string[] = [];
-  for (const m of request.messages) {
+  for (const m of messages) {
     if (m.role === 'assistant') continue;
     let block: 'options' | 'neighbours' | null = null;
-    for (const line of messageText(m).split('\n')) {
+    for (const line of m.text.split('\n')) {
       if (line.startsWith('Options (in this order):')) [block, shown] = ['options', []];
       else if (line.startsWith('Your neighbours answered:')) [block, neighbours] = ['neighbours', []];
       const option = block === 'options' ? /^- ([^:]+):/.exec(line) : null;
@@ -55,9 +63,9 @@ function attributesOf(line: string): Record<string, string> {
   return out;
 }
 
-/** Reads the survey question of a request, or null when the prompt is not one. */
-export function readSurveyQuestion(request: ChatRequest): SurveyQuestion | null {
-  const { keys, shown, neighbours } = scan(request);
+/** Reads the survey question of a chat request's messages, or null when the prompt is not one. */
+export function readSurveyQuestion(messages: readonly MessageText[]): SurveyQuestion | null {
+  const { keys, shown, neighbours } = scan(messages);
   const item = keys.get('Survey item');
   const kind = keys.get('Item kind');
   if (!item || (kind !== 'choice' && kind !== 'likert' && kind !== 'numeric')) return null;

@@ -3,11 +3,11 @@ import type { ZodError } from 'zod';
 import { type ChatRequest, chatRequestSchema } from './chat-request.ts';
 import type { FaultInjector } from './fault-injector.ts';
 import { errorBody, readBody, sendError, sendEvents, sendJson, sendRaw } from './http-io.ts';
+import type { ResponderReply } from './llm-responder.ts';
 import type { LocalServerStats } from './local-server-stats.ts';
-import { type ResponderReply, respond } from './responder.ts';
+import type { ResponderRegistry } from './responder-registry.ts';
 import type { ResolvedLocalServerOptions } from './serve-llm-options.ts';
 import type { ServerTimers } from './server-timers.ts';
-import type { SyntheticRespondents } from './synthetic-respondents.ts';
 import { completionBody, completionChunks } from './wire-format.ts';
 
 /** What the handler shares with the server that owns it. */
@@ -16,8 +16,8 @@ export interface ChatHandlerDeps {
   injector: FaultInjector;
   timers: ServerTimers;
   stats: LocalServerStats;
-  /** The synthetic-respondents mode, when the server was started with a ground-truth file. */
-  synthetic?: SyntheticRespondents;
+  /** The responders that answer chat requests. */
+  registry: ResponderRegistry;
 }
 
 const INJECTED_500 = errorBody(
@@ -29,7 +29,7 @@ const INJECTED_500 = errorBody(
 /**
  * Handles `POST /v1/chat/completions`: reads and validates the body (400 in OpenAI's error
  * shape when it is not valid JSON or not a valid request), draws the request's fate, waits
- * the injected latency, then fails as drawn or answers with the responder's reply, as one
+ * the injected latency, then fails as drawn or answers with the registry's reply, as one
  * JSON object or as server-sent events when `stream` is true.
  */
 export async function handleChatCompletion(
@@ -54,7 +54,7 @@ export async function handleChatCompletion(
   else if (fault === '429') sendRateLimited(res, deps.options);
   else if (fault === '500') sendError(res, 500, INJECTED_500);
   else {
-    const reply = deps.synthetic?.respond(request) ?? respond(request);
+    const reply = deps.registry.respond(request);
     if (fault === 'malformed') sendMalformed(res, request, reply);
     else sendReply(res, request, reply, deps);
   }

@@ -1,4 +1,4 @@
-import { SeededStream } from '../../core/index.ts';
+import { SeededStream } from '../core/index.ts';
 import type { FaultKind, ResolvedLocalServerOptions } from './serve-llm-options.ts';
 
 /** What happens to one chat completion request. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestSchema, readPromptFacts, respond } from '../../../src/llm/server/index.ts';
+import { chatRequestSchema, readPromptFacts, respond } from '../../src/llm-server/index.ts';
 import { conventionBody, SYSTEM_ANA, userTurn, validatorFor } from './helpers.ts';
 
 const reply = (body: Record<string, unknown>) => respond(chatRequestSchema.parse(body));

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/llm/server/chat-request.ts';
-import { SyntheticRespondents } from '../../../src/llm/server/synthetic-respondents.ts';
-import { syntheticTruthSchema } from '../../../src/llm/server/synthetic-truth.ts';
+import type { ChatRequest } from '../../../src/llm-server/chat-request.ts';
+import { RequestKit } from '../../../src/llm-server/request-kit.ts';
 import { wilson } from '../../../src/stats/index.ts';
 import type { SurveyItem } from '../../../worlds/survey/items.ts';
 import { buildQuestion, type Question } from '../../../worlds/survey/prompt.ts';
+import { SyntheticRespondents } from '../../../worlds/survey/synthetic-respondents.ts';
+import { syntheticTruthSchema } from '../../../worlds/survey/synthetic-truth.ts';
 
 // The synthetic responder called directly (the HTTP path is tested in
 // test/worlds/survey/synthetic.test.ts): each planted effect shows in its answers.
@@ -32,7 +33,7 @@ function request(q: Partial<Question> & { respondent: number; item: SurveyItem }
   return { model: 'grapevine-local', messages: buildQuestion(full), temperature: 1, seed: 1 } as ChatRequest;
 }
 
-const reply = (s: SyntheticRespondents, r: ChatRequest) => JSON.parse(s.respond(r)!.content!);
+const reply = (s: SyntheticRespondents, r: ChatRequest) => JSON.parse(s.respond(new RequestKit(r))!.content!);
 const N = 800;
 
 describe('synthetic respondents', () => {
@@ -102,6 +103,6 @@ describe('synthetic respondents', () => {
   it('leaves requests that are not survey questions to the ordinary responder', () => {
     const s = new SyntheticRespondents(syntheticTruthSchema.parse({}));
     const plain = { model: 'm', messages: [{ role: 'user', content: 'Hello' }] } as ChatRequest;
-    expect(s.respond(plain)).toBeUndefined();
+    expect(s.respond(new RequestKit(plain))).toBeUndefined();
   });
 });

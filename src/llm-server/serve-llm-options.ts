@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LlmResponder } from './llm-responder.ts';
 
 /** The faults the local server can inject, as named on the command line. */
 export const FAULT_KINDS = ['429', '500', 'timeout', 'malformed', 'drop'] as const;
@@ -31,10 +32,14 @@ export interface LocalServerOptions {
   faultTimeoutMs?: number;
   /** Seed of the fault and latency stream (default 0). */
   seed?: number | string;
-  /** Ground-truth file of the synthetic-respondents mode (survey questions answered from it; docs/SURVEY.md); empty or unset: off. */
-  synthetic?: string;
   /** Answer `logprobs: true` requests with token log-probabilities (default true); false: `logprobs: null`, like an endpoint without them. */
   logprobs?: boolean;
+  /**
+   * Responders asked before the generic ones, in this order: worlds' answers to their own
+   * prompt formats (see {@link LlmResponder}). Not a command-line option: `grapevine serve-llm`
+   * passes those of the CLI's contributions and of `--world FILE`.
+   */
+  responders?: readonly LlmResponder[];
 }
 
 /** A number flag that also accepts its command-line string form (`"8787"`). */
@@ -81,15 +86,11 @@ export const localServerOptionsSchema = z.object({
       'How long a timeout fault holds the request before dropping it, in ms; 0 = until the client gives up',
     ),
   seed: z.union([z.number(), z.string()]).default(0).describe('Seed of the fault and latency random stream'),
-  synthetic: z
-    .string()
-    .default('')
-    .describe('Ground-truth file (YAML/JSON): answer survey questions as synthetic respondents (empty: off)'),
   logprobs: z
     .preprocess((v) => (v === 'false' ? false : v === 'true' ? true : v), z.boolean())
     .default(true)
     .describe('Return token log-probabilities when a request asks for them (false: logprobs null)'),
 });
 
-/** {@link LocalServerOptions} with every default filled in (the output of the schema). */
+/** {@link LocalServerOptions} with every default filled in (the output of the schema), responders aside. */
 export type ResolvedLocalServerOptions = z.output<typeof localServerOptionsSchema>;

@@ -6,7 +6,7 @@ import {
   localServerOptionsSchema,
   type ResolvedLocalServerOptions,
   startLocalLlmServer,
-} from '../../../src/llm/server/index.ts';
+} from '../../src/llm-server/index.ts';
 
 describe('localServerOptionsSchema', () => {
   it('fills the defaults', () => {
@@ -21,7 +21,6 @@ describe('localServerOptionsSchema', () => {
       retryAfterSeconds: 1,
       faultTimeoutMs: 0,
       seed: 0,
-      synthetic: '',
       logprobs: true,
     });
   });
@@ -47,7 +46,7 @@ describe('localServerOptionsSchema', () => {
     for (const [key, schema] of Object.entries(localServerOptionsSchema.shape))
       expect(schema.description, key).toBeTruthy();
     expectTypeOf<LocalServerOptions>().toExtend<z.input<typeof localServerOptionsSchema>>();
-    expectTypeOf<ResolvedLocalServerOptions>().toExtend<Required<LocalServerOptions>>();
+    expectTypeOf<ResolvedLocalServerOptions>().toExtend<Required<Omit<LocalServerOptions, 'responders'>>>();
   });
 });
 

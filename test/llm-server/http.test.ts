@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/server/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { assembleStream, conventionBody, jsonOf, postChat, ssePayloads, validatorFor } from './helpers.ts';
 
 let server: LocalLlmServer | undefined;

@@ -1,5 +1,4 @@
-import type { Json } from '../../core/index.ts';
-import { fieldRole } from './field-role.ts';
+import type { Json } from '../core/index.ts';
 import { type FillContext, type FillPath, lastKey } from './fill-context.ts';
 import { classifyAction } from './reply-plan.ts';
 import {
@@ -19,8 +18,8 @@ const MAX_DEPTH = 12;
  * Builds a value that validates against a JSON Schema, filled from the reply plan:
  * every property is filled (required or not); `const` and `enum` are honoured (an `action`
  * enum gets the planned action, a `to` enum the addressee, others a deterministic pick);
- * strings get the in-character line, the addressee, a reason... by property name (see
- * `field-role.ts`); integers and numbers fall mid-range within `minimum`/`maximum`
+ * strings get the in-character line, the addressee, a reason... by the role of the property
+ * name (`ctx.roleOf`, see `field-role.ts`); integers and numbers fall mid-range within `minimum`/`maximum`
  * (0..10 when unbounded), as a judge's scores would; arrays get `max(minItems, 1)` items
  * capped by `maxItems` (tuples via `prefixItems`); `anyOf`/`oneOf` take the first non-null
  * branch. `pattern` is not honoured.
@@ -33,7 +32,7 @@ function fill(raw: unknown, ctx: FillContext, path: FillPath, depth: number): Js
   if (depth > MAX_DEPTH) return null;
   const node = resolveNode(raw, ctx.root);
   const key = lastKey(path);
-  const role = fieldRole(key);
+  const role = ctx.roleOf(key);
   if ('const' in node) return node.const as Json;
   if (Array.isArray(node.enum) && node.enum.length > 0)
     return chooseEnum(node.enum as Json[], role, path, ctx);

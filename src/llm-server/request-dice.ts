@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, sha256Hex } from '../../core/index.ts';
+import { canonicalJson, sha256Hex } from '../core/index.ts';
 import { type ChatRequest, messageText } from './chat-request.ts';
 
 const TWO_POW_32 = 4294967296;

@@ -1,4 +1,5 @@
 import type { JsonSchemaObject } from './chat-request.ts';
+import type { FieldRole } from './field-role.ts';
 import type { ReplyPlan } from './reply-plan.ts';
 import type { RequestDice } from './request-dice.ts';
 
@@ -8,6 +9,8 @@ export interface FillContext {
   dice: RequestDice;
   /** The root schema, for `$ref`s. */
   root: JsonSchemaObject;
+  /** The role of a property name: the responders' declared roles, then the generic vocabulary (`fieldRole`). */
+  roleOf(key: string): FieldRole;
 }
 
 /** Where a value sits: the keys and indexes leading to it, and whether a sibling is a number. */

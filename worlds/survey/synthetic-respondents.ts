@@ -1,10 +1,11 @@
-import { type ChatRequest, messageText } from './chat-request.ts';
-import { RequestDice } from './request-dice.ts';
-import type { ResponderReply } from './responder.ts';
+import type { LlmResponder, ResponderKit, ResponderReply } from '../../src/index.ts';
 import { readSurveyQuestion, type SurveyQuestion } from './survey-question.ts';
 import type { SyntheticTruth } from './synthetic-truth.ts';
-import { certainTokens, type WireTokenLogprob } from './token-logprobs.ts';
-import { countTokens, TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING } from './tokenizer.ts';
+
+/** A token of a reply with its log-probability and alternatives (the local server's wire shape). */
+type TokenLogprob = ReturnType<ResponderKit['certainTokens']>[number];
+/** The dice of a request (see `ResponderKit.dice`). */
+type Dice = ResponderKit['dice'];
 
 /** A distribution over answers, in ordinal order (options or numeric values). */
 interface Dist {
@@ -54,7 +55,7 @@ function draw(d: Dist, u: number): string {
  * probability 0 are left out, most likely first, ties in distribution order); the JSON
  * around it is certain. So `top_logprobs` at the answer token give the planted distribution back.
  */
-function answerTokens(id: string, d: Dist): WireTokenLogprob[] | undefined {
+function answerTokens(kit: ResponderKit, id: string, d: Dist): TokenLogprob[] | undefined {
   const prefix = '{"answer":"';
   if (JSON.stringify(id) !== `"${id}"`) return undefined;
   const top = d.ids
@@ -63,29 +64,34 @@ function answerTokens(id: string, d: Dist): WireTokenLogprob[] | undefined {
     .sort((a, b) => b.logprob - a.logprob || a.k - b.k)
     .map(({ token, logprob }) => ({ token, logprob }));
   const chosen = top.find((a) => a.token === id)?.logprob ?? 0;
-  return [...certainTokens(prefix), { token: id, logprob: chosen, top }, ...certainTokens('"}')];
+  return [...kit.certainTokens(prefix), { token: id, logprob: chosen, top }, ...kit.certainTokens('"}')];
 }
 
 /**
- * The synthetic-respondents mode of the local server: answers the survey world's questions
- * from a ground-truth file instead of the generic responder, so that every planted effect
- * (distributions per item and persona group, compression, group bias, order effect,
- * conformity, flips under pushback) can be recovered from a run's answers. Every draw comes
- * from {@link RequestDice} (the request's content), so reruns and replays agree. Requests
- * that are not survey questions return `undefined` (the generic responder answers them).
+ * The survey world's responder of the local LLM server (`grapevine serve-llm --synthetic
+ * FILE`): answers the survey's questions from a ground-truth file instead of the generic
+ * responder, so that every planted effect (distributions per item and persona group,
+ * compression, group bias, order effect, conformity, flips under pushback) can be recovered
+ * from a run's answers. Every draw comes from the request's dice (its content), so reruns and
+ * replays agree. Requests that are not survey questions return `undefined` (the next
+ * responder answers them).
  */
-export class SyntheticRespondents {
+export class SyntheticRespondents implements LlmResponder {
+  readonly name = 'survey-synthetic';
+
   constructor(readonly truth: SyntheticTruth) {}
 
   /** The reply to a survey question, or undefined for any other request. */
-  respond(request: ChatRequest): ResponderReply | undefined {
-    const q = readSurveyQuestion(request);
+  respond(kit: ResponderKit): ResponderReply | undefined {
+    const q = readSurveyQuestion(
+      kit.request.messages.map((m) => ({ role: m.role, text: kit.messageText(m) })),
+    );
     if (!q) return undefined;
-    const dice = RequestDice.fromRequest(request);
+    const { dice } = kit;
     const d = this.planted(q);
     const later = this.answer(q, d, dice);
     let body: Record<string, unknown>;
-    let tokens: WireTokenLogprob[] | undefined;
+    let tokens: TokenLogprob[] | undefined;
     if (q.elicitation === 'distribution' && q.kind !== 'numeric') {
       const shown =
         later === undefined ? d : { ids: q.shown, p: q.shown.map((id) => (id === later ? 1 : 0)) };
@@ -95,21 +101,10 @@ export class SyntheticRespondents {
     } else {
       const id = later ?? draw(d, dice.unit('answer'));
       body = { answer: this.value(q, id) };
-      if (q.kind !== 'numeric') tokens = answerTokens(id, later === undefined ? d : { ids: [id], p: [1] });
+      if (q.kind !== 'numeric')
+        tokens = answerTokens(kit, id, later === undefined ? d : { ids: [id], p: [1] });
     }
-    const content = JSON.stringify(body);
-    let promptTokens = TOKENS_REPLY_PRIMING;
-    for (const m of request.messages) promptTokens += TOKENS_PER_MESSAGE + countTokens(messageText(m));
-    return {
-      content,
-      toolCalls: [],
-      finishReason: 'stop',
-      json: true,
-      promptTokens,
-      completionTokens: countTokens(content),
-      key: dice.key,
-      ...(tokens ? { tokens } : {}),
-    };
+    return kit.jsonReply(JSON.stringify(body), tokens);
   }
 
   /** The item's distribution for this respondent: group override, compression, bias, order effect. */
@@ -145,7 +140,7 @@ export class SyntheticRespondents {
   }
 
   /** A later phase's answer (kept, flipped, or adopted), or undefined for a fresh draw. */
-  private answer(q: SurveyQuestion, d: Dist, dice: RequestDice): string | undefined {
+  private answer(q: SurveyQuestion, d: Dist, dice: Dice): string | undefined {
     if (q.earlier === undefined) return undefined;
     if (q.pushback) {
       if (!dice.chance('flip', this.truth.flip)) return q.earlier;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LocalLlmServer } from '../../../src/llm/server/index.ts';
+import type { LocalLlmServer } from '../../src/llm-server/index.ts';
 
 /** A system prompt following the convention. */
 export const SYSTEM_ANA = [

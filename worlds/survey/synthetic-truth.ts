@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
-import { ConfigError } from '../../core/index.ts';
+import { ConfigError, z } from '../../src/index.ts';
 
 const share = z.number().min(0);
 const answers = z

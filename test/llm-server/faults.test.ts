@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FaultKind, type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/server/index.ts';
+import { type FaultKind, type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { conventionBody, jsonOf, postChat, ssePayloads } from './helpers.ts';
 
 let server: LocalLlmServer | undefined;

@@ -1,4 +1,4 @@
-import type { ResponderReply } from './responder.ts';
+import type { ResponderReply } from './llm-responder.ts';
 import { certainTokens, wireLogprobs } from './token-logprobs.ts';
 import { streamPieces } from './tokenizer.ts';
 

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatOpenAI, type ChatOpenAIFields } from '@langchain/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/server/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { SYSTEM_ANA, userTurn } from './helpers.ts';
 
 let server: LocalLlmServer | undefined;

@@ -1,19 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConfigError } from '../../core/index.ts';
+import { ConfigError } from '../core/index.ts';
 import { handleChatCompletion } from './chat-handler.ts';
 import { handleEmbeddings } from './embeddings-handler.ts';
 import { FaultInjector } from './fault-injector.ts';
 import { errorBody, sendError, sendJson } from './http-io.ts';
 import { emptyStats, type LocalServerStats } from './local-server-stats.ts';
+import { ResponderRegistry } from './responder-registry.ts';
 import {
   type LocalServerOptions,
   localServerOptionsSchema,
   type ResolvedLocalServerOptions,
 } from './serve-llm-options.ts';
 import { ServerTimers } from './server-timers.ts';
-import { SyntheticRespondents } from './synthetic-respondents.ts';
-import { loadSyntheticTruth } from './synthetic-truth.ts';
 import { LOCAL_CREATED } from './wire-format.ts';
 
 /** A running local OpenAI-compatible server. */
@@ -38,7 +37,8 @@ export interface LocalLlmServer {
  * instead of a real model. Routes: `POST /v1/chat/completions` (plain and `stream: true`),
  * `POST /v1/embeddings` (hashed bag of words, a test stand-in), `GET /v1/models`,
  * `GET /v1/models/<id>`, `GET /health` (the `/v1` prefix is optional).
- * Replies come from the deterministic `respond`; faults and latency are injected per
+ * Replies come from the deterministic responders (`opts.responders`, then the generic ones;
+ * see {@link ResponderRegistry}); faults and latency are injected per
  * request from a seeded stream (see {@link FaultInjector}). Options are validated with
  * {@link localServerOptionsSchema}; a bad option, or a port that cannot be bound, throws a
  * `ConfigError`.
@@ -47,15 +47,12 @@ export async function startLocalLlmServer(opts: LocalServerOptions = {}): Promis
   const options = resolveOptions(opts);
   const stats = emptyStats();
   const timers = new ServerTimers();
-  const synthetic = options.synthetic
-    ? new SyntheticRespondents(loadSyntheticTruth(options.synthetic))
-    : undefined;
   const deps = {
     options,
     stats,
     timers,
     injector: new FaultInjector(options),
-    ...(synthetic && { synthetic }),
+    registry: new ResponderRegistry(opts.responders),
   };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {

@@ -1,11 +1,10 @@
-import { fieldRole } from './field-role.ts';
 import { type FillContext, type FillPath, lastKey } from './fill-context.ts';
 import { numberKeyword, type SchemaNode } from './schema-node.ts';
 
 /**
  * A string for a schema node, by its `format` when it has a common one (date-time, date,
  * time, email, uri, uuid, hostname, ipv4), else by the role of its property name (see
- * `fieldRole`), then stretched or cut to `minLength`/`maxLength`.
+ * `FillContext.roleOf`), then stretched or cut to `minLength`/`maxLength`.
  */
 export function fillString(node: SchemaNode, ctx: FillContext, path: FillPath): string {
   const value = byFormat(node.format, ctx) ?? byRole(ctx, path);
@@ -21,7 +20,7 @@ function byRole(ctx: FillContext, path: FillPath): string {
   const suffix = typeof i === 'number' && i > 0 ? ` (${i + 1})` : '';
   // A string in a tuple beside a score (`[reason, score]`) is the reason, whatever the tuple's name.
   if (path.besideScore && typeof i === 'number') return reason(ctx, path);
-  switch (fieldRole(lastKey(path))) {
+  switch (ctx.roleOf(lastKey(path))) {
     case 'text':
       return plan.text + suffix;
     case 'to':
@@ -49,7 +48,7 @@ const JUDGE_REMARKS = [
 function reason(ctx: FillContext, path: FillPath): string {
   const { plan, dice } = ctx;
   if (path.besideScore) {
-    const dimension = lastKey(path, (k) => fieldRole(k) === 'reason') || 'overall';
+    const dimension = lastKey(path, (k) => ctx.roleOf(k) === 'reason') || 'overall';
     const who = plan.name ?? 'The agent';
     return `${humanize(dimension)}: ${dice.pick(`remark:${path.keys.join('.')}`, JUDGE_REMARKS)(who)}`;
   }
