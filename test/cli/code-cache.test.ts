@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cli, tempDir } from './run-cli.ts';
+import { BIN, cleanEnv, cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const RUN = ['run', 'rumor', '--set', 'n=500', '--seed', '3', '--json'];
 
@@ -42,7 +43,7 @@ function withFlag(args: readonly string[]): Promise<{ code: number | null; stdou
 
 describe('the code cache of the bundled CLI', () => {
   it('compiles every file a run loads from the cache, and a refused cache changes nothing', async () => {
-    const dir = tempDir('grapevine-cache-');
+    const dir = tempDir('cache');
     const cachedRun = await cli([...RUN, '--out', join(dir, 'a.ndjson')], {
       env: { GRAPEVINE_CODE_CACHE: 'report' },
     });

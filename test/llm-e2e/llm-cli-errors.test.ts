@@ -1,22 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckedOutcome, cliChecked } from '../cli/in-process-checked.ts';
-import { cleanEnv, llmLines, tempDir } from './e2e-helpers.ts';
+import { cleanEnv } from '../support/cli.ts';
+import { type CheckedOutcome, cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { llmLines } from './e2e-helpers.ts';
 
 // Every invalid LLM flag or variable ends the command at once with exit 2 and one error line
 // (and its hint), before any server is started; a run whose LLM calls all failed exits 1
 // unless fallbacks were asked for; `serve-llm` timeout faults last as long as asked. The
-// commands run in this process (in-process-checked.ts: what a command decides; it must leave
+// commands run in this process (support/cli-in-process.ts: what a command decides; it must leave
 // no server, socket or timer open, which in a real process would keep it from exiting); a
 // command that hangs fails its case at the test timeout. The fault-duration case spawns
 // `serve-llm`: it is about a server process and how it exits on SIGINT.
 
 const bin = resolve('bin/grapevine.mjs');
 const EXIT_WITHIN = 40_000;
-const dir = tempDir('grapevine-llm-cli-errors-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('llm-cli-errors');
 
 type Exit = CheckedOutcome;
 

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +17,7 @@ import {
   resolveLlmConfig,
 } from '../../src/llm/index.ts';
 import { startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const FAKE_KEY = 'sk-GRAPEVINE-FAKE-KEY-1234';
 const noSleep = async () => {};
@@ -210,8 +208,7 @@ describe('the LLM stack over HTTP', () => {
   });
 
   it('serves repeated prompts from the on-disk cache', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'grapevine-llm-cache-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = tempDir('llm-cache');
     const s = await server();
     const first = await live(s.url, { llmCache: dir });
     const texts = await Promise.all(requests().map(async (r) => (await first.port.complete(r)).text));

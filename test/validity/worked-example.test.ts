@@ -1,11 +1,11 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { type CompareReport, readHumanFile, totalVariation } from '../../src/validity/index.ts';
 import { surveyAnswersFromLog } from '../../worlds/survey/answers.ts';
 import { surveyResponders } from '../../worlds/survey/responders.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The README's worked example at a small size: synthetic respondents from the shipped
 // example truth answer the two dictator items, and `compare` scores them against the
@@ -13,7 +13,7 @@ import { cli, tempDir } from '../cli/run-cli.ts';
 const AGENTS = 60;
 const data = 'worlds/survey/data';
 const human = 'data/human/dictator-giving-taking.csv';
-const dir = tempDir('grapevine-worked-example-');
+const dir = tempDir('worked-example');
 const log = join(dir, 'survey.ndjson');
 let server: LocalLlmServer;
 
@@ -44,7 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('worked example: a synthetic survey against the shipped dictator reference', () => {

@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
@@ -11,18 +10,17 @@ import {
   loadTemplates,
   PLACEHOLDERS,
 } from '../../../worlds/sotopia/templates.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
-
-const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
+const dir = tempDir('sotopia-templates');
 
 /**
- * The CLI in this process (the CLI's `main`: what a run writes and refuses; a process start
- * costs ~0.3 CPU-s), with the OpenAI variables set but empty for the command only (they must
- * count as unset); it may leave open only idle keep-alive connections to `server`.
+ * The commands run in this process (the CLI's `main`: what a run writes and refuses; a process
+ * start costs ~0.3 CPU-s), with the OpenAI variables set but empty for the command only (they
+ * must count as unset); they may leave open only idle keep-alive connections to `server`.
  */
-const cli = (...args: string[]) => cliChecked(args, { env: EMPTY, llm: server });
+const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 
 function templatesDir(name: string, files: Record<string, string>): string {
   const d = mkdtempSync(join(dir, `${name}-`));
@@ -57,33 +55,39 @@ describe('prompt templates as data', () => {
 
   it('a template without a required placeholder is exit 2 naming it', async () => {
     expect(() => loadTemplates(brokenDir)).toThrow(/judge\.txt lacks the placeholder \{history\}/);
-    const r = await cli('run', 'sotopia', '--set', `templates=${brokenDir}`, '--llm-base-url', server.url);
+    const r = await cliChecked(
+      ['run', 'sotopia', '--set', `templates=${brokenDir}`, '--llm-base-url', server.url],
+      { llm: server },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('{history}');
     expect(r.stderr.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(2);
   });
 
   it('a user template appears verbatim in the recorded prompts, its hash in the header; the log replays', async () => {
-    const run = await cli(
-      'run',
-      'sotopia',
-      '--set',
-      'scenario=mutual_friend_00001',
-      '--set',
-      'maxTurns=3',
-      '--set',
-      `templates=${userDir}`,
-      '--set',
-      'seatModels=["model-a","model-b"]',
-      '--set',
-      'judgeModel=judge-x',
-      '--log',
-      'full',
-      '--out',
-      log,
-      '--llm-base-url',
-      server.url,
-      '--json',
+    const run = await cliChecked(
+      [
+        'run',
+        'sotopia',
+        '--set',
+        'scenario=mutual_friend_00001',
+        '--set',
+        'maxTurns=3',
+        '--set',
+        `templates=${userDir}`,
+        '--set',
+        'seatModels=["model-a","model-b"]',
+        '--set',
+        'judgeModel=judge-x',
+        '--log',
+        'full',
+        '--out',
+        log,
+        '--llm-base-url',
+        server.url,
+        '--json',
+      ],
+      { llm: server },
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -110,7 +114,7 @@ describe('prompt templates as data', () => {
     expect(judge[0].params.temperature).toBe(0);
     expect(turns[0].params.temperature).toBe(1);
     await server.close();
-    const replay = await cli('replay', log, '--verify', '--json');
+    const replay = await cliChecked(['replay', log, '--verify', '--json'], { env: EMPTY, llm: server });
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
     server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });

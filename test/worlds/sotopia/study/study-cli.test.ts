@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -13,12 +12,13 @@ import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
 import { sotopiaScriptResponder } from '../../../../worlds/sotopia/llm-responder.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
-import { cliChecked } from '../../../cli/in-process-checked.ts';
-import { startServeLlm } from '../../../cli/serve-llm-child.ts';
+import { cliChecked } from '../../../support/cli-in-process.ts';
+import { startServeLlm } from '../../../support/serve-llm-child.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
 
 /** The grapevine CLI, for the study that is killed (a process of its own). */
 const studyBin = resolve('bin/grapevine.mjs');
-const root = mkdtempSync(join(tmpdir(), 'grapevine-study-'));
+const root = tempDir('study');
 const FIRST = importSotopia().environments[0];
 const SCENARIOS = [FIRST.env_id, 'mutual_friend_00001', 'craigslist_bargains_00000'];
 const MODES = ['agents', 'script', 'mindreaders'];
@@ -35,10 +35,6 @@ interface Outcome {
  * The CLI in this process (what a command decides and writes; one command at a time, no
  * resource left open), with the OpenAI variables set but empty (they must count as unset).
  */
-function cli(args: string[]): Promise<Outcome> {
-  return cliChecked(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
-}
-
 function studyArgs(out: string, url: string, ...extra: string[]): string[] {
   return [
     'study',
@@ -65,7 +61,7 @@ function studyArgs(out: string, url: string, ...extra: string[]): string[] {
   ];
 }
 
-const study = (out: string, url: string, ...extra: string[]) => cli(studyArgs(out, url, ...extra));
+const study = (out: string, url: string, ...extra: string[]) => cliChecked(studyArgs(out, url, ...extra));
 
 function read(path: string): string {
   return readFileSync(path, 'utf8');
@@ -113,7 +109,7 @@ beforeAll(async () => {
     // the first agents episode, run on its own with the same world parameters and episode seed
     const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
     const first = report.episodes.find((e) => e.mode === 'agents')!;
-    standalone = await cli([
+    standalone = await cliChecked([
       'run',
       'sotopia',
       '--set',
@@ -228,7 +224,7 @@ describe('grapevine study sotopia', () => {
     const logs = logsOf(full);
     const outcomes: Outcome[] = [];
     for (const f of logs)
-      outcomes.push(await cli(['replay', join(full, 'episodes', f), '--verify', '--json']));
+      outcomes.push(await cliChecked(['replay', join(full, 'episodes', f), '--verify', '--json']));
     outcomes.forEach((o, k) => {
       expect(o.stderr, logs[k]).toBe('');
       expect(o.code, logs[k]).toBe(0);
@@ -316,7 +312,7 @@ describe('bad input', () => {
 
   it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
     const out = join(root, `bad-${extra.join('_').replace(/[^\w]/g, '_')}`);
-    const r = await cli([
+    const r = await cliChecked([
       'study',
       'sotopia',
       '--out',
@@ -336,7 +332,7 @@ describe('bad input', () => {
 
   it('a study directory with another config: exit 2, nothing changed', async () => {
     const before = read(join(full, 'report.json'));
-    const r = await cli(studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
+    const r = await cliChecked(studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a study with another config \(seed differ\)/);
     expect(read(join(full, 'report.json'))).toBe(before);
@@ -347,7 +343,7 @@ describe('bad input', () => {
     await gone.close();
     const out = join(root, 'unreachable');
     const args = [...studyArgs(out, gone.url, '--llm-attempts', '1', '--modes', 'agents,script')];
-    const r = await cli(args);
+    const r = await cliChecked(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /episode episodes\/\S+-agents\.ndjson failed: \d+ LLM call\(s\) failed after all retries \(LLM call failed \(connection\)/,
@@ -356,13 +352,13 @@ describe('bad input', () => {
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     expect(logsOf(out)).toEqual([]);
     expect(readdirSync(join(out, 'episodes')).some((f) => f.endsWith('.ndjson.failed'))).toBe(true);
-    const again = await cli([...args, '--json']);
+    const again = await cliChecked([...args, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 0, ran: 0, complete: false });
   });
 
   it('no --out: exit 2', async () => {
-    const r = await cli(['study', 'sotopia', '--modes', 'agents']);
+    const r = await cliChecked(['study', 'sotopia', '--modes', 'agents']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/needs --out DIR/);
   });

@@ -2,7 +2,7 @@
 // in-process against it: the server's work then does not share the test's event loop, and
 // the test process holds only the client side of the connections.
 import { spawn } from 'node:child_process';
-import { BIN, cleanEnv } from './run-cli.ts';
+import { BIN, cleanEnv } from '../support/cli.ts';
 
 /** A running `grapevine serve-llm` child. */
 export interface ServeLlmChild {

@@ -1,13 +1,26 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli } from './run-cli.ts';
+import { cli } from './cli.ts';
+import { tempDir } from './temp-dir.ts';
 
-/** A 30-node ring with chords, as an edge-list CSV (with `extra` rows appended). */
-export function ringCsv(extra = ''): string {
+/** Options of {@link ringCsv}. */
+export interface RingOptions {
+  /** Nodes (default 30). */
+  n?: number;
+  /** Each node also links to the node this far ahead (default 7); 0: a plain ring. */
+  chord?: number;
+  /** Rows appended after the edges (default none). */
+  extra?: string;
+}
+
+/** A ring of `n` nodes, each also linked `chord` ahead, as an edge-list CSV with a header. */
+export function ringCsv({ n = 30, chord = 7, extra = '' }: RingOptions = {}): string {
   const rows = ['source,target'];
-  for (let i = 0; i < 30; i++) rows.push(`${i},${(i + 1) % 30}`, `${i},${(i + 7) % 30}`);
+  for (let i = 0; i < n; i++) {
+    rows.push(`${i},${(i + 1) % n}`);
+    if (chord > 0) rows.push(`${i},${(i + chord) % n}`);
+  }
   return `${rows.join('\n')}\n${extra}`;
 }
 

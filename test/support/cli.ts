@@ -2,10 +2,11 @@
 // (bin/grapevine.mjs -> dist/, rebuilt by the vitest global setup when stale) in a real child
 // process, with real exit codes, no inherited LLM settings, a kill timeout, and at most as
 // many children in flight per test worker as the machine has cores (each child is CPU bound).
+// Cases about what a command decides rather than about the process run it in-process
+// (cli-in-process.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 
 /** What a CLI subprocess did. */
 export interface CliOutcome {
@@ -41,7 +42,7 @@ export interface CliOptions {
 }
 
 /** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
-const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
+export const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
 
 /** The test process's environment without any LLM settings, without colour, plus `extra`. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -105,9 +106,21 @@ function spawnOnce(args: readonly string[], opts: CliOptions): Promise<CliOutcom
   });
 }
 
-/** A fresh temporary directory. */
-export function tempDir(prefix = 'grapevine-rel-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+/** The last line of a command's stdout parsed as JSON (its `--json` summary); throws unless it exited 0. */
+export function jsonOf(
+  args: readonly string[],
+  r: { code: number | null; stdout: string; stderr: string },
+): Record<string, unknown> {
+  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Record<string, unknown>;
+}
+
+/** `grapevine ...args --json` in a child process: its summary; throws unless it exited 0. */
+export async function cliJson(
+  args: readonly string[],
+  opts: CliOptions = {},
+): Promise<Record<string, unknown>> {
+  return jsonOf(args, await cli([...args, '--json'], opts));
 }
 
 /** True when the text holds something like a stack trace. */
