@@ -26,7 +26,9 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
             'survey world: answer survey questions as synthetic respondents from a ground-truth file',
         },
       ],
-      load: async (options) => (await import('./survey/responders.ts')).surveyResponders(options),
+      // the ground-truth reader is loaded only when a file is named
+      load: async (options) =>
+        options.synthetic ? (await import('./survey/responders.ts')).surveyResponders(options) : [],
     },
   },
   sotopiaContribution,

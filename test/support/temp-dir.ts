@@ -2,7 +2,8 @@
 // it holds, and removed after the test file that made it (the setup file
 // test/support/remove-temp-dirs.ts calls removeTempDirs once each file's tests are done).
 // GRAPEVINE_KEEP_TEMP=1 keeps them, to look at what a failed test wrote.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,8 +17,8 @@ export function tempDir(label = 'test'): string {
 }
 
 /** Removes every folder {@link tempDir} made since the last call (kept under GRAPEVINE_KEEP_TEMP=1). */
-export function removeTempDirs(): void {
+export async function removeTempDirs(): Promise<void> {
   const dirs = made.splice(0);
   if (process.env.GRAPEVINE_KEEP_TEMP === '1') return;
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
 }
