@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasStack, cli as spawned } from '../support/cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
 import { cliChecked } from '../support/cli-in-process.ts';
 import { lines, reChain } from '../support/logs.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -77,7 +77,7 @@ describe('diff (issue 15, item 17)', () => {
       ).code,
     ).toBe(0);
     // the one spawned diff of the suite: its text on a real process's stdout
-    const r = await spawned(['diff', parent, other]);
+    const r = await cli(['diff', parent, other]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('the headers differ in: ticks');
     expect(r.stdout).not.toContain('[]');
@@ -141,7 +141,7 @@ describe('audit (issue 15, items 10, 16)', () => {
     raw[k] = JSON.stringify(e);
     const bad = join(dir, 'null-messages.ndjson');
     writeFileSync(bad, reChain(raw));
-    const r = await spawned(['audit', bad]);
+    const r = await cli(['audit', bad]);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(`line ${k + 1}`);
     expect(hasStack(r.stdout + r.stderr)).toBe(false);

@@ -133,7 +133,7 @@ describe('a world file with its own responders', { timeout: 180_000 }, () => {
     const a = await cli(['run', './bad-export.ts', '--out', 'a.ndjson'], { cwd: dir });
     expect(a.code).toBe(2);
     expect(a.stderr.split('\n')[0]).toBe(
-      'grapevine: world file ' + join(dir, 'bad-export.ts') + ': the export "responders" is not an array',
+      `grapevine: world file ${join(dir, 'bad-export.ts')}: the export "responders" is not an array`,
     );
     writeFileSync(
       join(dir, 'no-respond.ts'),

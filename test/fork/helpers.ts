@@ -60,8 +60,6 @@ function unpatched(line: string, past: string[]): string {
   return Buffer.concat(out).toString('utf8');
 }
 
-export { BIN as bin } from '../support/cli.ts';
-
 /** What a command did (in a child process or in this one). */
 type CliResult = { code: number | null; stdout: string; stderr: string };
 

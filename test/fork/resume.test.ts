@@ -3,15 +3,16 @@
 // uninterrupted run; a finished run is not resumed. Only the killed run is a process of its
 // own (it is what SIGKILL hits); the other commands, the resumes included, run in this process
 // (cliChecked: what a command decides and writes), against an LLM server that is a process of its own.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanLog } from '../../src/replay/index.ts';
+import { cli } from '../support/cli.ts';
 import { cliChecked, cliCheckedJson } from '../support/cli-in-process.ts';
 import { type ServeLlmChild, startServeLlm } from '../support/serve-llm-child.ts';
 import { tempDir } from '../support/temp-dir.ts';
-import { bin, forgeTick, headerWithoutWall, lines, verifyInProcess } from './helpers.ts';
+import { forgeTick, headerWithoutWall, lines, verifyInProcess } from './helpers.ts';
 
 const dir = tempDir('resume');
 
@@ -59,10 +60,14 @@ describe('a SIGKILLed run', () => {
     for (let attempt = 1; attempt <= 4 && killedAt < 0; attempt++) {
       out = join(dir, `killed-${attempt}.ndjson`);
       const target = 2 + Math.floor(Math.random() * (40 / attempt));
-      const child = spawn(process.execPath, [bin, 'run', ...BIG, '--out', out, '--quiet'], {
-        stdio: 'ignore',
+      let child: ChildProcess | undefined;
+      // started at once (not queued for a slot): the kill below is timed against its ticks
+      const exited = cli(['run', ...BIG, '--out', out, '--quiet'], {
+        longLived: true,
+        onSpawn: (c) => {
+          child = c;
+        },
       });
-      const exited = new Promise((r) => child.once('exit', r));
       let done = false;
       void exited.then(() => {
         done = true;
@@ -70,7 +75,7 @@ describe('a SIGKILLed run', () => {
       const counter = new TickCounter(out);
       // tick 0 is the first tick line
       while (!done && counter.poll() < target + 1) await new Promise((r) => setTimeout(r, 2));
-      child.kill('SIGKILL');
+      child?.kill('SIGKILL');
       await exited;
       const summary = await scanLog(out);
       if (!summary.complete) killedAt = summary.lastTick;

@@ -23,12 +23,10 @@ function runArgs(out: string, ...extra: string[]): string[] {
   return ['run', ...world, '--seed', '1', '--out', out, '--json', '--llm-base-url', server.url, ...extra];
 }
 
-/**
- * `grapevine ...args` in this process (the CLI's `main`): what is checked is the digests and
- * lines the commands write, and a process start costs ~0.3 CPU-s (town-square-llm.test.ts
- * runs the LLM commands in real processes). What it may leave open is the LLM client's idle
- * keep-alive connections to `server`, no more than the server took.
- */
+// The commands run in this process (cliChecked): what is checked is the digests and lines
+// they write, and a process start costs ~0.3 CPU-s (town-square-llm.test.ts runs the LLM
+// commands in real processes). What a command may leave open is the LLM client's idle
+// keep-alive connections to `server`, no more than the server took.
 
 /** Model calls the server has answered so far. */
 const completions = () => server.stats().completions;

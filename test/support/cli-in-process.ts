@@ -94,7 +94,7 @@ export interface CheckedOptions {
   /**
    * Environment variables set (or, when undefined, removed) for the command only. As for a
    * spawned CLI (`cleanEnv`), the test process's `OPENAI_*` and `GRAPEVINE_*` variables are
-   * not seen by the command.
+   * not seen by the command, and FORCE_COLOR is 0.
    */
   env?: Record<string, string | undefined>;
 }
@@ -108,12 +108,10 @@ export async function cliChecked(
 ): Promise<CheckedOutcome> {
   const listeners = () => SIGNALS.map((s) => process.listenerCount(s));
   const handlers = listeners();
+  const inherited = Object.keys(process.env).filter((k) => LLM_ENV.test(k));
   const given = {
-    ...Object.fromEntries(
-      Object.keys(process.env)
-        .filter((k) => LLM_ENV.test(k))
-        .map((k) => [k, undefined]),
-    ),
+    ...Object.fromEntries(inherited.map((k) => [k, undefined])),
+    FORCE_COLOR: '0',
     ...opts.env,
   };
   const saved = Object.entries(given).map(([k, v]) => {

@@ -35,6 +35,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** The entry point to run instead of this checkout's (e.g. an installed package's bin). */
   bin?: string;
+  /** Options of node itself, before the entry point (e.g. a V8 flag). */
+  nodeArgs?: readonly string[];
   /** Called once the process has started (to send it signals). */
   onSpawn?: (child: ChildProcess) => void;
   /** A child that runs until stopped (a queue worker): started outside the slot limit. */
@@ -80,7 +82,7 @@ export function cli(args: readonly string[], opts: CliOptions = {}): Promise<Cli
 
 function spawnOnce(args: readonly string[], opts: CliOptions): Promise<CliOutcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.bin ?? BIN, ...args], {
       cwd: opts.cwd,
       env: cleanEnv(opts.env),
       stdio: ['ignore', 'pipe', 'pipe'],

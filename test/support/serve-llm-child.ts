@@ -8,8 +8,8 @@ import { BIN, cleanEnv } from '../support/cli.ts';
 export interface ServeLlmChild {
   /** The base URL to pass as `--llm-base-url`. */
   url: string;
-  /** Stops the server (SIGTERM) and waits for the process to exit. */
-  close(): Promise<void>;
+  /** Stops the server (SIGTERM unless another signal is given) and resolves to its exit code. */
+  close(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `grapevine serve-llm --port 0 ...args` and waits for the URL it prints. */
@@ -18,7 +18,7 @@ export function startServeLlm(args: readonly string[] = []): Promise<ServeLlmChi
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((started, failed) => {
     let out = '';
     let err = '';
@@ -31,9 +31,9 @@ export function startServeLlm(args: readonly string[] = []): Promise<ServeLlmChi
       if (m)
         started({
           url: m[1],
-          close: async () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            await exited;
+          close: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
           },
         });
     });

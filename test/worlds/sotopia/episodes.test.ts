@@ -17,10 +17,9 @@ const MAX_TURNS = 6;
 
 type Outcome = CheckedOutcome;
 
-/**
- * The CLI in this process (what each command decides and writes; one command at a time, no
- * resource left open), with the OpenAI variables set but empty (they must count as unset).
- */
+// The commands run in this process (cliChecked: what each decides and writes; one at a time,
+// no resource left open).
+
 interface Episode {
   name: string;
   mode: string;

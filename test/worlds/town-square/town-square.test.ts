@@ -18,12 +18,10 @@ beforeAll(async () => {
   llm = await startLocalLlmServer({ port: 0, seed: 1 });
 });
 
-/**
- * `grapevine ...args` in this process (the CLI's `main`): these cases test what a run writes
- * and what a command refuses, and a process start costs ~0.3 CPU-s; town-square runs in real
- * processes in llm-e2e/ and package/. What it may leave open is the LLM client's keep-alive
- * connections to `llm` (idle and unreferenced), no more than the server took.
- */
+// The commands run in this process (cliChecked): these cases test what a run writes and what
+// a command refuses, and a process start costs ~0.3 CPU-s; town-square runs in real processes
+// in llm-e2e/ and package/. What a command may leave open is the LLM client's keep-alive
+// connections to `llm` (idle and unreferenced), no more than the server took.
 
 afterAll(async () => {
   await llm.close();

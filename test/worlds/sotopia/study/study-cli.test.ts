@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // a study runs many episodes; on a loaded shared machine one call can take several seconds
@@ -12,18 +12,16 @@ import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
 import { sotopiaScriptResponder } from '../../../../worlds/sotopia/llm-responder.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
+import { cli } from '../../../support/cli.ts';
 import { cliChecked } from '../../../support/cli-in-process.ts';
 import { startServeLlm } from '../../../support/serve-llm-child.ts';
 import { tempDir } from '../../../support/temp-dir.ts';
 
-/** The grapevine CLI, for the study that is killed (a process of its own). */
-const studyBin = resolve('bin/grapevine.mjs');
 const root = tempDir('study');
 const FIRST = importSotopia().environments[0];
 const SCENARIOS = [FIRST.env_id, 'mutual_friend_00001', 'craigslist_bargains_00000'];
 const MODES = ['agents', 'script', 'mindreaders'];
 const EPISODES = SCENARIOS.length * MODES.length;
-const ENV = { ...process.env, FORCE_COLOR: '0', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 
 interface Outcome {
   code: number;
@@ -31,10 +29,6 @@ interface Outcome {
   stderr: string;
 }
 
-/**
- * The CLI in this process (what a command decides and writes; one command at a time, no
- * resource left open), with the OpenAI variables set but empty (they must count as unset).
- */
 function studyArgs(out: string, url: string, ...extra: string[]): string[] {
   return [
     'study',
@@ -150,16 +144,17 @@ beforeAll(async () => {
  * episodes are done: a process of its own, as SIGKILL is what this case is about.
  */
 async function interrupt(slow: LocalLlmServer): Promise<void> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [studyBin, ...studyArgs(killed, slow.url, '--concurrency', '1', '--quiet')],
-    { env: ENV, stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  for (let k = 0; k < 2000 && child.exitCode === null; k++) {
+  let child: ChildProcess | undefined;
+  const exited = cli(studyArgs(killed, slow.url, '--concurrency', '1', '--quiet'), {
+    longLived: true,
+    onSpawn: (c) => {
+      child = c;
+    },
+  });
+  for (let k = 0; k < 2000 && child?.exitCode === null; k++) {
     const done = logsOf(killed).filter((f) => isComplete(join(killed, 'episodes', f))).length;
     if (done >= 2) {
-      child.kill('SIGKILL');
+      child?.kill('SIGKILL');
       killedCompleteAtKill = done;
       break;
     }
