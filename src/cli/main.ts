@@ -144,7 +144,7 @@ export function program(
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
     .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
-  cli
+  const serveLlm = cli
     .command('serve-llm')
     .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -157,9 +157,12 @@ export function program(
     .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
-    .option('--synthetic <file>', 'answer survey questions as synthetic respondents from a ground-truth file')
     .option('--no-logprobs', 'answer logprobs requests with logprobs: null (an endpoint without them)')
+    .option('--world <file>', 'a world file whose exported responders answer its own prompts (asked first)')
     .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
+  // options that the contributions' responders read (e.g. the survey world's --synthetic)
+  for (const c of contributions)
+    for (const option of c.responders?.options ?? []) serveLlm.option(option.flags, option.description);
   addLogWorldOptions(
     cli
       .command('replay')
@@ -296,7 +299,10 @@ export async function main(argv: string[], contributions: readonly CliContributi
       code = c;
     };
     const cli = program(setExit, contributions);
-    const io = { setExit };
+    const io = {
+      setExit,
+      startLocalLlm: async () => (await import('./local-llm.ts')).startShippedServer(),
+    };
     for (const c of contributions) if (needsRegistering(cli, c, argv)) await c.register?.(cli, io);
     await cli.parseAsync(argv, { from: 'user' });
     return code;

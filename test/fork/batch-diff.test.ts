@@ -1,22 +1,14 @@
 // Counterfactual batches (`fork --replicates`) and `grapevine diff`: treated and control
 // children with different future seeds, per-metric means with 95% confidence intervals,
-// and the first difference between two runs. The commands run in this process (cliIn, one
+// and the first difference between two runs. The commands run in this process (cliChecked, one
 // after the other, nothing left open): what is checked is what they write and print, and a
 // process start costs ~0.3 CPU-s; fork-own-future.test.ts runs fork in real processes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  cliIn as cli,
-  cliJsonIn as cliJson,
-  endOfTickIndex,
-  expectForkOf,
-  type Line,
-  parsed,
-  tempDir,
-  verifyInProcess,
-  write,
-} from './helpers.ts';
+import { cliChecked, cliCheckedJson } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { endOfTickIndex, expectForkOf, type Line, parsed, verifyInProcess, write } from './helpers.ts';
 
 const dir = tempDir('fork-batch');
 const parent = join(dir, 'parent.ndjson');
@@ -58,7 +50,7 @@ function expectStats(got: Stats, want: Stats): void {
 }
 
 beforeAll(async () => {
-  parentRun = await cliJson(
+  parentRun = await cliCheckedJson([
     'run',
     'rumor',
     '--set',
@@ -69,7 +61,7 @@ beforeAll(async () => {
     '10',
     '--out',
     parent,
-  );
+  ]);
 });
 
 describe('fork --replicates', () => {
@@ -82,7 +74,7 @@ describe('fork --replicates', () => {
 
   beforeAll(async () => {
     const file = write(dir, 'tell-all.yaml', 'type: message\nto: all\nkind: tell\nitem: rumor\n');
-    report = (await cliJson(
+    report = (await cliCheckedJson([
       'fork',
       parent,
       '--at',
@@ -93,7 +85,7 @@ describe('fork --replicates', () => {
       '3',
       '--out',
       batch,
-    )) as unknown as typeof report;
+    ])) as unknown as typeof report;
   });
 
   it('writes 3 treated and 3 control children, each a verified fork of the parent', async () => {
@@ -124,7 +116,7 @@ describe('fork --replicates', () => {
   });
 
   it('diff DIR --json: per-metric means and 95% CIs of both arms and the effect', async () => {
-    const d = (await cliJson('diff', batch)) as {
+    const d = (await cliCheckedJson(['diff', batch])) as {
       replicates: number;
       metrics: { metric: string; control: Stats; treated: Stats; effect: Stats }[];
     };
@@ -155,8 +147,8 @@ describe('diff of two logs', () => {
       JSON.stringify({ type: 'params', set: { model: 'maki-thompson' } }),
     );
     const child = join(dir, 'child.ndjson');
-    await cliJson('fork', parent, '--at', String(AT), '--intervene', file, '--out', child);
-    const d = (await cliJson('diff', parent, child)) as {
+    await cliCheckedJson(['fork', parent, '--at', String(AT), '--intervene', file, '--out', child]);
+    const d = (await cliCheckedJson(['diff', parent, child])) as {
       identical: boolean;
       first: { seq: number; tick: number; a: { type: string } | null; b: { type: string } | null };
       metrics: Record<string, { a: number; b: number; delta: number; firstTick: number | null }>;
@@ -176,14 +168,14 @@ describe('diff of two logs', () => {
     }
     expect(Object.values(d.metrics).some((m) => m.firstTick !== null)).toBe(true);
     expect(d.agents.differing).toBeGreaterThan(0);
-    const text = await cli('diff', parent, child);
+    const text = await cliChecked(['diff', parent, child]);
     expect(text.stdout).toContain(`first difference at seq ${until + 1}`);
   });
 
   it('parent vs a fork without intervention: identical', async () => {
     const same = join(dir, 'same.ndjson');
-    await cliJson('fork', parent, '--at', '15', '--out', same);
-    const d = await cliJson('diff', parent, same);
+    await cliCheckedJson(['fork', parent, '--at', '15', '--out', same]);
+    const d = await cliCheckedJson(['diff', parent, same]);
     expect(d).toMatchObject({ identical: true, first: null, agents: { differing: 0 } });
     for (const m of Object.values(d.metrics as Record<string, { firstTick: number | null; delta: number }>))
       expect(m).toMatchObject({ firstTick: null, delta: 0 });

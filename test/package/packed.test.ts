@@ -7,21 +7,13 @@
 // gets a lock file that pins exactly the versions of this checkout's package-lock.json (the
 // production ones, with their integrity hashes) and installs with `npm ci --offline`.
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBPATH_WORLD, WILSON_3_OF_10 } from '../cli/subpath-world-fixture.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const exec = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -57,13 +49,8 @@ function projectLock(tarball: string, integrity: string): object {
 let dir: string | undefined;
 let project: string;
 
-// the installed project holds ~190 MB of dependencies: every run used to leave one behind
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 600_000);
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
+  dir = tempDir('pack');
   // dist/ is fresh (test/support/build-fresh.ts): pack it as it is, without a second build.
   const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: ROOT,

@@ -3,24 +3,33 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '../../src/report/index.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { tempDir } from '../cli/run-cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-fork-report-');
+const dir = tempDir('fork-report');
 const parent = join(dir, 'parent.ndjson');
 const batch = join(dir, 'batch');
 
 // The commands run in this process, one after the other (the CLI's `main`, nothing left open):
 // what is checked is the figures and numbers they print, and a process start costs ~0.3 CPU-s.
-const cli = (args: string[]) => cliChecked(args);
 
 beforeAll(async () => {
-  const run = await cli(['run', 'rumor', '--set', 'n=300', '--set', 'k=6', '--out', parent, '--quiet']);
+  const run = await cliChecked([
+    'run',
+    'rumor',
+    '--set',
+    'n=300',
+    '--set',
+    'k=6',
+    '--out',
+    parent,
+    '--quiet',
+  ]);
   expect(run.code).toBe(0);
   const fork = ['fork', parent, '--at', '2', '--set', 'model=maki-thompson', '--quiet'];
-  const one = await cli([...fork, '--out', join(dir, 'child.ndjson')]);
-  const many = await cli([...fork, '--replicates', '3', '--out', batch]);
+  const one = await cliChecked([...fork, '--out', join(dir, 'child.ndjson')]);
+  const many = await cliChecked([...fork, '--replicates', '3', '--out', batch]);
   expect(one.code).toBe(0);
   expect(many.code).toBe(0);
 }, 120_000);
@@ -33,7 +42,7 @@ function figure(figures: Figure[], id: string): Figure {
 
 describe('report of forks', () => {
   it('overlays the parent curve on the child and tables their final metrics', async () => {
-    const r = await cli(['report', join(dir, 'child.ndjson'), '--json']);
+    const r = await cliChecked(['report', join(dir, 'child.ndjson'), '--json']);
     expect(r.code).toBe(0);
     const figures = JSON.parse(r.stdout).figures as Figure[];
     const overlay = figure(figures, 'fork-rumor.fractionAware').chart!;
@@ -47,8 +56,8 @@ describe('report of forks', () => {
   });
 
   it('gives a replicates directory the effect with its CI, as grapevine diff does', async () => {
-    const rep = await cli(['report', batch, '--json']);
-    const diff = await cli(['diff', batch, '--json']);
+    const rep = await cliChecked(['report', batch, '--json']);
+    const diff = await cliChecked(['diff', batch, '--json']);
     expect(rep.code).toBe(0);
     const rows = figure(JSON.parse(rep.stdout).figures, 'batch-effect').table!.rows;
     const metrics = JSON.parse(diff.stdout).metrics as {

@@ -1,30 +1,26 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '../../src/report/index.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { cli as runCli } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-report-'));
+const dir = tempDir('report');
 
 // The runs and reports go in this process (the CLI's `main`, nothing left open): what is
 // checked is the figures and the page a command writes, and a process start costs ~0.3 CPU-s.
 // The tampered log is refused by a real process (its exit code and stderr without a stack).
-function cli(...args: string[]) {
-  return cliChecked(args);
-}
-
 type Report = { figures: Figure[]; ticks: number; digest: string };
 const log = join(dir, 'run.ndjson');
 let report: Report;
 let events: Record<string, unknown>[];
 
 beforeAll(async () => {
-  const r = await cli('run', 'rumor', '--set', 'n=3000', '--seed', '5', '--out', log, '--quiet');
+  const r = await cliChecked(['run', 'rumor', '--set', 'n=3000', '--seed', '5', '--out', log, '--quiet']);
   expect(r.code).toBe(0);
-  const rep = await cli('report', log, '--json');
+  const rep = await cliChecked(['report', log, '--json']);
   expect(rep.code).toBe(0);
   report = JSON.parse(rep.stdout);
   events = lines(log).map((l) => JSON.parse(l));
@@ -94,7 +90,7 @@ describe('grapevine report', () => {
     raw[3] = raw[3].replace(/"fact\.aware":(\d+)/, (_, n) => `"fact.aware":${Number(n) + 1}`);
     const bad = join(dir, 'tampered.ndjson');
     writeFileSync(bad, `${raw.join('\n')}\n`);
-    const r = await runCli(['report', bad, '--out', join(dir, 'x.html')]);
+    const r = await cli(['report', bad, '--out', join(dir, 'x.html')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 4/);
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -103,13 +99,13 @@ describe('grapevine report', () => {
 
 describe('grapevine report on recorded golden logs', () => {
   it('reads an XState-executor log: cascades reach the summary counts', async () => {
-    const r = await cli(
+    const r = await cliChecked([
       'report',
       'replays/golden/rumor-ic-xstate-full-v0.1.ndjson.gz',
       '--json',
       '--out',
       join(dir, 'x.html'),
-    );
+    ]);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout) as Report;
     const rows = rep.figures.find((f) => f.id === 'cascades')!.table!.rows;
@@ -118,7 +114,7 @@ describe('grapevine report on recorded golden logs', () => {
 
   it('counts the LLM calls and tokens of an LLM run', async () => {
     const path = 'replays/golden/town-square-v0.1.ndjson.gz';
-    const r = await cli('report', path, '--json', '--out', join(dir, 'y.html'));
+    const r = await cliChecked(['report', path, '--json', '--out', join(dir, 'y.html')]);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout) as Report;
     const calls = rep.figures.find((f) => f.id === 'llm-calls')!.chart!.series[0].y as number[];

@@ -7,6 +7,7 @@ import type { CliContribution } from '../../src/public/cli.ts';
 export const sotopiaContribution: CliContribution = {
   worlds: { sotopia: async () => (await import('./index.ts')).world },
   commands: ['sotopia', 'study'],
+  responders: { load: async () => [(await import('./llm-responder.ts')).sotopiaScriptResponder] },
   async register(program, io) {
     const [{ sotopiaImportCommand }, { sotopiaTemplatesCommand }, { addStudyCommand }] = await Promise.all([
       import('./cli/import-command.ts'),
@@ -34,6 +35,6 @@ export const sotopiaContribution: CliContribution = {
       )
       .option('--json', 'print JSON')
       .action((o) => io.setExit(sotopiaTemplatesCommand(o)));
-    addStudyCommand(program, io.setExit);
+    addStudyCommand(program, io);
   },
 };

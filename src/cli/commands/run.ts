@@ -91,7 +91,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const ticks = intFlag('ticks', opts.ticks) ?? config.ticks;
   const snapshotEvery = intFlag('snapshot-every', opts.snapshotEvery) ?? 0;
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
-  const { def, source } = await loadWorld(ref);
+  const { def, source, responders } = await loadWorld(ref);
   const out = opts.out ?? defaultOut(def.id, seed);
   checkOutPath(out);
   if (existsSync(out) && !opts.force)
@@ -103,7 +103,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   // loaded only for LLM worlds: a rule world's run then loads no LLM client or local server
   const session = def.needsLlm ? await import('../llm-session.ts') : undefined;
   const llmConfig = session?.resolveRunLlm(opts); // validated before anything opens
-  const llm = llmConfig ? await session?.openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
+  const llm = llmConfig
+    ? await session?.openLiveLlm(llmConfig, new RngStreams(seed), inputs, responders)
+    : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
   const signals = new StopOnSignal();
   const started = Date.now();

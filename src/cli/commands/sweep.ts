@@ -140,7 +140,7 @@ export async function sweepCommand(
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
   const budget = sweepBudget(opts);
-  const { def, source } = await loadWorld(spec.world);
+  const { def, source, responders } = await loadWorld(spec.world);
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) {
     const resolved = resolveParams(def, run.params);
@@ -150,7 +150,8 @@ export async function sweepCommand(
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
   const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
   // queue workers open their LLM from their own flags (docs/DISTRIBUTED.md)
-  const llm: BatchLlm | undefined = def.needsLlm && !queue ? await openBatchLlm(opts) : undefined;
+  const llm: BatchLlm | undefined =
+    def.needsLlm && !queue ? await openBatchLlm(opts, process.env, responders) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });
   const started = Date.now();
   const result = await runSweep({

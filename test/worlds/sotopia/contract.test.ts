@@ -2,11 +2,11 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import { sotopiaContract } from '../../../worlds/sotopia/protocols/contract-sotopia.ts';
 import { loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
-import { tempDir } from '../../cli/run-cli.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 vi.setConfig({ testTimeout: 600_000 });
 

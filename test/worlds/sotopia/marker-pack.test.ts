@@ -17,7 +17,7 @@ import { zhou2024Protocol } from '../../../worlds/sotopia/protocols/zhou2024.ts'
 import type { RelationshipLevel } from '../../../worlds/sotopia/records.ts';
 import { ACTION_TYPES, type ActionType, turnRecord } from '../../../worlds/sotopia/transcript.ts';
 import type { Mode } from '../../../worlds/sotopia/views.ts';
-import { tempDir } from '../../cli/run-cli.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 // A pack whose every file is a marker text: each text names itself and keeps its
 // placeholders between markers. A prompt made with it must hold markers and data only (the

@@ -11,8 +11,8 @@ import { zhou2024Protocol } from '../../../worlds/sotopia/protocols/zhou2024.ts'
 import type { RelationshipLevel } from '../../../worlds/sotopia/records.ts';
 import { type ActionType, type TurnRecord, turnRecord } from '../../../worlds/sotopia/transcript.ts';
 import type { Mode } from '../../../worlds/sotopia/views.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
-import { tempDir } from '../../cli/run-cli.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 const FIXTURES = resolve('test/worlds/sotopia/fixtures');
 const CHECKOUT = join(FIXTURES, 'sotopia-checkout');

@@ -1,15 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
-import { startLocalLlmServer } from '../../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../../src/llm-server/index.ts';
+import { sotopiaScriptResponder } from '../../../worlds/sotopia/llm-responder.ts';
 import { fillTemplate } from '../../../worlds/sotopia/protocols/fill.ts';
 import { DEFAULT_TEMPLATES_DIR, loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
 import { PROMPTS } from '../../../worlds/sotopia/protocols/pack-files.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
+const dir = tempDir('sotopia-templates');
 
 const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 
@@ -34,7 +35,7 @@ const log = join(dir, 'user.ndjson');
 let server: Awaited<ReturnType<typeof startLocalLlmServer>>;
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
 });
 afterAll(async () => {
   await server.close();
@@ -113,6 +114,6 @@ describe('prompt templates as data', () => {
     const replay = await cli('replay', log, '--verify', '--json');
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
-    server = await startLocalLlmServer({ port: 0 });
+    server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
@@ -12,8 +12,9 @@ import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.t
 import type { EpisodeResult } from '../../../../worlds/sotopia/study/report-rows.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
 import type { Mode } from '../../../../worlds/sotopia/views.ts';
-import { tempDir } from '../../../cli/run-cli.ts';
-import { CHROMIUM, openBrowser } from '../../../viewer/browser.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
+import { CHROMIUM, has } from '../../../support/tools.ts';
+import { openBrowser } from '../../../viewer/browser.ts';
 
 // The study report as a reader sees it: report.html of a four-mode study (six mode pairs,
 // the longest legend labels) opened in headless Chromium at a laptop's width. Every text of
@@ -93,10 +94,7 @@ interface Measured {
   texts: { text: string; left: number; right: number; top: number; bottom: number; px: number }[];
 }
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.info(`report-browser: skipped, no ${CHROMIUM} (apt-get install chromium)`);
-
-describe.skipIf(!hasChromium)('the study report in a browser', () => {
+describe.runIf(has(CHROMIUM, 'the study report in Chromium'))('the study report in a browser', () => {
   let browser: BrowserContext;
   const dir = process.env.REPORT_SHOTS ?? tempDir('grapevine-report-browser-');
   beforeAll(async () => {

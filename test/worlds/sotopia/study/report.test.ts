@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holm, pairedTTest as statsPairedTTest, wilson } from '../../../../src/stats/index.ts';
@@ -29,6 +28,7 @@ import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../../../worlds/soto
 import { meanSe, pairedTTest } from '../../../../worlds/sotopia/study/stats.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
 import type { TurnRecord } from '../../../../worlds/sotopia/transcript.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
 
 const data = importSotopia();
 const env = (codename: string) => data.environments.find((e) => e.codename === codename)!;
@@ -317,7 +317,7 @@ describe('detectors', () => {
 
 describe('study directories', () => {
   it('refuses a study directory made before protocols existed, with a clear message', () => {
-    const d = mkdtempSync(join(tmpdir(), 'grapevine-old-study-'));
+    const d = tempDir('old-study');
     const {
       protocol: _p,
       judgeSame: _j,
@@ -334,7 +334,7 @@ describe('study directories', () => {
   });
 
   it('a zhou2024 study made before `parsing` existed resumes with parsing=reask and is refused with sotopia', () => {
-    const d = mkdtempSync(join(tmpdir(), 'grapevine-parsing-study-'));
+    const d = tempDir('parsing-study');
     writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
     expect(checkStudyDir(d, { ...config, parsing: 'reask', repairModel: '' })).toBe('resume');
     expect(() => checkStudyDir(d, { ...config, parsing: 'sotopia', repairModel: '' })).toThrow(/parsing/);
