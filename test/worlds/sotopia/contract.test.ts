@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
+import { sotopiaScriptResponder } from '../../../worlds/sotopia/llm-responder.ts';
 import { sotopiaContract } from '../../../worlds/sotopia/protocols/contract-sotopia.ts';
 import { loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
 import { cliChecked } from '../../support/cli-in-process.ts';
@@ -90,7 +91,7 @@ describe("Sotopia's reply contract", () => {
 describe('study sotopia and reply contracts', () => {
   let server: LocalLlmServer;
   beforeAll(async () => {
-    server = await startLocalLlmServer({ port: 0 });
+    server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   });
   afterAll(async () => {
     await server.close();
