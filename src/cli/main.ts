@@ -145,6 +145,7 @@ export function program(
     .argument('<a>', 'a log, or a fork --replicates directory')
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
+    .option('--welch', 'a batch: also the unpaired (Welch) interval beside the paired ones')
     .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
   cli
     .command('serve-llm')
@@ -197,7 +198,7 @@ export function program(
     .description(
       'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
     )
-    .argument('<log>', 'replay log')
+    .argument('<log>', 'replay log, or a fork --replicates folder')
     .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
     .option('--json', 'print the figures as JSON')
     .option('--quiet', 'no output on success')
@@ -205,6 +206,7 @@ export function program(
     .option('--network-file <file>', NETWORK_FILE_HELP)
     .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
     .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
+    .option('--welch', 'a fork batch folder: also the unpaired (Welch) interval beside the paired ones')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   cli
     .command('export')

@@ -31,3 +31,13 @@ export function formatNumber(x: number, digits = DISPLAY_DIGITS): string {
 export function formatInterval(lo: number, hi: number, digits = DISPLAY_DIGITS): string {
   return `[${formatNumber(lo, digits)}, ${formatNumber(hi, digits)}]`;
 }
+
+/**
+ * A share as a percentage rounded to a tenth of a point, by {@link formatNumber} (`0.4183` →
+ * `41.8%`; rounding noise such as `4e-16` → `0%`).
+ */
+export function formatPercent(share: number, digits = DISPLAY_DIGITS): string {
+  return Number.isFinite(share)
+    ? `${formatNumber(Math.round(share * 1000) / 10, digits)}%`
+    : formatNumber(share);
+}
