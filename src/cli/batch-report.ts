@@ -7,16 +7,19 @@ import {
   type OutcomeEffect,
   readForkBatch,
 } from '../metrics/index.ts';
-import { analyzeLog, type Figure, type RunAnalysis, reportPageHtml } from '../report/index.ts';
-import { meanCi } from '../stats/index.ts';
 import {
-  batchJson,
-  describeSeeds,
-  describeTreatment,
+  affineTwins,
+  analyzeLog,
+  esc,
   FEW_PAIRS_NOTE,
+  type Figure,
+  type RunAnalysis,
   reductionText,
+  reportPageHtml,
   signFlipText,
-} from './batch-summary.ts';
+} from '../report/index.ts';
+import { meanCi } from '../stats/index.ts';
+import { batchJson, describeSeeds, describeTreatment } from './batch-summary.ts';
 
 /** A metric's value at `tick`, the last recorded one carried forward once a run has stopped. */
 function valueAt(
@@ -50,13 +53,23 @@ function armSeries(children: readonly ForkChild[], key: string, ticks: readonly 
 }
 
 /** Per outcome that varies between the children: both arms' mean curves with shaded 95% bands. */
-function curveFigures(batch: ForkBatch, effects: readonly OutcomeEffect[]): Figure[] {
+function curveFigures(
+  batch: ForkBatch,
+  effects: readonly OutcomeEffect[],
+): { figures: Figure[]; twins: Map<string, string> } {
   const all = [...batch.control, ...batch.treated];
   const ticks = [...new Set(all.flatMap((c) => c.series?.ticks ?? []))].sort((a, b) => a - b);
-  return effects
+  const keys = effects
     .filter((e) => e.constant === null && e.outcome.startsWith('metric.'))
-    .map((e) => {
-      const key = e.outcome.slice('metric.'.length);
+    .map((e) => e.outcome.slice(7));
+  // a metric whose every child's whole curve is a linear function of an earlier one's is not drawn again
+  const curves = new Map(
+    keys.map((k) => [k, all.flatMap((c) => ticks.map((t) => childValueAt(c, k, t) ?? Number.NaN))]),
+  );
+  const twins = affineTwins(curves);
+  const figures = keys
+    .filter((k) => !twins.has(k))
+    .map((key) => {
       return {
         id: `batch-${key}`,
         title: `${key}: treated and control`,
@@ -74,6 +87,7 @@ function curveFigures(batch: ForkBatch, effects: readonly OutcomeEffect[]): Figu
         },
       };
     });
+  return { figures, twins };
 }
 
 /** The effect table: the paired analysis when the children pair, Welch when not (or on request). */
@@ -144,7 +158,7 @@ function pairTable(batch: ForkBatch, effects: readonly OutcomeEffect[]): Figure[
 
 /** The paragraphs that describe the folder: parent, fork tick, arms, pairs and seeds. */
 function intro(batch: ForkBatch): string[] {
-  const e = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const e = esc;
   const all = [...batch.control, ...batch.treated];
   const lengths = all.map((c) => c.lastTick);
   const seeds = batch.pairs
@@ -170,15 +184,19 @@ export async function batchReport(
   const batch = await readForkBatch(dir, { series: true });
   const effects = batchEffects(batch);
   const welch = Boolean(opts.welch);
-  const figures = [
-    ...curveFigures(batch, effects),
-    effectTable(batch, effects, welch),
-    ...pairTable(batch, effects),
-  ];
+  const curves = curveFigures(batch, effects);
+  const figures = [...curves.figures, effectTable(batch, effects, welch), ...pairTable(batch, effects)];
   const json = { ...batchJson(batch, effects, welch), figures };
   const html = reportPageHtml({
     title: `grapevine fork batch: ${batch.world.id}, ${batch.pairs ? `${batch.pairs.length} pairs` : `${batch.treated.length} + ${batch.control.length} children`} forked after tick ${batch.atTick}`,
-    intro: intro(batch),
+    intro: [
+      ...intro(batch),
+      ...(curves.twins.size
+        ? [
+            `Curves not drawn, as exact linear functions of a drawn one in every child: ${esc([...curves.twins].map(([a, b]) => `${a} (of ${b})`).join(', '))}.`,
+          ]
+        : []),
+    ],
     params: batch.params,
     paramsCaption:
       "The parent run's parameters, as the children's log headers record them (a params intervention changes them after the fork).",

@@ -1,6 +1,7 @@
 import { formatInterval, formatNumber } from '../core/index.ts';
 import { batchEffects, type ForkBatch, type OutcomeEffect, readForkBatch } from '../metrics/index.ts';
-import { batchJson, describeBatch, FEW_PAIRS_NOTE, reductionText, signFlipText } from './batch-summary.ts';
+import { FEW_PAIRS_NOTE, reductionText, signFlipText } from '../report/index.ts';
+import { batchJson, describeBatch } from './batch-summary.ts';
 
 /** Options of `grapevine diff DIR`. */
 export interface DiffBatchOptions {

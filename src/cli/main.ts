@@ -103,6 +103,10 @@ export function program(
     .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
     .option('--replicates <n>', 'runs per parameter point (default 1)')
     .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option(
+      '--shared-seeds',
+      'replicate r of every point runs with the same seed (runs pair up across points)',
+    )
     .option('--ticks <n>', 'maximum ticks of each run')
     .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')

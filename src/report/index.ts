@@ -1,3 +1,4 @@
+export * from './affine-twins.ts';
 export * from './analyze-log.ts';
 export * from './asymmetry.ts';
 export * from './cascade-stats.ts';
@@ -10,6 +11,7 @@ export * from './figures.ts';
 export * from './final-state.ts';
 export * from './llm-series.ts';
 export * from './matched-size.ts';
+export * from './paired-cells.ts';
 export * from './render-html.ts';
 export * from './report-page.ts';
 export * from './svg-chart.ts';

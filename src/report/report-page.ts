@@ -16,11 +16,14 @@ export interface ReportPage {
   data: unknown;
 }
 
+const NUMERIC_TEXT = /^(\[[^\]]*\]|-?[\d.]+(e[-+]?\d+)?%|–)$/;
+
 /** A table cell: numbers by {@link formatNumber} (the JSON data keeps them whole), text escaped. */
 function cell(v: string | number | null): string {
   if (v === null) return '<td></td>';
   if (typeof v === 'number') return `<td class="num">${formatNumber(v)}</td>`;
-  return `<td>${esc(v)}</td>`;
+  // intervals and percentages read as numbers too
+  return NUMERIC_TEXT.test(v) ? `<td class="num">${esc(v)}</td>` : `<td>${esc(v)}</td>`;
 }
 
 function tableHtml(t: TableSpec): string {
