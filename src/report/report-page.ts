@@ -23,7 +23,9 @@ function cell(v: string | number | null): string {
   if (v === null) return '<td></td>';
   if (typeof v === 'number') return `<td class="num">${formatNumber(v)}</td>`;
   // intervals and percentages read as numbers too
-  return NUMERIC_TEXT.test(v) ? `<td class="num">${esc(v)}</td>` : `<td>${esc(v)}</td>`;
+  if (NUMERIC_TEXT.test(v)) return `<td class="num">${esc(v)}</td>`;
+  // dotted names (metric.rumor.fractionAware) may break after a dot in a narrow column
+  return `<td>${esc(v).replace(/\.(?=\D)/g, '.<wbr>')}</td>`;
 }
 
 function tableHtml(t: TableSpec): string {
@@ -56,9 +58,9 @@ const STYLE = `body{font-family:sans-serif;max-width:62rem;margin:2em auto;paddi
 figure{margin:2em 0;break-inside:avoid}figcaption{font-size:0.92em;color:#333;margin:0.4em 0}
 svg.chart{display:block;width:100%;height:auto}
 table{border-collapse:collapse;font-size:0.9em;max-width:100%}td,th{border:1px solid #ccc;padding:2px 8px;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th{background:#f4f4f4;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}th{background:#f4f4f4;text-align:left}
 td{overflow-wrap:anywhere}table.params td:nth-child(odd){color:#555}code{font-size:0.9em;overflow-wrap:anywhere}
-@media print{body{max-width:none;margin:0}}`;
+@media print{body{max-width:none;margin:0}table{font-size:0.78em}td,th{padding:1px 4px}}`;
 
 /** A figure: charts numbered as figures (caption below), tables as tables (caption above). */
 function figureHtml(f: Figure, n: number): string {

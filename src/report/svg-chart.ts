@@ -194,7 +194,9 @@ export function svgChart(spec: ChartSpec): string {
   pts.forEach((p, k) => {
     out.push(...marks(spec, p, PALETTE[k % PALETTE.length], sx, sy));
   });
-  out.push(`<rect x="${M.left}" y="${M.top}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
+  out.push(
+    `<rect class="frame" x="${M.left}" y="${M.top}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`,
+  );
   out.push(...legend(spec, right), '</svg>');
   return out.join('\n');
 }

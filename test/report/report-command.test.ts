@@ -102,7 +102,8 @@ describe('grapevine report', () => {
     const f = fig('asymmetry-final-fact-rumor');
     const rows = f.table!.rows;
     for (const r of rows) expect((r.slice(1) as number[]).some((c) => c > 0)).toBe(true);
-    for (let j = 1; j < f.table!.columns.length; j++) expect(rows.some((r) => (r[j] as number) > 0)).toBe(true);
+    for (let j = 1; j < f.table!.columns.length; j++)
+      expect(rows.some((r) => (r[j] as number) > 0)).toBe(true);
     const total = rows.reduce((a, r) => a + (r.slice(1) as number[]).reduce((x, y) => x + y, 0), 0);
     expect(total).toBe(3000);
     // Daley-Kendall agents never sit in the cascade models' "aware" state: not a row of zeros
