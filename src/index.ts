@@ -58,6 +58,9 @@ export {
   canonicalJson,
   DivergenceError,
   ENGINE_VERSION,
+  formatInterval,
+  formatNumber,
+  formatPercent,
   GrapevineError,
   isGrapevineError,
   LogFormatError,
@@ -169,14 +172,20 @@ export {
 // Replay logs: write a run's log, read one, rerun it.
 export type { LogHeader, RecordedRun, RerunOptions } from './replay/index.ts';
 export { LOG_FORMAT, LogWriter, readLog, readRecordedRun, rerunLog } from './replay/index.ts';
-// Statistics for analysing runs and studies (library-backed; see src/stats).
+// Statistics for analysing runs and studies (library-backed; see src/stats), paired
+// experiments included (fork batches, sweeps with shared seeds; docs/FORKS.md).
 export type {
   BootstrapOptions,
   EstimateCi,
   McNemarResult,
   MeanCi,
+  PairedComparison,
+  PairedComparisonOptions,
   PairedTTestResult,
   ProportionCi,
+  SignFlipInterval,
+  SignFlipOptions,
+  WelchTTestResult,
 } from './stats/index.ts';
 export {
   averageBy,
@@ -184,9 +193,12 @@ export {
   holm,
   mcnemar,
   meanCi,
+  pairedComparison,
   pairedTTest,
+  signFlipInterval,
   studentTCdf,
   studentTQuantile,
+  welchTTest,
   wilson,
 } from './stats/index.ts';
 // Validation of models against their published results (grapevine validate).
