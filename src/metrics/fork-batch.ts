@@ -48,6 +48,17 @@ function logsIn(dir: string): string[] {
   return logs.map((f) => join(dir, f));
 }
 
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 const bySeed = (a: ForkChild, b: ForkChild) =>
   a.seed - b.seed || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
@@ -121,7 +132,12 @@ export async function readForkBatch(dir: string, opts: { series?: boolean } = {}
     if (c) children.push(c);
     else ignored.push(path);
   }
-  if (children.length === 0) throw new UsageError(`${dir} holds no logs of fork children`, { hint });
+  if (children.length === 0) {
+    const atT = subfolders(dir).filter((f) => /^at-\d+$/.test(f));
+    throw new UsageError(`${dir} holds no logs of fork children`, {
+      hint: atT.length ? `a fork at several ticks writes one folder per tick: diff ${join(dir, atT[0])}` : hint,
+    });
+  }
   const points = new Set(children.map((c) => `${c.parentDigest.slice(0, 12)} at tick ${c.atTick}`));
   if (points.size > 1)
     throw new UsageError(`${dir} holds children of ${points.size} fork points (${[...points].join('; ')})`, {

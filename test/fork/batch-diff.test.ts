@@ -245,6 +245,30 @@ describe('children that do not share their future seeds', () => {
   });
 });
 
+describe('folders diff refuses', () => {
+  it('a fork at several ticks: one folder per tick, named in the hint', async () => {
+    const multi = join(dir, 'multi');
+    await cliJson('fork', parent, '--at', '5,10', '--seed', '8', '--replicates', '2', '--out', multi);
+    const r = await cli('diff', multi);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds no logs of fork children');
+    expect(r.stderr).toContain(`diff ${join(multi, 'at-10')}`);
+  });
+
+  it('children of two fork points in one folder', async () => {
+    const mixed = join(dir, 'mixed');
+    mkdirSync(mixed);
+    for (const [at, seed] of [
+      ['5', '51'],
+      ['10', '52'],
+    ])
+      await cliJson('fork', parent, '--at', at, '--seed', seed, '--out', join(mixed, `at${at}.ndjson`));
+    const r = await cli('diff', mixed);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds children of 2 fork points');
+  });
+});
+
 describe('a fork batch with common random numbers', () => {
   it('gives paired intervals no wider than Welch ones wherever the paired outcomes correlate positively', async () => {
     // the fact told to two agents at tick 10: the children of a pair share their random
