@@ -135,7 +135,9 @@ export async function readForkBatch(dir: string, opts: { series?: boolean } = {}
   if (children.length === 0) {
     const atT = subfolders(dir).filter((f) => /^at-\d+$/.test(f));
     throw new UsageError(`${dir} holds no logs of fork children`, {
-      hint: atT.length ? `a fork at several ticks writes one folder per tick: diff ${join(dir, atT[0])}` : hint,
+      hint: atT.length
+        ? `a fork at several ticks writes one folder per tick: diff ${join(dir, atT[0])}`
+        : hint,
     });
   }
   const points = new Set(children.map((c) => `${c.parentDigest.slice(0, 12)} at tick ${c.atTick}`));
