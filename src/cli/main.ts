@@ -101,6 +101,10 @@ export function program(
     .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
     .option('--replicates <n>', 'runs per parameter point (default 1)')
     .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option(
+      '--shared-seeds',
+      'replicate r of every point runs with the same seed (runs pair up across points)',
+    )
     .option('--ticks <n>', 'maximum ticks of each run')
     .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')
@@ -143,6 +147,7 @@ export function program(
     .argument('<a>', 'a log, or a fork --replicates directory')
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
+    .option('--welch', 'a batch: also the unpaired (Welch) interval beside the paired ones')
     .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
   const serveLlm = cli
     .command('serve-llm')
@@ -196,13 +201,14 @@ export function program(
       .description(
         'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
       )
-      .argument('<log>', 'replay log')
+      .argument('<log>', 'replay log, or a fork --replicates folder')
       .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
       .option('--json', 'print the figures as JSON')
       .option('--quiet', 'no output on success'),
   )
     .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
     .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
+    .option('--welch', 'a fork batch folder: also the unpaired (Welch) interval beside the paired ones')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   addLogWorldOptions(
     cli

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { ConfigError, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
+import { ConfigError, formatNumber, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import {
@@ -80,6 +80,10 @@ function defaultOut(world: string, seed: number): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   return `replays/${world}-s${seed}-${stamp}.ndjson`;
 }
+
+/** A JSON replacer for text output: fractions to 4 significant digits, as every printed number. */
+const readable = (_key: string, v: unknown) =>
+  typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(formatNumber(v)) : v;
 
 /** `grapevine run`: runs a world and writes its replay log. Returns the exit code. */
 export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOptions): Promise<number> {
@@ -169,9 +173,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     process.stdout.write(`${JSON.stringify({ ...result, ...llmSummary, log: out, wallMs })}\n`);
   } else if (!opts.quiet) {
     process.stdout.write(
-      `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${(wallMs / 1000).toFixed(2)} s\n` +
+      `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${formatNumber(wallMs / 1000, 3)} s\n` +
         (llm ? `llm ${describeCounters(llm.counters)} via ${llm.endpoint}\n` : '') +
-        `summary ${JSON.stringify(result.summary)}\nlog ${out}\ndigest ${result.digest}\n`,
+        `summary ${JSON.stringify(result.summary, readable)}\nlog ${out}\ndigest ${result.digest}\n`,
     );
   }
   // loaded only for --report: the report's figures and their libraries cost a rule run ~0.1 CPU s at start-up
