@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AgentMachine } from '../agent/index.ts';
 import { type TurnPolicyEntry, TurnPolicyRegistry } from '../clock/index.ts';
 import { RngStreams } from '../core/index.ts';
@@ -30,7 +31,7 @@ function paramsProblems(params: unknown): string[] {
     }
   }
   try {
-    describeParams({ params: schema } as unknown as WorldDefinition);
+    describeParams({ params: schema as z.ZodObject });
   } catch (err) {
     problems.push(`\`params\` cannot be described as JSON Schema: ${(err as Error).message}`);
   }

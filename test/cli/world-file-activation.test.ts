@@ -2,11 +2,11 @@
 // activation example of docs/API.md and docs/TIME.md): its passive states never wake, and an
 // agent made active by an encounter, by mail, by an intervention or by a fork's edit is woken.
 // The compiled CLI runs, forks and verifies it in a temporary folder.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const EXAMPLE = resolve('docs/examples/gossip.ts');
 let dir: string;
@@ -34,7 +34,7 @@ let busy: Summary;
 let busyLog: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-user-time-'));
+  dir = tempDir('user-time');
   copyFileSync(EXAMPLE, join(dir, 'gossip.ts'));
   parentLog = join(dir, 'quiet.ndjson');
   parent = await run('run', './gossip.ts', ...QUIET, '--out', parentLog);
