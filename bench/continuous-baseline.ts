@@ -8,6 +8,7 @@
  *   node continuous-baseline.js mt-mixed <n> <seed>
  *   node continuous-baseline.js sir-edge-er <n> <c> <tau> <gamma> <initial> <seed>
  *   node continuous-baseline.js sis-edge-er <n> <c> <tau> <gamma> <initial> <tmax> <seed>
+ *   node continuous-baseline.js sis-contact-er <n> <c> <initial> <contactRate> <beta> <gamma> <tmax> <seed>
  *   node continuous-baseline.js voter-ws <n> <k> <beta> <tmax> <seed>
  *   node continuous-baseline.js dw-mixed <n> <epsilon> <mu> <tmax> <seed>
  */
@@ -175,6 +176,62 @@ function perEdge(
   };
 }
 
+/**
+ * Per-contact SIS on a network, direct method: every infected agent acts at rate γ + c, and
+ * recovers with probability γ/(γ + c), else contacts a uniform neighbour, infected with
+ * probability β if susceptible.
+ */
+function sisContact(
+  g: Csr,
+  initial: number,
+  c: number,
+  beta: number,
+  gamma: number,
+  tmax: number,
+  seed: number,
+) {
+  const n = g.offsets.length - 1;
+  const rnd = new Random(seed + 1);
+  const infected = new Int32Array(n);
+  const at = new Int32Array(n).fill(-1);
+  let count = 0;
+  const infect = (i: number) => {
+    at[i] = count;
+    infected[count++] = i;
+  };
+  for (let placed = 0; placed < initial; placed++) {
+    let i = rnd.int(n);
+    while (at[i] >= 0) i = rnd.int(n);
+    infect(i);
+  }
+  let t = 0;
+  let events = 0;
+  let prevalence = 0;
+  while (count > 0) {
+    const dt = rnd.exponential(count * (gamma + c));
+    if (t + dt > tmax) {
+      prevalence += count * (tmax - t);
+      break;
+    }
+    prevalence += count * dt;
+    t += dt;
+    events++;
+    const i = infected[rnd.int(count)];
+    if (rnd.next() * (gamma + c) < gamma) {
+      const last = infected[--count];
+      infected[at[i]] = last;
+      at[last] = at[i];
+      at[i] = -1;
+      continue;
+    }
+    const d = g.offsets[i + 1] - g.offsets[i];
+    if (d === 0) continue;
+    const j = g.neighbours[g.offsets[i] + rnd.int(d)];
+    if (at[j] < 0 && rnd.next() < beta) infect(j);
+  }
+  return { events, time: Math.min(t, tmax), infected: count, meanPrevalence: prevalence / tmax / n };
+}
+
 /** Voter model: every agent wakes at rate 1 and copies a uniform neighbour's opinion. */
 function voter(g: Csr, tmax: number, seed: number) {
   const n = g.offsets.length - 1;
@@ -236,10 +293,12 @@ const result =
         ? perEdge(erdosRenyiCsr(a[0], a[1], a[5]), a[2], a[3], a[4], Number.POSITIVE_INFINITY, false, a[5])
         : model === 'sis-edge-er'
           ? perEdge(erdosRenyiCsr(a[0], a[1], a[6]), a[2], a[3], a[4], a[5], true, a[6])
-          : model === 'voter-ws'
-            ? voter(wattsStrogatzCsr(a[0], a[1], a[2], a[4]), a[3], a[4])
-            : model === 'dw-mixed'
-              ? deffuant(a[0], a[1], a[2], a[3], a[4])
-              : null;
+          : model === 'sis-contact-er'
+            ? sisContact(erdosRenyiCsr(a[0], a[1], a[7]), a[2], a[3], a[4], a[5], a[6], a[7])
+            : model === 'voter-ws'
+              ? voter(wattsStrogatzCsr(a[0], a[1], a[2], a[4]), a[3], a[4])
+              : model === 'dw-mixed'
+                ? deffuant(a[0], a[1], a[2], a[3], a[4])
+                : null;
 if (!result) throw new Error(`unknown model ${model}`);
 process.stdout.write(`${JSON.stringify({ model, ...result })}\n`);

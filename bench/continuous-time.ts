@@ -4,11 +4,12 @@
  * typed arrays and no engine, compiled to one JavaScript file by esbuild first), run in turn
  * (A B A B ...); ratios are taken pair by pair and their median reported.
  *
- *   npx tsx bench/continuous-time.ts [--only sir,mt,edge-sir,edge-sis,voter,dw] [--runs 5]
+ *   npx tsx bench/continuous-time.ts [--only sir,mt,sis-net,edge-sir,edge-sis,voter,dw] [--runs 5]
  *     [--voter-ticks 100] [--dw-ticks 100]
  *
  * - sir: SIR, well-mixed, per contact, n = 10^5, R0 = 1.5 (the epidemic world's defaults), 10 infected.
  * - mt: Maki–Thompson, well-mixed, async, n = 10^5, one spreader.
+ * - sis-net: SIS per contact on Erdős–Rényi(10^5, c = 10), 100 infected, 200 time units.
  * - edge-sir: per-edge SIR on Erdős–Rényi(10^6, c = 10), τ = 0.25, γ = 1 (T = 0.2, c·T = 2), 10 infected.
  * - edge-sis: per-edge SIS on Erdős–Rényi(10^6, c = 10), τ = 0.2, γ = 1, 20 time units from
  *   500,000 infected (about the endemic level: pair approximation 0.47).
@@ -36,7 +37,7 @@ const GNU_TIME = '/usr/bin/time';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'sir,mt,edge-sir,edge-sis,voter,dw' },
+    only: { type: 'string', default: 'sir,mt,sis-net,edge-sir,edge-sis,voter,dw' },
     runs: { type: 'string', default: '5' },
     'voter-ticks': { type: 'string', default: '100' },
     'dw-ticks': { type: 'string', default: '100' },
@@ -124,6 +125,15 @@ function models(base: string): Model[] {
         ['--ticks', '100000'],
       ),
       baseline: (s) => node('mt-mixed', 100_000, s),
+    },
+    {
+      name: 'sis-net',
+      engine: grapevine(
+        'epidemic',
+        { model: 'sis', n: 100_000, network: 'erdos-renyi', k: 10, initial: 100 },
+        ['--ticks', '200'],
+      ),
+      baseline: (s) => node('sis-contact-er', 100_000, 10, 100, 0.5, 0.6, 0.2, 200, s),
     },
     {
       name: 'edge-sir',
