@@ -18,9 +18,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Base64Text } from '../src/core/index.ts';
-import { LineEncoder } from '../src/replay/line-encoder.ts';
-import { parseSnapshotLine } from '../src/replay/snapshot-line.ts';
-import { diffLine, patchLineText, snapshotPatch } from '../src/replay/snapshot-patch.ts';
+import { LineEncoder } from '../src/replay/format/line-codec.ts';
+import { parseSnapshotLine } from '../src/replay/read/snapshot-line.ts';
+import { diffLine, patchLineText, snapshotPatch } from '../src/replay/write/patch-sink.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({

@@ -53,7 +53,7 @@ interface Version {
 const line = snapshotLine(resolve(values.parent), Number(values.at));
 const versions: Version[] = [];
 for (const root of roots) {
-  const sl = await import(join(root, 'src/replay/snapshot-line.ts'));
+  const sl = await import(join(root, 'src/replay/read/snapshot-line.ts'));
   const core = await import(join(root, 'src/core/index.ts'));
   versions.push({ root, parse: sl.parseSnapshotLine, into: core.base64Into });
 }

@@ -13,7 +13,7 @@ import {
   readLog,
   readRecordedRun,
 } from '../../src/replay/index.ts';
-import { readForRerun } from '../../src/replay/tail-reader.ts';
+import { readForRerun } from '../../src/replay/read/tail-reader.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grapevine-rerun-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

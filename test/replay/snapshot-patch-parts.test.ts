@@ -3,9 +3,9 @@
 // chain of the full line: the line encoded as the writer encodes it, then diffed.
 import { describe, expect, it } from 'vitest';
 import { Base64Text } from '../../src/core/index.ts';
-import { LineEncoder } from '../../src/replay/line-encoder.ts';
-import { parseSnapshotLine } from '../../src/replay/snapshot-line.ts';
-import { diffLine, snapshotPatch } from '../../src/replay/snapshot-patch.ts';
+import { LineEncoder } from '../../src/replay/format/line-codec.ts';
+import { parseSnapshotLine } from '../../src/replay/read/snapshot-line.ts';
+import { diffLine, snapshotPatch } from '../../src/replay/write/patch-sink.ts';
 
 const PREV = 'ab'.repeat(32);
 

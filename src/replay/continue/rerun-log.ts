@@ -1,9 +1,9 @@
-import { LogFormatError } from '../core/index.ts';
-import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
-import { GuardedLog } from './guarded-log.ts';
-import { readLog } from './log-reader.ts';
-import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
-import { readForRerun } from './tail-reader.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../../world/index.ts';
+import { readLog } from '../read/read-log.ts';
+import { type RecordedRun, RecordedRunBuilder } from '../read/recorded-run.ts';
+import { readForRerun } from '../read/tail-reader.ts';
+import { GuardedLog } from '../write/guarded-log.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** Options of {@link readRecordedRun}. */

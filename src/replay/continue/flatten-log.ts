@@ -1,9 +1,9 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { LogFormatError } from '../core/index.ts';
-import { isGzipPath } from './log-format.ts';
-import { type LogSummary, readLog } from './log-reader.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { isGzipPath } from '../format/log-format.ts';
+import { type LogSummary, readLog } from '../read/read-log.ts';
 
 /** Bytes of text gathered before a write (one gzip member for a `.gz` output). */
 const BATCH_CHARS = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { LogFormatError } from '../core/index.ts';
+import { LogFormatError } from '../../core/index.ts';
 
 /**
  * The schemas of a log's `schema` lines (log format 2), by id, and what an `llm` record

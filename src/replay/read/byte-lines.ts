@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { LogFormatError } from '../core/index.ts';
-import { isGzipPath } from './log-format.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { isGzipPath } from '../format/log-format.ts';
 
 const READ_CHUNK = 1024 * 1024;
 /** Longest line (in bytes) the reader accepts, and the writer writes; a longer one means the file is not a log. */

@@ -1,4 +1,4 @@
-import { type Json, RngStreams } from '../core/index.ts';
+import { type Json, RngStreams } from '../../core/index.ts';
 import {
   type LlmCallRecord,
   type LlmFlags,
@@ -7,10 +7,10 @@ import {
   replayLlm,
   resolveLlmConfig,
   SwitchingPort,
-} from '../llm/index.ts';
-import { InputBuffer } from '../world/index.ts';
+} from '../../llm/index.ts';
+import { InputBuffer } from '../../world/index.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
 import { type ContinueOptions, recordsToReplay } from './continue-run.ts';
-import type { RecordedRun } from './recorded-run.ts';
 
 /** The LLM of a continued run: what `continueRun` takes, where live calls go, how to close it. */
 export interface ContinuationLlm {

@@ -1,4 +1,4 @@
-import { Base64Text, type Json } from '../core/index.ts';
+import { Base64Text, type Json } from '../../core/index.ts';
 
 /** Event type of the lines that carry the pieces of a split snapshot. */
 export const SNAPSHOT_PART = 'snapshot-part';

@@ -1,7 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ConfigError, type Json } from '../core/index.ts';
+import { ConfigError, type Json } from '../../core/index.ts';
 import {
   type EngineState,
   type Intervention,
@@ -9,16 +9,16 @@ import {
   type RunResult,
   runWorld,
   type WorldDefinition,
-} from '../world/index.ts';
+} from '../../world/index.ts';
+import { deltaHeaderLine } from '../format/delta-ref.ts';
+import { isGzipPath, LOG_FORMAT_PATCHED } from '../format/log-format.ts';
+import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
+import { readLog } from '../read/read-log.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
+import { GuardedLog } from '../write/guarded-log.ts';
+import { LogWriter, type PatchBase } from '../write/log-writer.ts';
 import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
-import { deltaHeaderLine } from './delta-log.ts';
-import { GuardedLog } from './guarded-log.ts';
-import { isGzipPath, LOG_FORMAT_PATCHED } from './log-format.ts';
-import { readLog } from './log-reader.ts';
-import { LogWriter, type PatchBase } from './log-writer.ts';
-import type { RecordedRun } from './recorded-run.ts';
-import { cloneSnapshotState } from './snapshot-line.ts';
-import { SNAPSHOT_PART } from './snapshot-split.ts';
 import { removeStalePartials } from './stale-partials.ts';
 import { VerifyingLog } from './verifying-log.ts';
 

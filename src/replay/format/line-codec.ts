@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { type Base64Text, CanonicalEncoder, canonicalJson, sortKeys } from '../core/index.ts';
+import { type Base64Text, CanonicalEncoder, canonicalJson, sortKeys } from '../../core/index.ts';
 
 /** One log line as the writer produces it. */
 export interface EncodedLine {

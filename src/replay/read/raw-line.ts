@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { canonicalJson, LogFormatError } from '../core/index.ts';
-import { HASH_SUFFIX_LENGTH } from './line-encoder.ts';
-import { MAX_LINE } from './line-source.ts';
+import { canonicalJson, LogFormatError } from '../../core/index.ts';
+import { HASH_SUFFIX_LENGTH } from '../format/line-codec.ts';
+import { MAX_LINE } from './byte-lines.ts';
 
 const NEWLINE = 0x0a;
 const SUFFIX = Buffer.from(',"h":"');

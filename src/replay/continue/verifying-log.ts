@@ -1,8 +1,8 @@
-import { DivergenceError } from '../core/index.ts';
-import type { RunLog } from '../world/index.ts';
-import { LineEncoder } from './line-encoder.ts';
-import { LOG_FORMAT, type LogFormat } from './log-format.ts';
-import { SNAPSHOT_PART, splitSnapshotLines } from './snapshot-split.ts';
+import { DivergenceError } from '../../core/index.ts';
+import type { RunLog } from '../../world/index.ts';
+import { LineEncoder } from '../format/line-codec.ts';
+import { LOG_FORMAT, type LogFormat } from '../format/log-format.ts';
+import { SNAPSHOT_PART, splitSnapshotLines } from '../format/snapshot-split.ts';
 
 /** The recorded line hashes a rerun is checked against. */
 export interface RecordedChain {

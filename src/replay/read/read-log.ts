@@ -1,13 +1,19 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { LogFormatError } from '../core/index.ts';
-import { childHeaderLine, type DeltaRef, deltaRef, isDeltaHeader, resolveParent } from './delta-log.ts';
-import { findGzipTail } from './gzip-members.ts';
-import { readRawLines } from './line-source.ts';
+import { LogFormatError } from '../../core/index.ts';
+import {
+  childHeaderLine,
+  type DeltaRef,
+  deltaRef,
+  isDeltaHeader,
+  resolveParent,
+} from '../format/delta-ref.ts';
+import { isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { isPatchLine, PatchBases, SNAPSHOT_PATCH } from '../write/patch-sink.ts';
+import { readRawLines } from './byte-lines.ts';
+import { findGzipTail } from './gzip-tail.ts';
 import { LineVerifier } from './line-verifier.ts';
-import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
-import { loadParentIndex } from './parent-index.ts';
+import { loadParentIndex } from './log-index.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
-import { isPatchLine, PatchBases, SNAPSHOT_PATCH } from './snapshot-patch.ts';
 
 /** The lines a `snapshot-patch` line may stand for. */
 const PATCHED_TYPES = new Set(['snapshot', 'snapshot-part']);

@@ -1,5 +1,5 @@
-import { isGrapevineError, RunError } from '../core/index.ts';
-import type { RunLog } from '../world/index.ts';
+import { isGrapevineError, RunError } from '../../core/index.ts';
+import type { RunLog } from '../../world/index.ts';
 
 /**
  * Wraps a {@link RunLog} so that a failure to write any line stops the run at the next

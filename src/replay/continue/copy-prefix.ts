@@ -1,10 +1,10 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import type { Json } from '../core/index.ts';
-import { LineEncoder } from './line-encoder.ts';
-import { readRawLines } from './line-source.ts';
-import { isGzipPath } from './log-format.ts';
-import { readLog } from './log-reader.ts';
+import type { Json } from '../../core/index.ts';
+import { LineEncoder } from '../format/line-codec.ts';
+import { isGzipPath } from '../format/log-format.ts';
+import { readRawLines } from '../read/byte-lines.ts';
+import { readLog } from '../read/read-log.ts';
 
 /**
  * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally

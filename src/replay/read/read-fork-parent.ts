@@ -1,17 +1,17 @@
-import { LogFormatError } from '../core/index.ts';
-import { isDeltaHeader } from './delta-log.ts';
-import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { readRecordedRun } from '../continue/rerun-log.ts';
+import { isDeltaHeader } from '../format/delta-ref.ts';
+import { isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
 import {
   buildParentIndex,
   dropParentIndex,
   loadParentIndex,
   type ParentIndex,
   saveParentIndex,
-} from './parent-index.ts';
-import { readRawLineBytes, readRawLineRange } from './raw-chain.ts';
+} from './log-index.ts';
+import { readRawLineBytes, readRawLineRange } from './raw-line.ts';
 import type { RecordedRun } from './recorded-run.ts';
 import { NotIndexable, readHeaderLine, type Start, TailReader } from './tail-reader.ts';
-import { readRecordedRun } from './verify-run.ts';
 
 /** Options of {@link readForkParent}. */
 export interface ReadForkParentOptions {

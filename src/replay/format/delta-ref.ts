@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { type Json, LogFormatError } from '../core/index.ts';
-import { LineEncoder } from './line-encoder.ts';
+import { type Json, LogFormatError } from '../../core/index.ts';
+import { LineEncoder } from './line-codec.ts';
 import { LOG_FORMAT, type LogLine } from './log-format.ts';
 
 /**

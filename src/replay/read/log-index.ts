@@ -1,7 +1,8 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { LogFormatError } from '../core/index.ts';
+import { LogFormatError } from '../../core/index.ts';
+import type { LogHeader } from '../format/log-format.ts';
+import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
 import { LineVerifier } from './line-verifier.ts';
-import type { LogHeader } from './log-format.ts';
 import {
   mayHoldWall,
   type RawLine,
@@ -9,8 +10,7 @@ import {
   rawLineHash,
   rawLineKind,
   readRawLineBytes,
-} from './raw-chain.ts';
-import { SNAPSHOT_PART } from './snapshot-split.ts';
+} from './raw-line.ts';
 
 /** The `kind` of a verification cache file. */
 export const PARENT_INDEX_KIND = 'grapevine-verified/1';

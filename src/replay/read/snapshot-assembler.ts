@@ -1,6 +1,6 @@
-import { type Json, LogFormatError } from '../core/index.ts';
-import type { LogLine } from './log-format.ts';
-import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from './snapshot-split.ts';
+import { type Json, LogFormatError } from '../../core/index.ts';
+import type { LogLine } from '../format/log-format.ts';
+import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from '../format/snapshot-split.ts';
 
 const HINT = { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' };
 

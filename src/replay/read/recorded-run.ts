@@ -1,10 +1,10 @@
-import type { Json } from '../core/index.ts';
-import type { Intervention } from '../world/index.ts';
-import type { DeltaRef } from './delta-log.ts';
+import type { Json } from '../../core/index.ts';
+import type { Intervention } from '../../world/index.ts';
+import type { RecordedChain } from '../continue/verifying-log.ts';
+import type { DeltaRef } from '../format/delta-ref.ts';
+import type { LogHeader, LogLine } from '../format/log-format.ts';
+import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
-import type { LogHeader, LogLine } from './log-format.ts';
-import { SNAPSHOT_PART, type SplitInfo } from './snapshot-split.ts';
-import type { RecordedChain } from './verifying-log.ts';
 
 /** What a recorded log holds, read and chain-verified. */
 export interface RecordedRun {

@@ -1,12 +1,12 @@
-import { LogFormatError } from '../core/index.ts';
-import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from './line-encoder.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from '../format/line-codec.ts';
 import {
   isReadableFormat,
   LOG_FORMAT,
   type LogHeader,
   type LogLine,
   READABLE_FORMATS,
-} from './log-format.ts';
+} from '../format/log-format.ts';
 
 const TAMPER_HINT = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
 

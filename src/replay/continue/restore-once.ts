@@ -1,12 +1,14 @@
-import { canonicalJson, type Json } from '../core/index.ts';
-import { NetworkShare } from '../network/index.ts';
+import { canonicalJson, type Json } from '../../core/index.ts';
+import { NetworkShare } from '../../network/index.ts';
 import {
   type Engine,
   type EngineState,
   type RunResult,
   runWorld,
   type WorldDefinition,
-} from '../world/index.ts';
+} from '../../world/index.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import {
   type ContinueOptions,
   continueRun,
@@ -15,8 +17,6 @@ import {
   restorePoint,
 } from './continue-run.ts';
 import { readSnapshotAt } from './copy-prefix.ts';
-import type { RecordedRun } from './recorded-run.ts';
-import { cloneSnapshotState } from './snapshot-line.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** What differs between the children of one fork tick. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type Base64Text, canonicalJson, LogFormatError } from '../core/index.ts';
-import { HASH_SUFFIX_LENGTH } from './line-encoder.ts';
-import { closingQuote, longStringsOf } from './snapshot-line.ts';
+import { type Base64Text, canonicalJson, LogFormatError } from '../../core/index.ts';
+import { HASH_SUFFIX_LENGTH } from '../format/line-codec.ts';
+import { closingQuote, longStringsOf } from '../read/snapshot-line.ts';
 
 /**
  * Event type of a line of a delta child that stands for a `snapshot` or `snapshot-part` line

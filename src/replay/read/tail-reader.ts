@@ -1,10 +1,11 @@
 // Reading a plain log line by line over raw bytes, each line's `h` checked over them, parsing
 // only the lines a reader needs: the fork's read of its parent from an indexed snapshot
 // (read-fork-parent.ts) and the read before a rerun from the header.
-import { LogFormatError } from '../core/index.ts';
-import { isDeltaHeader } from './delta-log.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { isDeltaHeader } from '../format/delta-ref.ts';
+import { isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
 import { LineVerifier } from './line-verifier.ts';
-import { isGzipPath, type LogHeader, type LogLine } from './log-format.ts';
 import {
   type RawLine,
   rawBodyEnd,
@@ -13,11 +14,10 @@ import {
   rawLineKind,
   readRawLineBytes,
   scanRawLineBytes,
-} from './raw-chain.ts';
+} from './raw-line.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
 import { SnapshotAssembler } from './snapshot-assembler.ts';
 import { parseSnapshotLine } from './snapshot-line.ts';
-import { SNAPSHOT_PART } from './snapshot-split.ts';
 
 /** The fast read does not apply to this log (its index does not describe it); read it the full way. */
 export class NotIndexable extends Error {}

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
-import { LogFormatError } from '../core/index.ts';
+import { LogFormatError } from '../../core/index.ts';
 
 const WINDOW = 8 * 1024 * 1024;
 const TRAILER = 8;

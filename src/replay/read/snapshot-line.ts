@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Base64Text } from '../core/index.ts';
+import { Base64Text } from '../../core/index.ts';
 
 /** Strings at least this long are candidates for a column (shorter ones are parsed as usual). */
 const LONG = 4096;

@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Base64Text, LogFormatError } from '../core/index.ts';
-import { IndexRecorder } from './index-recorder.ts';
+import { type Base64Text, LogFormatError } from '../../core/index.ts';
 import {
   type EncodedBytes,
   type EncodedLine,
@@ -10,8 +9,7 @@ import {
   LineEncoder,
   type LineSink,
   type StreamedLine,
-} from './line-encoder.ts';
-import { MAX_LINE } from './line-source.ts';
+} from '../format/line-codec.ts';
 import {
   isGzipPath,
   LOG_FORMAT,
@@ -19,17 +17,19 @@ import {
   type LogFormat,
   type LogHeader,
   RESERVED_FIELDS,
-} from './log-format.ts';
-import { prepareResume } from './log-resume.ts';
-import { saveParentIndex } from './parent-index.ts';
-import { type ColumnChanges, diffLine, patchLineText, snapshotPatch } from './snapshot-patch.ts';
+} from '../format/log-format.ts';
 import {
   DEFAULT_SPLIT_ABOVE,
   estimateJsonSize,
   MIN_PART_CHARS,
   SNAPSHOT_PART,
   splitSnapshotLines,
-} from './snapshot-split.ts';
+} from '../format/snapshot-split.ts';
+import { MAX_LINE } from '../read/byte-lines.ts';
+import { saveParentIndex } from '../read/log-index.ts';
+import { IndexRecorder } from './index-recorder.ts';
+import { prepareResume } from './log-resume.ts';
+import { type ColumnChanges, diffLine, patchLineText, snapshotPatch } from './patch-sink.ts';
 
 /** Buffered text (in UTF-16 code units) above which `append` flushes on its own. */
 const AUTO_FLUSH_CHARS = 4 * 1024 * 1024;

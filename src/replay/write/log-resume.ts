@@ -9,10 +9,10 @@ import {
   truncateSync,
 } from 'node:fs';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
-import { LogFormatError } from '../core/index.ts';
-import { findGzipTail } from './gzip-members.ts';
-import { isGzipPath } from './log-format.ts';
-import { type LogSummary, scanLog } from './log-reader.ts';
+import { LogFormatError } from '../../core/index.ts';
+import { isGzipPath } from '../format/log-format.ts';
+import { findGzipTail } from '../read/gzip-tail.ts';
+import { type LogSummary, scanLog } from '../read/read-log.ts';
 
 /** A log made ready for appending. */
 export interface ResumePoint {
