@@ -21,7 +21,7 @@
  * only upper bounds on a loaded machine.
  *
  * Two measurements, each fair on its own: (1) in this process through the library
- * (`runWorld`, `readForkParent`, `continueRun`, as `grapevine run` and `grapevine fork` call
+ * (`runWorld`, `readRecordedRun`, `continueRun`, as `grapevine run` and `grapevine fork` call
  * them), the fork and the rerun alternating `--repeat` times, both measured the same way
  * (no forced GC before either: a `gc()` before each timed section used to throw away the
  * optimised code, which a 50-tick fork pays for and a 500-tick rerun amortises); and (2)
@@ -46,7 +46,6 @@ import {
   dropParentIndex,
   endOfTick,
   LogWriter,
-  readForkParent,
   readLog,
   readRecordedRun,
   readSnapshotAt,
@@ -161,7 +160,7 @@ async function fork(
 ): Promise<{ result: RunResult; readMs: number }> {
   rmSync(out, { force: true });
   const t0 = performance.now();
-  const recorded = await readForkParent(parent, [at]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
   const readMs = performance.now() - t0;
   const result = await continueRun({
     def,
@@ -389,7 +388,7 @@ async function main(): Promise<void> {
     `| fork at ${a.at} with --standalone (prefix copied), median of ${a.repeat}; / rerun | ${sec(standaloneMs)} s; ${(standaloneMs / rerunMs).toFixed(3)} |`,
     `| child file: delta / standalone | ${mb(childBytes)} / ${mb(standaloneBytes)} MiB |`,
     `| rerun / fork | ${ratio.toFixed(2)}x |`,
-    `| delta fork: reading the parent from its restore point (readForkParent, cache present), median | ${sec(parts.readAndVerifyParentMs)} s |`,
+    `| delta fork: reading the parent from its restore point (readRecordedRun, cache present), median | ${sec(parts.readAndVerifyParentMs)} s |`,
     `| delta fork: the rest (restore, recorded tail, live ticks) | ${sec(Math.max(0, forkMs - parts.readAndVerifyParentMs))} s |`,
     ...(cliCpu === null
       ? []
@@ -404,7 +403,7 @@ async function main(): Promise<void> {
   ].join('\n');
   const breakdown = [
     `fork at ${a.at}, parts timed apart (a --standalone fork does all four; a delta fork only the first):`,
-    `- read the parent from its restore point (readForkParent, index present): ${sec(parts.readAndVerifyParentMs)} s`,
+    `- read the parent from its restore point (readRecordedRun, index present): ${sec(parts.readAndVerifyParentMs)} s`,
     `- read the snapshot line at tick ${atSnap?.tick} (readSnapshotAt): ${sec(parts.readSnapshotMs)} s`,
     `- copy the prefix to the child (copyPrefix): ${sec(parts.copyPrefixMs)} s`,
     `- verify the copied prefix again before appending (LogWriter.resume -> scanLog): ${sec(parts.scanCopiedPrefixMs)} s`,

@@ -1,26 +1,32 @@
-export * from './continue/continuation-llm.ts';
-export * from './continue/continue-run.ts';
-export * from './continue/copy-prefix.ts';
-export * from './continue/flatten-log.ts';
-export * from './continue/rerun-log.ts';
-export * from './continue/restore-once.ts';
-export * from './continue/stale-partials.ts';
-export * from './continue/verifying-log.ts';
-export * from './format/delta-ref.ts';
-export * from './format/line-codec.ts';
-export * from './format/log-format.ts';
-export * from './format/snapshot-split.ts';
-export * from './read/byte-lines.ts';
-export * from './read/gzip-tail.ts';
-export * from './read/line-verifier.ts';
-export * from './read/log-index.ts';
-export * from './read/raw-line.ts';
-export * from './read/read-fork-parent.ts';
-export * from './read/read-log.ts';
-export * from './read/recorded-run.ts';
-export * from './read/snapshot-assembler.ts';
-export * from './read/snapshot-line.ts';
-export * from './write/guarded-log.ts';
-export * from './write/log-resume.ts';
-export * from './write/log-writer.ts';
-export * from './write/patch-sink.ts';
+// The replay floor: what the floors above it (and bench/) use. Its rooms: format/ (the line
+// codec, the hash chain, the split, patch and delta formats), read/ (the one reader, `readLog`,
+// and what a rerun needs of a log), write/ (the writer and its sinks), continue/ (rerun,
+// fork, resume).
+
+export type { ContinuationLlm } from './continue/continuation-llm.ts';
+export { openContinuationLlm } from './continue/continuation-llm.ts';
+export type { ContinueOptions, RestoredPoint } from './continue/continue-run.ts';
+export {
+  continueRun,
+  endOfTick,
+  lastTick,
+  recordedRunOptions,
+  recordsToReplay,
+  restorePoint,
+} from './continue/continue-run.ts';
+export { copyPrefix, readSnapshotAt } from './continue/copy-prefix.ts';
+export { flattenLog } from './continue/flatten-log.ts';
+export type { RerunOptions } from './continue/rerun-log.ts';
+export { rerunLog } from './continue/rerun-log.ts';
+export type { ChildFactory, ForkChild } from './continue/restore-once.ts';
+export { restoreOnce } from './continue/restore-once.ts';
+export type { LogFields, LogFormat, LogHeader, LogLine } from './format/log-format.ts';
+export { isGzipPath, LOG_FORMAT } from './format/log-format.ts';
+export { dropParentIndex, loadParentIndex, parentIndexPath } from './format/log-index.ts';
+export type { LogSummary, ReadLogOptions } from './read/read-log.ts';
+export { readHeader, readLog, scanLog } from './read/read-log.ts';
+export type { ReadRecordedOptions, RecordedRun } from './read/recorded-run.ts';
+export { readRecordedRun } from './read/recorded-run.ts';
+export { GuardedLog } from './write/guarded-log.ts';
+export { holdLogLock } from './write/log-lock.ts';
+export { LogWriter } from './write/log-writer.ts';

@@ -7,18 +7,21 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deltaHeaderLine } from '../../src/replay/format/delta-ref.ts';
+import { LineCodec } from '../../src/replay/format/line-codec.ts';
+import { LOG_FORMAT_PATCHED } from '../../src/replay/format/log-format.ts';
+import { isPatchLine as isPatchBytes } from '../../src/replay/format/snapshot-patch.ts';
+
+const isPatchLine = (raw: string): boolean => isPatchBytes(Buffer.from(raw));
+
 import {
   continueRun,
-  deltaHeaderLine,
   flattenLog,
-  isPatchLine,
-  LineEncoder,
-  LOG_FORMAT_PATCHED,
   type LogHeader,
   LogWriter,
-  readForkParent,
   readHeader,
   readLog,
+  readRecordedRun,
   scanLog,
 } from '../../src/replay/index.ts';
 import type { Intervention, WorldDefinition } from '../../src/world/index.ts';
@@ -49,7 +52,7 @@ async function fork(
   opts: { from?: string; layout?: 'delta' | 'standalone'; interventions?: Intervention[] } = {},
 ) {
   const path = opts.from ?? parent;
-  const recorded = await readForkParent(path, [at]);
+  const recorded = await readRecordedRun(path, { restoreTicks: [at] });
   return continueRun({
     def,
     recorded,
@@ -266,7 +269,7 @@ describe('resume, forks of forks, old logs, edits', () => {
       const old = join(dir, 'old-form.ndjson');
       const full = lines(child);
       const from = (delta as { seq: number }).seq + 1;
-      const headerLine = new LineEncoder().encode(rest, null).text;
+      const headerLine = new LineCodec().encode(rest, null).text;
       writeFileSync(old, `${[headerLine, ...full.slice(from)].join('\n')}\n`);
       expect(own(old).filter(isPatchLine)).toEqual([]);
       expect((await scanLog(old)).digest).toBe(parentDigest);

@@ -9,7 +9,7 @@ import {
   endOfTick,
   parentIndexPath,
   type RecordedRun,
-  readForkParent,
+  readRecordedRun,
   restoreOnce,
 } from '../../replay/index.ts';
 import {
@@ -275,7 +275,7 @@ async function readAndCheckParent(
 ): Promise<{ recorded: RecordedRun; def: WorldDefinition }> {
   const hadIndex = existsSync(parentIndexPath(path));
   try {
-    const recorded = await readForkParent(path, ticks);
+    const recorded = await readRecordedRun(path, { restoreTicks: ticks });
     for (const t of ticks) endOfTick(recorded, t);
     const { def } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,

@@ -91,14 +91,19 @@ export function endOfTick(recorded: RecordedRun, tick: number): number {
       hint: `choose a tick from 0 to ${last}`,
     });
   }
-  // the tick's snapshots (with their parts) and interventions belong to it; the final
-  // snapshot before `end` does not, nor parts whose snapshot line is missing (a cut log)
+  // The tick's periodic snapshot (with its parts) and its interventions belong to it. The
+  // final snapshot does not: it is the one before `end`, or, in a log cut before its end, a
+  // snapshot the tick does not take periodically (a second one, or at a tick that is not a
+  // multiple of snapshotEvery). Nor do parts whose snapshot line is missing (a cut log).
+  const every = recorded.header.snapshotEvery;
+  let periodic = typeof every !== 'number' || (every > 0 && tick > 0 && tick % every === 0);
   for (;;) {
     let next = seq + 1;
     while (types[next] === SNAPSHOT_PART && ticks[next] === tick) next++;
     const partsOnly = next > seq + 1 && types[next] !== 'snapshot';
-    if (partsOnly || !BOUNDARY_TAIL.has(types[next]) || ticks[next] !== tick || types[next + 1] === 'end')
-      return seq;
+    const final = types[next] === 'snapshot' && (!periodic || types[next + 1] === 'end');
+    if (partsOnly || final || !BOUNDARY_TAIL.has(types[next]) || ticks[next] !== tick) return seq;
+    if (types[next] === 'snapshot') periodic = false;
     seq = next;
   }
 }
@@ -199,6 +204,7 @@ async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
   return lines.map((l) => ({
     seq: l.seq,
     bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw,
+    longStrings: l.longStrings,
   }));
 }
 

@@ -1,9 +1,9 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Json } from '../../core/index.ts';
-import { LineEncoder } from '../format/line-codec.ts';
+import { childHeaderLine } from '../format/delta-ref.ts';
 import { isGzipPath } from '../format/log-format.ts';
-import { readRawLines } from '../read/byte-lines.ts';
+import { byteLines } from '../read/byte-lines.ts';
 import { readLog } from '../read/read-log.ts';
 
 /**
@@ -25,16 +25,9 @@ export async function copyPrefix(
   for await (const line of readLog(src, { verify: false })) {
     if (line.seq > lastSeq) break;
     if (line.seq === captureSeq) captured = line.event.state as Json;
-    if (line.seq === 0 && wallExtra) {
-      const { h: _h, ...header } = JSON.parse(line.raw) as Record<string, unknown>;
-      const wall = { ...((header.wall as Record<string, Json> | undefined) ?? {}), ...wallExtra };
-      lines.push(new LineEncoder().encode({ ...header, wall }, null).text);
-    } else lines.push(line.raw);
+    lines.push(line.seq === 0 && wallExtra ? childHeaderLine(line, { wall: wallExtra }).raw : line.raw);
   }
-  const text = `${lines.join('\n')}\n`;
-  const tmp = `${dst}.tmp-${process.pid}`;
-  writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
-  renameSync(tmp, dst);
+  writeLines(dst, lines);
   return captured;
 }
 
@@ -53,20 +46,26 @@ export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
  */
 export async function copyOwnLines(src: string, dst: string, lastSeq: number): Promise<void> {
   const lines: string[] = [];
-  const source = readRawLines(src);
+  const source = byteLines(src);
   try {
     for (let done = false; !done; ) {
       const step = await source.next();
       if (step.done) break;
-      for (const raw of step.value) {
+      for (const { bytes } of step.value) {
+        const raw = bytes.toString('utf8');
         done = lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq;
         if (done) break;
         lines.push(raw);
       }
     }
   } finally {
-    await source.return(false);
+    await source.return('whole');
   }
+  writeLines(dst, lines);
+}
+
+/** Writes `lines` to `dst` (gzip for a `.gz` path) through a temporary file renamed into place. */
+function writeLines(dst: string, lines: string[]): void {
   const text = `${lines.join('\n')}\n`;
   const tmp = `${dst}.tmp-${process.pid}`;
   writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);

@@ -1,22 +1,9 @@
 import { DivergenceError } from '../../core/index.ts';
 import type { RunLog } from '../../world/index.ts';
-import { LineEncoder } from '../format/line-codec.ts';
+import { LineCodec } from '../format/line-codec.ts';
 import { LOG_FORMAT, type LogFormat } from '../format/log-format.ts';
 import { SNAPSHOT_PART, splitSnapshotLines } from '../format/snapshot-split.ts';
-
-/** The recorded line hashes a rerun is checked against. */
-export interface RecordedChain {
-  /** `h` of each line by seq (index 0 = header). */
-  hashes: string[];
-  /** Tick of each line by seq. */
-  ticks: number[];
-  /** Type of each line by seq. */
-  types: string[];
-  /** Split snapshots: the part size, by the seq of their first `snapshot-part` line. */
-  splits?: Map<number, number>;
-  /** The recorded log's format (default {@link LOG_FORMAT}): the rerun writes in it. */
-  format?: LogFormat;
-}
+import type { RecordedChain } from '../read/recorded-run.ts';
 
 /** Where a verified rerun starts and what takes over after the verified part (resume, fork). */
 export interface VerifyingTail {
@@ -34,7 +21,7 @@ export interface VerifyingTail {
  * tick.
  */
 export class VerifyingLog implements RunLog {
-  private readonly encoder = new LineEncoder();
+  private readonly encoder = new LineCodec();
   private chain: string;
   seq = 0;
   readonly format: LogFormat;

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Json, LogFormatError } from '../../core/index.ts';
-import { LineEncoder } from './line-codec.ts';
+import { LineCodec } from './line-codec.ts';
 import { LOG_FORMAT, type LogLine } from './log-format.ts';
 
 /**
@@ -132,7 +132,7 @@ export function deltaHeaderLine(
   };
   const header: Record<string, unknown> = { type: 'header', seq: 0, t: 0, format, delta };
   if (wall && Object.keys(wall).length) header.wall = wall;
-  return new LineEncoder().encode(header, null).text;
+  return new LineCodec().encode(header, null).text;
 }
 
 /**
@@ -145,6 +145,6 @@ export function childHeaderLine(parentHeader: LogLine, deltaHeader: Record<strin
   if (!extra) return parentHeader;
   const { h: _h, ...header } = JSON.parse(parentHeader.raw) as Record<string, unknown>;
   const wall = { ...((header.wall as Record<string, Json> | undefined) ?? {}), ...extra };
-  const raw = new LineEncoder().encode({ ...header, wall }, null).text;
+  const raw = new LineCodec().encode({ ...header, wall }, null).text;
   return { ...parentHeader, raw, event: { ...parentHeader.event, wall } };
 }

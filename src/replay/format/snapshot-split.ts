@@ -26,9 +26,8 @@ export interface SnapshotPart {
 }
 
 /**
- * A part as the splitter makes it: its data may still be text to encode (a slice of a
- * {@link Base64Text}, or a run of items some of which are), made by {@link partData}
- * only when its line is written.
+ * A part as the splitter makes it: its data may be a {@link Base64Text} (or a run of items
+ * some of which are), or a slice of one to encode when its line is made.
  */
 export interface PendingPart extends Omit<SnapshotPart, 'data'> {
   data: SnapshotPart['data'] | (() => string) | Base64Text | Base64Text[];
@@ -85,7 +84,7 @@ export function estimateJsonSize(value: unknown): number {
  * runs of members (keys in sorted order); any other array or object is walked into. A
  * value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton
  * copies the containers it changes. A {@link Base64Text} is cut as the string it stands for,
- * but its slices are encoded only when {@link partData} is called (one part at a time).
+ * into `Base64Text`s of its bytes (slices encoded later, one part at a time).
  */
 export function splitSnapshot(state: Json, chars: number): SplitSnapshot {
   const parts: PendingPart[] = [];
@@ -163,14 +162,6 @@ function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: num
   return runs;
 }
 
-/** The data of a part as it is written: slices and texts encoded now. */
-export function partData(data: PendingPart['data']): SnapshotPart['data'] {
-  if (typeof data === 'function') return data();
-  if (data instanceof Base64Text) return data.toString();
-  if (Array.isArray(data)) return data.map((d) => (d instanceof Base64Text ? d.toString() : d));
-  return data;
-}
-
 /** One line of a snapshot as it is written: its type and payload fields. */
 export interface SnapshotLine {
   type: string;
@@ -182,21 +173,18 @@ export interface SnapshotLine {
  * parts of `chars` code units and its first line gets seq `firstSeq`: one
  * `snapshot-part` line per part (`of` = the seq of the snapshot line that follows them),
  * then the `snapshot` line with the skeleton as `state` and `split` = {@link SplitInfo}.
- * A generator, so that the writer encodes (and may flush) one part at a time: the text of
- * a part is built only when it is yielded.
+ * A generator, so that the writer encodes (and may flush) one part at a time. A part's base64
+ * columns stay the `Base64Text`s they are: the line codec encodes them as it writes or compares.
  */
 export function* splitSnapshotLines(
   fields: Record<string, unknown>,
   chars: number,
   firstSeq: number,
-  /** Give a part's base64 as the `Base64Text` (or array) it is, not encoded: for a writer that encodes or compares it itself. */
-  texts = false,
 ): Generator<SnapshotLine, void, undefined> {
   const { parts, skeleton } = splitSnapshot(fields.state as Json, chars);
   const of = firstSeq + parts.length;
   for (const part of parts) {
-    const d = part.data;
-    const data = texts && (d instanceof Base64Text || Array.isArray(d)) ? d : partData(d);
+    const data = typeof part.data === 'function' ? part.data() : part.data;
     yield { type: SNAPSHOT_PART, fields: { of, path: part.path, index: part.index, data } };
   }
   const split: SplitInfo = { parts: parts.length, chars };

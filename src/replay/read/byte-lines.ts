@@ -3,81 +3,175 @@ import { open, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { LogFormatError } from '../../core/index.ts';
-import { isGzipPath } from '../format/log-format.ts';
+import { isGzipPath, MAX_LINE } from '../format/log-format.ts';
 
 const READ_CHUNK = 1024 * 1024;
-/** Longest line (in bytes) the reader accepts, and the writer writes; a longer one means the file is not a log. */
-export const MAX_LINE = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
+const BAD_HINT = { hint: 'the log was damaged or edited; restore it from a copy or rerun' };
+
+/** One complete line of a log file, as bytes. */
+export interface ByteLine {
+  /** The line's bytes, without its `\n`. */
+  bytes: Buffer;
+  /** Byte offset of the line's first byte in the (decompressed) file. */
+  offset: number;
+}
 
 /**
- * Streams the complete lines of a log file (gunzipped when the path ends in `.gz`) in
- * batches, one batch per chunk read, without loading the file. Each line is the UTF-8
- * text between two `\n`, without the `\n`. The generator's return value is `true` when the
- * file is cut short: it ends with a partial line (no final `\n`) or a partial gzip member.
- * Memory stays bounded by the chunk size plus the longest line.
+ * How a file of lines ends: `'whole'` after a complete line; `'cut'` in a partial line or
+ * gzip member; `'zeros'` with zero bytes after its last gzip member (what a crash can leave
+ * on some file systems).
+ */
+export type LinesEnd = 'whole' | 'cut' | 'zeros';
+
+/** Where {@link byteLines} reads. */
+export interface ByteLinesOptions {
+  /** Byte offset of the first line read (a plain file only; default 0). */
+  start?: number;
+  /**
+   * Byte offset just after the last line read (a plain file only): the range is read at once
+   * into a buffer of its own, whose lines stay valid. The range must end with a `\n`, else the
+   * file changed: the read then ends as `'cut'`.
+   */
+  end?: number;
+}
+
+/**
+ * Streams the complete lines of a log file (gunzipped when the path ends in `.gz`) as bytes,
+ * in batches, one per chunk read, without loading the file. The lines of a batch lie in a
+ * buffer that is reused for the next batch (a fresh page costs a fault on first touch):
+ * a caller that keeps a line's bytes copies them, except from a read with `end`. The
+ * generator's return value says how the file ends (see {@link LinesEnd}). Memory stays
+ * bounded by the chunk size plus the longest line.
  *
  * @throws LogFormatError when the file is missing or unreadable, is not gzip data (for
- *   `.gz`), has corrupt gzip data, or has a line that is not valid UTF-8. Its `position`
+ *   `.gz`), has corrupt gzip data, or has a line longer than `MAX_LINE`. Its `position`
  *   holds the 1-based `line` where the problem starts.
  */
-export async function* readRawLines(path: string): AsyncGenerator<string[], boolean, undefined> {
+export async function* byteLines(
+  path: string,
+  opts: ByteLinesOptions = {},
+): AsyncGenerator<ByteLine[], LinesEnd, undefined> {
   const size = await checkFile(path);
-  if (size === 0) return false;
   const gzip = isGzipPath(path);
-  const stream = openStream(path, gzip);
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const start = opts.start ?? 0;
+  if (size <= start) return 'whole';
+  if (opts.end !== undefined) return yield* rangeLines(path, start, opts.end);
+  const source = gzip ? gunzipped(path) : plain(path, start);
+  let buf = Buffer.allocUnsafeSlow(READ_CHUNK);
+  let kept = 0;
+  let offset = start;
   let lineNo = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (lineNo === 0 && pendingBytes === 0 && !gzip) checkNotGzip(chunk, path);
-      const batch: string[] = [];
-      let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        lineNo++;
-        let text: string | null;
-        if (pendingBytes === 0) text = decode(chunk, start, nl);
-        else {
-          pending.push(chunk.subarray(start, nl));
-          text = decode(Buffer.concat(pending), 0, pendingBytes + nl - start);
-          pending = [];
-          pendingBytes = 0;
-        }
-        if (text === null) {
-          if (batch.length > 0) yield batch;
-          throw new LogFormatError(
-            `line ${lineNo} of ${path} is not valid UTF-8`,
-            { line: lineNo },
-            BAD_HINT,
-          );
-        }
-        batch.push(text);
-        start = nl + 1;
+    for (;;) {
+      if (kept === buf.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, MAX_LINE + 2));
+        buf.copy(bigger, 0, 0, kept);
+        buf = bigger;
       }
-      if (start < chunk.length) {
-        pending.push(chunk.subarray(start));
-        pendingBytes += chunk.length - start;
-        if (pendingBytes > MAX_LINE) throw tooLong(path, lineNo + 1);
-      }
+      const read = await source.fill(buf, kept);
+      if (read === 0) break;
+      if (offset === 0 && kept === 0 && !gzip) checkNotGzip(buf, path);
+      const filled = kept + read;
+      const batch: ByteLine[] = [];
+      const from = split(buf, kept, filled, offset, batch);
+      offset += from;
+      lineNo += batch.length;
       if (batch.length > 0) yield batch;
+      kept = filled - from;
+      if (kept > MAX_LINE) throw tooLong(path, lineNo + 1);
+      if (from > 0) buf.copy(buf, 0, from, filled);
     }
   } catch (err) {
     if (err instanceof LogFormatError) throw err;
-    if (gzip && (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') return true;
+    if (gzip && (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') return 'cut';
     throw streamError(path, err, lineNo, gzip);
   } finally {
-    stream.destroy();
+    await source.close();
   }
-  if (gzip && (await endsEarly(stream as Gunzip, path, size))) return true;
-  return pendingBytes > 0;
+  if (gzip && (await endsEarly(source.consumed(), path, size))) return 'zeros';
+  return kept > 0 ? 'cut' : 'whole';
 }
 
-/** The UTF-8 text of `buf[start, end)`, or null when those bytes are not valid UTF-8. */
-function decode(buf: Buffer, start: number, end: number): string | null {
-  const text = buf.toString('utf8', start, end);
-  if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(buf.subarray(start, end))) return null;
-  return text;
+/** The lines of a plain file between `start` and `end`, read at once into a buffer of their own (one batch). */
+async function* rangeLines(path: string, start: number, end: number): AsyncGenerator<ByteLine[], LinesEnd> {
+  const buf = Buffer.allocUnsafeSlow(end - start);
+  let got = 0;
+  const handle = await open(path, 'r').catch((err) => {
+    throw streamError(path, err, 0, false);
+  });
+  try {
+    for (let n = -1; got < buf.length && n !== 0; got += n)
+      n = (await handle.read(buf, got, buf.length - got, start + got)).bytesRead;
+  } finally {
+    await handle.close();
+  }
+  const batch: ByteLine[] = [];
+  const from = split(buf, 0, got, start, batch);
+  if (batch.length > 0) yield batch;
+  return from < buf.length ? 'cut' : 'whole';
+}
+
+/**
+ * Pushes to `batch` the complete lines of `buf[0, filled)` whose `\n` lies at or after `at`
+ * (the bytes before `at` hold no `\n`); the first starts at byte `offset` of the file.
+ * Returns the index just after the last `\n`.
+ */
+function split(buf: Buffer, at: number, filled: number, offset: number, batch: ByteLine[]): number {
+  const view = buf.subarray(0, filled);
+  let from = 0;
+  for (let nl = view.indexOf(NEWLINE, at); nl !== -1; nl = view.indexOf(NEWLINE, nl + 1)) {
+    batch.push({ bytes: view.subarray(from, nl), offset: offset + from });
+    from = nl + 1;
+  }
+  return from;
+}
+
+/** Bytes of a file: `fill` puts the next ones at `buf[at...]` and says how many (0 at the end). */
+interface Source {
+  fill(buf: Buffer, at: number): Promise<number>;
+  /** Compressed bytes consumed (gzip). */
+  consumed(): number;
+  close(): Promise<void>;
+}
+
+/** A plain file from `start`. */
+function plain(path: string, start: number): Source {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let pos = start;
+  return {
+    async fill(buf, at) {
+      handle ??= await open(path, 'r');
+      const { bytesRead } = await handle.read(buf, at, buf.length - at, pos);
+      pos += bytesRead;
+      return bytesRead;
+    },
+    consumed: () => pos,
+    close: async () => handle?.close(),
+  };
+}
+
+/** The gunzipped bytes of a `.gz` file. */
+function gunzipped(path: string): Source {
+  const gunzip = gunzipAll(createReadStream(path, { highWaterMark: READ_CHUNK }));
+  const chunks = (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let rest: Buffer | undefined;
+  return {
+    async fill(buf, at) {
+      if (rest === undefined || rest.length === 0) {
+        const step = await chunks.next();
+        if (step.done) return 0;
+        rest = step.value;
+      }
+      const n = rest.copy(buf, at);
+      rest = rest.subarray(n);
+      return n;
+    },
+    consumed: () => (gunzip as Gunzip).bytesWritten,
+    close: async () => {
+      gunzip.destroy();
+    },
+  };
 }
 
 /**
@@ -85,8 +179,7 @@ function decode(buf: Buffer, start: number, end: number): string | null {
  * the last member (what a crash can leave behind on some file systems): the log is then
  * cut short. Any other unread data is an error.
  */
-async function endsEarly(gunzip: Gunzip, path: string, size: number): Promise<boolean> {
-  const consumed = gunzip.bytesWritten;
+async function endsEarly(consumed: number, path: string, size: number): Promise<boolean> {
   if (consumed >= size) return false;
   const handle = await open(path, 'r');
   try {
@@ -107,32 +200,6 @@ async function endsEarly(gunzip: Gunzip, path: string, size: number): Promise<bo
     await handle.close();
   }
   return true;
-}
-
-function checkNotGzip(chunk: Buffer, path: string): void {
-  if (chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b)
-    throw new LogFormatError(
-      `${path} is gzip-compressed but its name does not end in .gz`,
-      { line: 1 },
-      { hint: 'rename it to end in .ndjson.gz' },
-    );
-}
-
-function tooLong(path: string, lineNo: number): LogFormatError {
-  return new LogFormatError(
-    `line ${lineNo} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB, more than a log line may hold`,
-    { line: lineNo },
-    {
-      hint: 'the log was damaged, or written by an earlier grapevine that wrote a large snapshot as one line; rerun it with this version',
-    },
-  );
-}
-
-const BAD_HINT = { hint: 'the log was damaged or edited; restore it from a copy or rerun' };
-
-function openStream(path: string, gzip: boolean): Readable {
-  const file = createReadStream(path, { highWaterMark: READ_CHUNK });
-  return gzip ? gunzipAll(file) : file;
 }
 
 /**
@@ -157,6 +224,25 @@ function writeChunk(stream: Writable, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.write(chunk, (err) => (err ? reject(err) : resolve()));
   });
+}
+
+function checkNotGzip(chunk: Buffer, path: string): void {
+  if (chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b)
+    throw new LogFormatError(
+      `${path} is gzip-compressed but its name does not end in .gz`,
+      { line: 1 },
+      { hint: 'rename it to end in .ndjson.gz' },
+    );
+}
+
+function tooLong(path: string, lineNo: number): LogFormatError {
+  return new LogFormatError(
+    `line ${lineNo} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB, more than a log line may hold`,
+    { line: lineNo },
+    {
+      hint: 'the log was damaged, or written by an earlier grapevine that wrote a large snapshot as one line; rerun it with this version',
+    },
+  );
 }
 
 /** Returns the file's size; throws a clear error when it is missing or not a file. */

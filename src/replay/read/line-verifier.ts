@@ -1,5 +1,6 @@
 import { LogFormatError } from '../../core/index.ts';
-import { type EncodedLine, HASH_SUFFIX_LENGTH, LineEncoder } from '../format/line-codec.ts';
+import { HASH_SUFFIX_LENGTH } from '../format/chain.ts';
+import { type EncodedLine, LineCodec } from '../format/line-codec.ts';
 import {
   isReadableFormat,
   LOG_FORMAT,
@@ -7,15 +8,34 @@ import {
   type LogLine,
   READABLE_FORMATS,
 } from '../format/log-format.ts';
+import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
+import { rawBodyEnd, rawEventChain, rawLineHash, rawLineKind } from './raw-line.ts';
+import { parseSnapshotLine } from './snapshot-line.ts';
 
 const TAMPER_HINT = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
+
+/** How a log's lines are checked (see `ReadLogOptions.verify`). */
+export type VerifyMode = boolean | 'chain';
+
+/** Which `snapshot` and `snapshot-part` lines read over their bytes are parsed (see `ReadLogOptions.parse`). */
+export type ParseRule = (line: { seq: number; t: number; type: string; size: number }) => boolean;
+
+/** The `event` of a line read without being parsed. */
+const UNPARSED: Record<string, unknown> = Object.freeze({});
+
+/** True for a line read without being parsed (see `ReadLogOptions.parse`): its `event` and `raw` are empty. */
+export function isUnparsed(line: LogLine): boolean {
+  return line.event === UNPARSED;
+}
 
 /**
  * Checks the lines of one log in order, as they are read, and turns each into a
  * {@link LogLine}. It checks, in this order: the line is JSON, it is a header (line 1) or
  * an event (`seq`, `t`, `type`), its `seq` follows the previous one, its bytes are exactly
  * what the writer would write for it, and its `h` continues the hash chain. With
- * `verify: false` only the first three checks run (no canonical form, no hashing).
+ * `verify: false` only the first three checks run; with `'chain'`, a line given as bytes
+ * ({@link LineVerifier.acceptBytes}) has its chain computed over its bytes as they are, and is
+ * parsed only when the caller asks (its canonical form is not checked: a rerun proves it).
  *
  * The first failing check throws a {@link LogFormatError} whose message names the line,
  * the seq expected there and, when known, the tick.
@@ -33,47 +53,96 @@ export class LineVerifier {
   lastType = '';
   /** Full chain value after the last line accepted (null before the header or without verify). */
   chain: string | null = null;
-  private readonly encoder = new LineEncoder();
+  private readonly codec = new LineCodec();
 
   constructor(
     private readonly path: string,
-    private readonly verify: boolean,
+    private readonly verify: VerifyMode,
   ) {}
+
+  /** How this verifier checks lines. */
+  get mode(): VerifyMode {
+    return this.verify;
+  }
 
   /** Verifies the next line (its text without `\n`) and returns it parsed. */
   accept(raw: string): LogLine {
-    const line = this.lines + 1;
-    if (this.lastType === 'end')
-      throw this.fail(
-        `line ${line} follows the end line (seq ${this.lastSeq}): a finished log has nothing after its end`,
-        line,
-      );
+    const line = this.next();
     const record = this.parse(raw, line);
     const h = record.h;
     delete record.h;
-    const seq = record.seq as number;
-    const t = record.t as number;
     if (this.verify) this.checkBytes(record, raw, h, line);
     if (line === 1) this.header = record as LogHeader;
-    this.lines = line;
-    this.lastSeq = seq;
-    this.lastTick = t;
-    this.lastType = record.type as string;
-    return {
-      seq,
-      t,
-      type: this.lastType,
+    return this.taken({
+      seq: record.seq as number,
+      t: record.t as number,
+      type: record.type as string,
       line,
       raw,
       event: record,
-      ...(this.chain === null ? {} : { chain: this.chain }),
-    };
+    });
   }
 
   /**
-   * Takes the place of the lines a delta child leaves to its parent: the lines read so far
-   * (the child's own header) stand for `header` and the parent's lines up to `seq`, whose
-   * chain value is `chain` (null without verify); the next line must be `seq + 1`.
+   * Verifies the next line given as bytes (without `\n`, starting at byte `offset`). With
+   * `verify: 'chain'`, an event line whose `h` and hashed body are found in its bytes is
+   * chained over them; a `snapshot` or `snapshot-part` line that `parse` declines comes with
+   * an empty `event` and `raw`; the snapshot a continuation restores (`restored`) is parsed
+   * with its columns decoded (`parseSnapshotLine`). A parsed snapshot line or part keeps a
+   * copy of its bytes unless `stable` (they are not overwritten later). Any other line is
+   * checked as {@link LineVerifier.accept} checks it.
+   */
+  acceptBytes(bytes: Buffer, offset: number, parse: ParseRule, restored = false, stable = false): LogLine {
+    const hash = this.verify === 'chain' && this.lines > 0 ? rawLineHash(bytes) : null;
+    const bodyEnd = hash === null ? null : rawBodyEnd(bytes);
+    if (bodyEnd === null) {
+      const out = this.accept(this.decode(bytes, this.lines + 1));
+      out.offset = offset;
+      return out;
+    }
+    const line = this.next();
+    const seq = this.lastSeq + 1;
+    const chain = rawEventChain(bytes, this.chain as string, bodyEnd);
+    if (chain.slice(0, 16) !== hash)
+      throw this.fail(
+        `line ${line} (seq ${seq}) does not match the hash chain: the log was modified at or before this line`,
+        line,
+      );
+    this.chain = chain;
+    const kind = rawLineKind(bytes);
+    const snapshotish = kind?.type === 'snapshot' || kind?.type === SNAPSHOT_PART;
+    if (kind && snapshotish && !restored && !parse({ seq, t: kind.t, type: kind.type, size: bytes.length }))
+      return this.taken({ seq, t: kind.t, type: kind.type, line, raw: '', event: UNPARSED, chain, offset });
+    const fast = restored ? parseSnapshotLine(bytes) : undefined;
+    const text = fast === undefined ? this.decode(bytes, line) : undefined;
+    const record = fast?.event ?? this.parse(text as string, line);
+    delete record.h;
+    if (fast !== undefined && record.seq !== seq)
+      throw this.fail(`line ${line}: expected seq ${seq} but found seq ${record.seq}`, line);
+    const out: LogLine = {
+      seq,
+      t: record.t as number,
+      type: record.type as string,
+      line,
+      raw: text ?? '',
+      event: record,
+      chain,
+      offset,
+    };
+    if (out.type === 'snapshot' || out.type === SNAPSHOT_PART) {
+      const kept = stable ? bytes : Buffer.from(bytes);
+      out.bytes = kept;
+      if (fast) out.longStrings = fast.longStrings;
+      if (text === undefined)
+        Object.defineProperty(out, 'raw', { enumerable: true, get: () => kept.toString('utf8') });
+    }
+    return this.taken(out);
+  }
+
+  /**
+   * Takes the place of the lines not read: those before `seq + 1` (a read from an index,
+   * or a delta child's past read from its parent), with `header`, the tick and chain value
+   * at `seq` (null without verify); the next line must be `seq + 1`.
    */
   continueAfter(header: LogHeader, seq: number, tick: number, chain: string | null): void {
     this.header = header;
@@ -92,6 +161,42 @@ export class LineVerifier {
       { line: err.position.line, seq: this.lastSeq + 1, tick: this.lastTick },
       { cause: err.cause ?? err, hint: err.hint },
     );
+  }
+
+  /** The UTF-8 text of line `line`. @throws LogFormatError when its bytes are not valid UTF-8. */
+  private decode(bytes: Buffer, line: number): string {
+    const text = bytes.toString('utf8');
+    if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(bytes))
+      throw this.locate(
+        new LogFormatError(
+          `line ${line} of ${this.path} is not valid UTF-8`,
+          { line },
+          {
+            hint: 'the log was damaged or edited; restore it from a copy or rerun',
+          },
+        ),
+      );
+    return text;
+  }
+
+  /** The number of the next line; refused after an `end` line. */
+  private next(): number {
+    const line = this.lines + 1;
+    if (this.lastType === 'end')
+      throw this.fail(
+        `line ${line} follows the end line (seq ${this.lastSeq}): a finished log has nothing after its end`,
+        line,
+      );
+    return line;
+  }
+
+  private taken(out: LogLine): LogLine {
+    this.lines = out.line;
+    this.lastSeq = out.seq;
+    this.lastTick = out.t;
+    this.lastType = out.type;
+    if (this.chain !== null && out.chain === undefined) out.chain = this.chain;
+    return out;
   }
 
   private parse(raw: string, line: number): Record<string, unknown> {
@@ -148,7 +253,7 @@ export class LineVerifier {
     let encoded: EncodedLine;
     try {
       if (h === undefined) throw new TypeError('it has no h');
-      encoded = this.encoder.encode(record, this.chain);
+      encoded = this.codec.encode(record, this.chain);
     } catch (cause) {
       throw this.fail(`${at} is not a valid log line: ${(cause as Error).message}`, line, tick, cause);
     }

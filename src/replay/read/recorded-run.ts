@@ -1,10 +1,27 @@
-import type { Json } from '../../core/index.ts';
+import { type Json, LogFormatError } from '../../core/index.ts';
 import type { Intervention } from '../../world/index.ts';
-import type { RecordedChain } from '../continue/verifying-log.ts';
 import type { DeltaRef } from '../format/delta-ref.ts';
-import type { LogHeader, LogLine } from '../format/log-format.ts';
+import type { LogFormat, LogHeader, LogLine } from '../format/log-format.ts';
+import { dropParentIndex } from '../format/log-index.ts';
 import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
+import { StaleIndex } from './indexed-read.ts';
+import { isUnparsed, type ParseRule } from './line-verifier.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
+import { readHeader, readLog } from './read-log.ts';
+
+/** The recorded line hashes a rerun is checked against. */
+export interface RecordedChain {
+  /** `h` of each line by seq (index 0 = header). */
+  hashes: string[];
+  /** Tick of each line by seq. */
+  ticks: number[];
+  /** Type of each line by seq. */
+  types: string[];
+  /** Split snapshots: the part size, by the seq of their first `snapshot-part` line. */
+  splits?: Map<number, number>;
+  /** The recorded log's format (default: the format new logs are written in): a rerun writes in it. */
+  format?: LogFormat;
+}
 
 /** What a recorded log holds, read and chain-verified. */
 export interface RecordedRun {
@@ -34,10 +51,69 @@ export interface RecordedRun {
   snapshotLines: Map<number, KeptLine[]>;
 }
 
+/** Options of {@link readRecordedRun}. */
+export interface ReadRecordedOptions {
+  /**
+   * Keep the states of the snapshots a continuation after each of these ticks restores
+   * (the last two snapshots at or before each), so that it need not read the log again.
+   * A finished plain log is then read from the earliest such snapshot (see `readLog`'s
+   * `from`), and, for a run without an LLM, only up to the ticks asked for.
+   */
+  restoreTicks?: readonly number[];
+}
+
+/**
+ * Reads a log for a rerun or a continuation (`replay --verify`, `resume`, `fork`, `inspect`):
+ * each line's hash is checked over its bytes and kept for the rerun's check, and the
+ * snapshot lines no continuation restores are not parsed (a rerun writes them again and
+ * proves their bytes).
+ *
+ * @throws LogFormatError as `readLog`.
+ */
+export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
+  const ticks = opts.restoreTicks ?? [];
+  const from = ticks.length > 0 ? Math.min(...ticks) : undefined;
+  // a continuation of an LLM run replays the recorded replies after its tick too
+  const to =
+    from === undefined || (await readHeader(path)).llm !== undefined ? undefined : Math.max(...ticks);
+  try {
+    return await recordedRun(path, ticks, from, to);
+  } catch (err) {
+    if (!(err instanceof StaleIndex)) throw err;
+    // the file changed under an unchanged size, mtime and inode: its index is built again
+    dropParentIndex(path);
+    return recordedRun(path, ticks, from, to);
+  }
+}
+
+async function recordedRun(
+  path: string,
+  ticks: readonly number[],
+  from: number | undefined,
+  to: number | undefined,
+): Promise<RecordedRun> {
+  const builder = new RecordedRunBuilder(ticks, path);
+  const lines = readLog(path, { verify: 'chain', from, to, parse: builder.parse });
+  for (;;) {
+    const step = await lines.next();
+    if (step.done) {
+      const run = builder.finish(step.value);
+      if (!run) throw new LogFormatError(`${path} holds no header`, {}, { hint: 'is this a grapevine log?' });
+      return run;
+    }
+    builder.add(step.value);
+  }
+}
+
+/** Snapshot lines shorter than this are always parsed (a split snapshot's own line says how it was split). */
+const SMALL_SNAPSHOT_LINE = 1 << 16;
+
 /** One line of a kept snapshot: its seq and its text or bytes (without `\n`). */
 export interface KeptLine {
   seq: number;
   raw: string | Buffer;
+  /** The content ranges of its long JSON strings, when the reader found them. */
+  longStrings?: number[];
 }
 
 /** How a read of a log ended (the parts of a `LogSummary` a {@link RecordedRun} keeps). */
@@ -49,9 +125,9 @@ export interface RecordedEnd {
 }
 
 /**
- * Builds a {@link RecordedRun} from the verified lines of a log, given in order. A reader
- * that starts after the header (a fork reading from its restore point) passes the header,
- * then {@link RecordedRunBuilder.skipTo} the first line it reads.
+ * Builds a {@link RecordedRun} from the verified lines of a log, given in order. Lines not
+ * read (a read from an index goes from the header to its restore point) stand without hash,
+ * tick or type.
  */
 export class RecordedRunBuilder {
   private readonly chain: RecordedChain = { hashes: [], ticks: [], types: [], splits: new Map() };
@@ -62,6 +138,8 @@ export class RecordedRunBuilder {
   private end: RecordedRun['end'];
   private header: LogHeader | undefined;
   private readonly keep: SnapshotKeeper;
+  /** The last tick a kept snapshot may belong to. */
+  private readonly lastTick: number;
   private schemas: LlmSchemaRefs;
   /** The parts read since the last snapshot line (kept with their snapshot when it is kept). */
   private parts: KeptLine[] = [];
@@ -76,10 +154,26 @@ export class RecordedRunBuilder {
   ) {
     this.keep = new SnapshotKeeper(restoreTicks);
     this.schemas = new LlmSchemaRefs(path);
+    this.lastTick = restoreTicks.length > 0 ? Math.max(...restoreTicks) : Number.NEGATIVE_INFINITY;
   }
 
-  /** Takes the next line of the log (`hash`: its `h`, and `bytes`: its bytes, when the caller has them already). */
-  add(line: LogLine, hash?: string, bytes?: Buffer): void {
+  /** The snapshot lines this builder needs parsed: those a kept snapshot may be, and small ones. */
+  readonly parse: ParseRule = (l) =>
+    l.t <= this.lastTick || (l.type === 'snapshot' && l.size < SMALL_SNAPSHOT_LINE);
+
+  /** Takes the next line of the log. */
+  add(line: LogLine): void {
+    if (line.seq > this.nextSeq && this.header) this.skipTo(line.seq);
+    const hash = line.chain === undefined ? detachedHash(line.raw) : line.chain.slice(0, 16);
+    if (isUnparsed(line)) {
+      if (line.type === 'snapshot') {
+        this.parts = [];
+        this.snapshots.push({ seq: line.seq, tick: line.t });
+        this.boundaryChains.set(line.seq, line.chain as string);
+      }
+      this.push(hash, line.t, line.type);
+      return;
+    }
     if (line.seq === 0) {
       this.header = line.event as LogHeader;
       this.chain.format = this.header.format;
@@ -96,10 +190,13 @@ export class RecordedRunBuilder {
       const split = line.event.split as SplitInfo | undefined;
       if (split) this.chain.splits?.set(line.seq - split.parts, split.chars);
       this.snapshots.push({ seq: line.seq, tick: line.t });
-      const lines = [...this.parts, { seq: line.seq, raw: bytes ?? line.raw }];
+      const lines = [
+        ...this.parts,
+        { seq: line.seq, raw: line.bytes ?? line.raw, longStrings: line.longStrings },
+      ];
       this.parts = [];
       this.keep.offer(line.seq, line.t, line.event.state as Json, lines);
-    } else if (line.type === SNAPSHOT_PART) this.parts.push({ seq: line.seq, raw: bytes ?? line.raw });
+    } else if (line.type === SNAPSHOT_PART) this.parts.push({ seq: line.seq, raw: line.bytes ?? line.raw });
     if (line.type === 'intervene') {
       const list = this.interventions.get(line.t) ?? [];
       list.push(line.event.intervention as Intervention);
@@ -107,23 +204,7 @@ export class RecordedRunBuilder {
     }
     if (line.type === 'end')
       this.end = { reason: String(line.event.reason), ticks: Number(line.event.ticks) };
-    this.push(hash ?? detachedHash(line.raw), line.t, line.type);
-  }
-
-  /**
-   * Takes a snapshot line that no continuation restores without parsing it: its seq, tick,
-   * `h` and chain value.
-   */
-  addUnparsedSnapshot(seq: number, tick: number, hash: string, chain: string): void {
-    this.parts = [];
-    this.snapshots.push({ seq, tick });
-    this.boundaryChains.set(seq, chain);
-    this.push(hash, tick, 'snapshot');
-  }
-
-  /** Takes a `snapshot-part` line of a snapshot that no continuation restores, without parsing it. */
-  addUnparsedPart(tick: number, hash: string): void {
-    this.push(hash, tick, SNAPSHOT_PART);
+    this.push(hash, line.t, line.type);
   }
 
   /** Stands in for the lines before `seq` that were not read (no hash, tick or type is known for them). */

@@ -1,6 +1,7 @@
 import { type Json, LogFormatError } from '../../core/index.ts';
 import type { LogLine } from '../format/log-format.ts';
 import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from '../format/snapshot-split.ts';
+import { isUnparsed } from './line-verifier.ts';
 
 const HINT = { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' };
 
@@ -9,11 +10,14 @@ const HINT = { hint: 'the log was damaged or edited after it was written; restor
  * takes every line in order; it keeps the pieces of the `snapshot-part` lines, and when
  * their `snapshot` line comes it gives that line's event a `state` that is assembled from
  * them on first access (readers that never look at it never pay for it). Parts not
- * followed by their snapshot (a log cut short) are dropped at the end.
+ * followed by their snapshot (a log cut short) are dropped at the end. Lines read without
+ * being parsed are passed over, and so is a snapshot whose parts were.
  */
 export class SnapshotAssembler {
   private parts: SnapshotPart[] = [];
   private firstLine = 0;
+  /** The line before was a part read without being parsed. */
+  private unparsedPart = false;
 
   constructor(private readonly path: string) {}
 
@@ -24,6 +28,10 @@ export class SnapshotAssembler {
    *   snapshot does not have the parts it names.
    */
   accept(line: LogLine): void {
+    // a split snapshot whose parts were not parsed is not put back together (nothing keeps its state)
+    const skip = isUnparsed(line) || (this.unparsedPart && line.type === 'snapshot');
+    this.unparsedPart = isUnparsed(line) && line.type === SNAPSHOT_PART;
+    if (skip) return;
     if (line.type === SNAPSHOT_PART) {
       if (this.parts.length === 0) this.firstLine = line.line;
       const e = line.event as unknown as SnapshotPart & { of: unknown };

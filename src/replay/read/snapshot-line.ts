@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Base64Text } from '../../core/index.ts';
+import { closingQuote, LONG_STRING } from '../format/json-strings.ts';
 
-/** Strings at least this long are candidates for a column (shorter ones are parsed as usual). */
-const LONG = 4096;
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** Value of each base64 character, -1 for any other byte. */
 const DIGIT = new Int16Array(256).fill(-1);
@@ -12,28 +10,22 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
   DIGIT[c.charCodeAt(0)] = i;
 
 /**
- * The content ranges `[start, end, start, end...]` of the JSON strings of at least
- * {@link LONG} bytes of a line parsed by {@link parseSnapshotLine}, found on the way: a delta
- * child's snapshots are patched against the very line restored, and need those ranges of it
- * (see `snapshot-patch.ts`), which a second walk over its bytes costs ~10 ms on cold code.
- */
-export const longStringsOf = new WeakMap<Uint8Array, number[]>();
-
-/**
  * Parses the bytes of a `snapshot` line (a restore point) as `JSON.parse` would, except that
  * the base64 columns of a columnar executor and of the message bus (`state.executor.regions`
  * and `.columns`, the `to` and `msg` of `state.bus.pending` and `.waiting`) come back as
  * {@link Base64Text}s of their decoded bytes, which `base64ToTyped` takes as they are. Those
- * columns (3.7 MB of a 3.9 MB line at 10^5 agents) are decoded from the line's bytes
- * straight into their arrays: no text of the line, no string of each column, no decoded copy
- * (on the 2-vCPU VM each of those copies costs more in page faults than in copying:
- * ~54 ms -> ~14 ms CPU for the line at 10^5 agents). A long base64 string anywhere else comes
- * back as the string it is.
+ * columns (most of the line) are decoded from the line's bytes straight into their arrays:
+ * no text of the line, no string of each column, no decoded copy (each such copy costs more
+ * in page faults than in copying). A long base64 string anywhere else comes back as the
+ * string it is. Also gives the content ranges `[start, end, ...]` of the line's JSON strings
+ * of at least {@link LONG_STRING} bytes, found on the way (a delta child's patches need them).
  *
  * Undefined when the line is not one this reads (a string not closed, no `state` object):
  * the caller parses it as usual.
  */
-export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | undefined {
+export function parseSnapshotLine(
+  bytes: Buffer,
+): { event: Record<string, unknown>; longStrings: number[] } | undefined {
   const pieces: string[] = [];
   const ranges: [number, number][] = [];
   const decoded: Uint8Array[] = [];
@@ -45,7 +37,7 @@ export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | unde
   for (let at = bytes.indexOf(QUOTE); at !== -1; ) {
     const end = closingQuote(bytes, at + 1);
     if (end === -1) return undefined;
-    if (end - at - 1 >= LONG) {
+    if (end - at - 1 >= LONG_STRING) {
       long.push(at + 1, end);
       const column = decodeBase64(bytes, at + 1, end);
       if (column !== null) {
@@ -59,8 +51,7 @@ export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | unde
   }
   pieces.push(bytes.toString('utf8', from));
   const event = JSON.parse(pieces.join('')) as Record<string, unknown>;
-  longStringsOf.set(bytes, long);
-  if (decoded.length === 0) return event;
+  if (decoded.length === 0) return { event, longStrings: long };
   const state = event.state;
   if (state === null || typeof state !== 'object' || Array.isArray(state)) return undefined;
   const index = (v: unknown): number =>
@@ -104,7 +95,7 @@ export function parseSnapshotLine(bytes: Buffer): Record<string, unknown> | unde
     return o;
   };
   restore(event);
-  return badKey ? undefined : event;
+  return badKey ? undefined : { event, longStrings: long };
 }
 
 /**
@@ -119,16 +110,6 @@ export function cloneSnapshotState<T>(state: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(state)) out[k] = cloneSnapshotState(v);
   return out as T;
-}
-
-/** Index of the quote that closes the JSON string whose text starts at `from`, or -1. */
-export function closingQuote(bytes: Buffer, from: number): number {
-  for (let at = bytes.indexOf(QUOTE, from); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
-    let k = at - 1;
-    while (k >= from && bytes[k] === BACKSLASH) k--;
-    if ((at - 1 - k) % 2 === 0) return at; // not escaped
-  }
-  return -1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
+import { type IndexedSnapshot, PARENT_INDEX_KIND, type ParentIndex } from '../format/log-index.ts';
 import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
-import { type IndexedSnapshot, PARENT_INDEX_KIND, type ParentIndex } from '../read/log-index.ts';
 
 /** Where a line starts: a character position in the writer's pending text until it is flushed, then a byte offset in the file. */
 interface Mark {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
-import { LineEncoder } from '../../../src/replay/index.ts';
+import { LineCodec } from '../../../src/replay/format/line-codec.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { DIMENSION_NAMES } from '../../../worlds/sotopia/judge.ts';
 import type { SotopiaSummary } from '../../../worlds/sotopia/summary.ts';
@@ -204,7 +204,7 @@ describe('replay and audit', () => {
     const header = JSON.parse(raw[0]);
     header.params.mode = 'agents';
     raw[0] = JSON.stringify(header);
-    const enc = new LineEncoder();
+    const enc = new LineCodec();
     let prev: string | null = null;
     const out = raw.map((line) => {
       const { h: _h, ...obj } = JSON.parse(line);
