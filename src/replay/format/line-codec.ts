@@ -9,11 +9,14 @@ import { SNAPSHOT_PART } from './snapshot-split.ts';
  * child's patch sink (compared with its base).
  */
 export interface LineBody {
-  /** The body in order: JSON text, and long base64 columns not encoded yet (they need no escape). */
+  /**
+   * The body in order but for its closing brace (which gives way to `,"h":...}` in the line):
+   * JSON text, and long base64 columns not encoded yet (they need no escape).
+   */
   pieces: (string | Base64Text)[];
-  /** Code units of the body (a column counts its text). */
+  /** Code units of the pieces (a column counts its text). */
   length: number;
-  /** The body the chain hashes, when it is not the whole body (the line holds `wall`). */
+  /** The whole body the chain hashes, when it is not the body (the line holds `wall`). */
   hashed?: string;
 }
 
@@ -79,27 +82,20 @@ export class LineCodec {
     const type = event?.type ?? fields.type;
     const keys = Object.keys(fields);
     if (event !== null) keys.push('seq', 't', 'type');
-    const pieces: (string | Base64Text)[] = [];
-    let text = '{';
-    let length = 0;
-    let wall: [number, number] | undefined;
+    // the members `"key":json` in key order; a columnar value's pieces follow the member at `at`
+    const members: string[] = [];
+    let at = -1;
+    let json: (string | Base64Text)[] | undefined;
+    let wall = -1;
     for (const key of sortKeys(keys)) {
       const value = event !== null && isEventKey(key) ? event[key] : fields[key];
       if (value === undefined) continue;
-      const member = `${text.length > 1 || pieces.length > 0 ? ',' : ''}${this.json.quote(key)}:`;
       if (typeof value === 'object' && value !== null && isColumnar(type, key)) {
-        const json = last?.state === value ? last.json : this.json.tryEncodeParts(value);
+        json = last?.state === value ? last.json : this.json.tryEncodeParts(value);
         if (json === undefined) throw rejection(fields, event);
         if (key === 'state') this.last = { state: value, json };
-        text += member;
-        for (const piece of json) {
-          if (typeof piece === 'string') text += piece;
-          else {
-            pieces.push(text, piece);
-            length += text.length + piece.length;
-            text = '';
-          }
-        }
+        at = members.length;
+        members.push(`${this.json.quote(key)}:`);
         continue;
       }
       const item = this.json.tryEncode(value);
@@ -107,32 +103,60 @@ export class LineCodec {
       if (key === 'wall') {
         if (value === null || Array.isArray(value) || typeof value !== 'object')
           throw new TypeError('the field `wall` must be an object');
-        wall = [length + text.length, length + text.length + member.length + item.length];
+        wall = members.length;
       }
-      text += member + item;
+      members.push(`${this.json.quote(key)}:${item}`);
     }
-    pieces.push(`${text}}`);
-    length += text.length + 1;
-    if (wall === undefined) return { pieces, length };
-    const full = pieces.join('');
-    const rest = full.slice(wall[1]);
-    // the body without its `wall` member (and the comma that joined it to the others)
-    const hashed =
-      wall[0] === 1 ? `{${rest.startsWith(',') ? rest.slice(1) : rest}` : full.slice(0, wall[0]) + rest;
-    return { pieces: [full], length, hashed };
+    if (json === undefined) {
+      const text = `{${members.join(',')}`;
+      if (wall === -1) return { pieces: [text], length: text.length };
+      members.splice(wall, 1);
+      return { pieces: [text], length: text.length, hashed: `{${members.join(',')}}` };
+    }
+    return withPieces(members, at, json, wall);
   }
+}
+
+/** The body of `members` whose member `at` is followed by the JSON pieces `json` of its value. */
+function withPieces(members: string[], at: number, json: (string | Base64Text)[], wall: number): LineBody {
+  const pieces: (string | Base64Text)[] = [];
+  let text = `{${members.slice(0, at + 1).join(',')}`;
+  let length = 0;
+  for (const piece of json) {
+    if (typeof piece === 'string') text += piece;
+    else {
+      pieces.push(text, piece);
+      length += text.length + piece.length;
+      text = '';
+    }
+  }
+  const after = members.slice(at + 1);
+  pieces.push(after.length === 0 ? text : `${text},${after.join(',')}`);
+  length += (pieces[pieces.length - 1] as string).length;
+  if (wall === -1) return { pieces, length };
+  // a line with `wall` is hashed without it (such a line is never long: joined here)
+  const full = pieces.join('');
+  members.splice(wall, 1, '');
+  const cut = wall < at ? at - 1 : at;
+  const hashed = `${withPieces(
+    members.filter((m) => m !== ''),
+    cut,
+    json,
+    -1,
+  ).pieces.join('')}}`;
+  return { pieces: [full], length, hashed };
 }
 
 /** The line of `body` chained to `prev` (the chain value before it; for a header, its format tag), as text. */
 export function lineText(body: LineBody, prev: string): EncodedLine {
-  const text = body.pieces.length === 1 ? (body.pieces[0] as string) : body.pieces.join('');
-  const chain = chainHash(prev, body.hashed ?? text);
-  return { text: text.slice(0, -1) + hashSuffix(chain), chain };
+  const open = body.pieces.length === 1 ? (body.pieces[0] as string) : body.pieces.join('');
+  const chain = chainHash(prev, body.hashed ?? `${open}}`);
+  return { text: open + hashSuffix(chain), chain };
 }
 
 /** Bytes of the line of `body`, without its `\n`. */
 export function lineSize(body: LineBody): number {
-  let size = HASH_SUFFIX_LENGTH - 1;
+  let size = HASH_SUFFIX_LENGTH;
   for (const piece of body.pieces)
     size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
   return size;
@@ -159,7 +183,7 @@ export function streamLine(
 ): string {
   const hash = chainHasher(prev);
   // room kept at the end for the `,"h":...}\n` that ends the line
-  const room = buffer.length - HASH_SUFFIX_LENGTH;
+  const room = buffer.length - HASH_SUFFIX_LENGTH - 1;
   let at = 0;
   const out = (): void => {
     const full = buffer.subarray(0, at);
@@ -194,10 +218,8 @@ export function streamLine(
       at += buffer.write(text, at, 'latin1');
     }
   }
-  hash.update(buffer.subarray(0, at));
-  const chain = hash.digest('hex');
-  // the closing brace gives way to `,"h":...}`
-  at += buffer.write(`${hashSuffix(chain)}\n`, at - 1, 'latin1') - 1;
+  const chain = hash.update(buffer.subarray(0, at)).update('}').digest('hex');
+  at += buffer.write(`${hashSuffix(chain)}\n`, at, 'latin1');
   write(buffer.subarray(0, at));
   return chain;
 }

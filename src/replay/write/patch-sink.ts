@@ -137,8 +137,8 @@ interface Spans {
 
 /**
  * The line of `body` as parts: its JSON text as bytes, and its long columns as they are
- * (a short one joins the text); the closing brace of the last part gives way to
- * `,"h":"<16 zeros>"}`, whose digits are written once the chain is known.
+ * (a short one joins the text); the last part ends with `,"h":"<16 zeros>"}`, whose digits
+ * are written once the chain is known.
  */
 function partsOf(body: LineBody): Part[] {
   const parts: Part[] = [];
@@ -151,7 +151,7 @@ function partsOf(body: LineBody): Part[] {
       text = '';
     }
   }
-  parts.push(Buffer.from(`${text.slice(0, -1)},"h":"${'0'.repeat(16)}"}`, 'utf8'));
+  parts.push(Buffer.from(`${text},"h":"${'0'.repeat(16)}"}`, 'utf8'));
   return parts;
 }
 
