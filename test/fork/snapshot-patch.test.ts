@@ -188,7 +188,7 @@ describe('the writer falls back to a full line', () => {
         writeFileSync(path, `${deltaHeaderLine(path, parent, at, undefined, LOG_FORMAT_PATCHED)}\n`);
         const w = LogWriter.appendTo(
           path,
-          { header, seq: end, lastTick: 20, chain },
+          { header, seq: end, chain },
           patched ? { patchBase: [{ seq: base, bytes: Buffer.from(parentLines[base]) }] } : {},
         );
         w.append('snapshot', 21, { state: nearly });

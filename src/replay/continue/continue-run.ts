@@ -263,12 +263,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const writer = new GuardedLog(
     LogWriter.appendTo(
       target,
-      {
-        header: h,
-        seq: until,
-        lastTick: o.recorded.chain.ticks[until],
-        chain: o.recorded.boundaryChains.get(until)!,
-      },
+      { header: h, seq: until, chain: o.recorded.boundaryChains.get(until)! },
       { patchBase },
     ),
   );

@@ -17,6 +17,8 @@
  * @packageDocumentation
  */
 
+import { LogFormatError, type LogPosition } from '../../core/index.ts';
+
 /** The format tag written in the header of every new log, and the prefix of its hash chain. */
 export const LOG_FORMAT = 'grapevine-log/3';
 
@@ -94,4 +96,17 @@ export interface LogLine {
   bytes?: Buffer;
   /** The content ranges `[start, end, ...]` of its long JSON strings, when the reader found them. */
   longStrings?: number[];
+}
+
+/** The hint of an error about a log whose bytes are not the ones written. */
+export const DAMAGED = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
+
+/** A {@link LogFormatError} about a log's bytes, with the {@link DAMAGED} hint unless another is given. */
+export function damaged(
+  message: string,
+  position: LogPosition = {},
+  hint = DAMAGED,
+  cause?: unknown,
+): LogFormatError {
+  return new LogFormatError(message, position, { cause, hint });
 }

@@ -4,7 +4,7 @@ import type { DeltaRef } from '../format/delta-ref.ts';
 import type { LogFormat, LogHeader, LogLine } from '../format/log-format.ts';
 import { dropParentIndex } from '../format/log-index.ts';
 import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
-import { StaleIndex } from './indexed-read.ts';
+import { StaleIndex } from './line-reader.ts';
 import { isUnparsed, type ParseRule } from './line-verifier.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
 import { readHeader, readLog } from './read-log.ts';

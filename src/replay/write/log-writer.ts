@@ -34,24 +34,20 @@ const STREAM_BUFFER = 1 << 18;
 /** A snapshot line is written as a patch when the patch is at most this share of it. */
 const PATCH_AT_MOST = 0.5;
 
-/**
- * A snapshot of a delta child's parent that the child's snapshots are written against (see
- * `snapshot-patch.ts`): its lines in order (its parts, then its `snapshot` line).
- */
+/** A snapshot of a delta child's parent that the child's snapshots are written against: its parts, then its `snapshot` line. */
 export type PatchBase = readonly PatchBaseLine[];
 
-/** Where a writer stands: the file, the header, and the last line appended. */
+/** The file, its header, and where the log stands: the last line appended and the file's size. */
 interface WriterState {
   path: string;
   fd: number;
   header: LogHeader;
   seq: number;
-  lastTick: number;
   chain: string;
   bytesWritten: number;
 }
 
-/** The snapshot appended last (valid while nothing else was appended): its state, estimated size, columns' changes. */
+/** The snapshot appended last (while nothing else was appended since): its state, estimated size, columns' changes. */
 interface LastSnapshot {
   state: unknown;
   size: number;
@@ -60,15 +56,13 @@ interface LastSnapshot {
 
 /**
  * Appends to a replay log (format: see `log-format.ts`). Each line's body is built once by
- * the line codec and goes to one sink: the text batch that {@link LogWriter.flush} writes
- * with one `writeSync` (one gzip member for a `.gz` path), the file itself for a long line of
- * a plain log (streamed through one reused buffer), or, for a delta child's snapshot, a patch
+ * the line codec and goes to one sink: the text batch that {@link LogWriter.flush} writes with
+ * one `writeSync` (one gzip member for a `.gz` path), the file itself for a long line of a
+ * plain log (streamed through one reused buffer), or, for a delta child's snapshot, a patch
  * against its parent's. A process killed at any moment leaves a log that reads up to its last
- * flushed line. The runner flushes at the end of every tick; the writer also flushes by itself
- * when the batch exceeds 4 Mi code units.
- *
- * Synchronous by design: the simulation loop is deterministic and single-threaded, and a
- * log line must be in the buffer the moment its event enters the run.
+ * flushed line. The runner flushes at the end of every tick; the writer also flushes when the
+ * batch exceeds 4 Mi code units. Synchronous by design: the simulation loop is deterministic
+ * and single-threaded, and a line must be in the batch the moment its event enters the run.
  */
 export class LogWriter {
   private readonly gzip: boolean;
@@ -81,7 +75,6 @@ export class LogWriter {
   /** The parent snapshot this delta child's snapshots are patched against, and the sink that does it. */
   private patchBase: PatchBase | null = null;
   private patcher: PatchSink | null = null;
-  /** The snapshot appended last, while nothing else was appended since. */
   private last: LastSnapshot | null = null;
   private streamBuffer: Buffer | undefined;
 
@@ -90,19 +83,16 @@ export class LogWriter {
   }
 
   /**
-   * Creates (or overwrites) the log at `path`, creating missing directories, and writes
-   * and flushes the header line at once. `headerFields` are the run's header fields
-   * (engine, world, params, seed...); `type`, `seq`, `t`, `format` and `h` are set by the
-   * writer and may not be given.
-   *
-   * With `exclusive`, the file is created only if it does not exist (an atomic check: of
+   * Creates (or overwrites) the log at `path`, creating missing directories, and writes and
+   * flushes its header line: `headerFields` with `type`, `seq`, `t` and `format` set by the
+   * writer. With `exclusive`, the file is created only if it does not exist (atomically: of
    * two runs started at once with the same path, the second is refused). `format` is
-   * {@link LOG_FORMAT} unless given (an older format, to continue a log written in it).
-   * With `index` (a plain log), closing the writer after an `end` line also writes the log's
-   * verification index `<path>.verified`, so that the first fork of the run is warm.
+   * {@link LOG_FORMAT} unless given (to continue a log written in an older one). With `index`
+   * (a plain log), closing the writer after an `end` line also writes the log's verification
+   * index `<path>.verified`, so that the first fork of the run is warm.
    *
-   * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`)
-   *   or a header field is not JSON.
+   * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`) or a
+   *   header field is not JSON.
    */
   static create(
     path: string,
@@ -110,9 +100,14 @@ export class LogWriter {
     opts: { exclusive?: boolean; index?: boolean; format?: LogFormat } = {},
   ): LogWriter {
     checkReserved(headerFields, 'header');
-    const format = opts.format ?? LOG_FORMAT;
-    const header = { ...headerFields, type: 'header', seq: 0, t: 0, format } as LogHeader;
-    let line: ReturnType<LineCodec['encode']>;
+    const header = {
+      ...headerFields,
+      type: 'header',
+      seq: 0,
+      t: 0,
+      format: opts.format ?? LOG_FORMAT,
+    } as LogHeader;
+    let line: { text: string; chain: string };
     try {
       line = new LineCodec().encode(header, null);
     } catch (cause) {
@@ -123,23 +118,12 @@ export class LogWriter {
       mkdirSync(dirname(path), { recursive: true });
       fd = openSync(path, opts.exclusive ? 'wx' : 'w');
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
-        throw new LogFormatError(
-          `${path} already exists (another run may be writing it)`,
-          {},
-          { cause, hint: 'choose another --out, or add --force to overwrite it' },
-        );
-      throw ioError(`cannot create log file ${path}`, cause);
+      if ((cause as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw ioError(`cannot create log file ${path}`, cause);
+      const hint = 'choose another --out, or add --force to overwrite it';
+      throw new LogFormatError(`${path} already exists (another run may be writing it)`, {}, { cause, hint });
     }
-    const writer = new LogWriter({
-      path,
-      fd,
-      header,
-      seq: 0,
-      lastTick: 0,
-      chain: line.chain,
-      bytesWritten: 0,
-    });
+    const writer = new LogWriter({ path, fd, header, seq: 0, chain: line.chain, bytesWritten: 0 });
     if (opts.index && !writer.gzip)
       writer.index = new IndexRecorder(Buffer.byteLength(line.text), line.chain);
     writer.pending = `${line.text}\n`;
@@ -148,16 +132,16 @@ export class LogWriter {
   }
 
   /**
-   * Opens a log that the caller has just written and knows (its header, last seq, last
-   * tick and chain value) for appending, without reading it again. With `patchBase` (a
-   * delta child whose header names those lines as its base, format 3), each snapshot line
-   * and part is written as a `snapshot-patch` against the base's line of the same rank
-   * (parts by index, the `snapshot` line against the base's) when the patch is at most half
-   * the line; the chain is the full line's either way.
+   * Opens a log that the caller has just written and knows (its header, last seq and chain
+   * value) for appending, without reading it again. With `patchBase` (a delta child whose
+   * header names those lines as its base, format 3), each snapshot line and part is written as
+   * a `snapshot-patch` against the base's line of the same rank (parts by index, the
+   * `snapshot` line against the base's) when the patch is at most half the line; the chain is
+   * the full line's either way.
    */
   static appendTo(
     path: string,
-    known: { header: LogHeader; seq: number; lastTick: number; chain: string },
+    known: { header: LogHeader; seq: number; chain: string },
     opts: { patchBase?: PatchBase } = {},
   ): LogWriter {
     let fd: number;
@@ -166,7 +150,8 @@ export class LogWriter {
     } catch (cause) {
       throw ioError(`cannot open log file ${path} for appending`, cause);
     }
-    const writer = new LogWriter({ path, fd, ...known, bytesWritten: fstatSync(fd).size });
+    const { header, seq, chain } = known;
+    const writer = new LogWriter({ path, fd, header, seq, chain, bytesWritten: fstatSync(fd).size });
     if (opts.patchBase && opts.patchBase.length > 0) {
       writer.patchBase = opts.patchBase;
       writer.patcher = new PatchSink();
@@ -177,21 +162,20 @@ export class LogWriter {
   /**
    * Appends one event at simulation time `t` and returns its `seq`. A `snapshot` whose
    * `state` is larger than the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`)
-   * is written as `snapshot-part` lines and then its `snapshot` line, whose seq is returned
-   * (see `splitSnapshotLines`). A snapshot appended right after another with the very same
-   * `state` object reuses what was computed for it: do not change it between the two.
-   * `fields` must be JSON-safe and may not use the keys `seq`, `t`, `type`, `h` or `format`;
-   * a `wall` field (an object) is written but not hashed.
+   * is written as `snapshot-part` lines and then its `snapshot` line, whose seq is returned.
+   * A snapshot appended right after another with the very same `state` object reuses what was
+   * computed for it: do not change it between the two. `fields` must be JSON-safe and may not
+   * use the keys `seq`, `t`, `type`, `h` or `format`; a `wall` field (an object) is written
+   * but not hashed.
    *
-   * @throws LogFormatError on a reserved key, a non-finite `t`, an empty `type`, a
-   *   non-JSON value, a line over the size a log line may hold, or a closed writer.
+   * @throws LogFormatError on a reserved key, a non-finite `t`, an empty `type`, a non-JSON
+   *   value, a line over the size a log line may hold, or a closed writer.
    */
   append(type: string, t: number, fields: LogFields = {}): number {
     if (type !== 'snapshot') return this.appendLine(type, t, fields);
     const base = this.patchBase;
     const against = base?.[base.length - 1];
-    const last = this.last;
-    const again = last?.state === fields.state ? last : null;
+    const again = this.last?.state === fields.state ? this.last : null;
     const entry: LastSnapshot = { state: fields.state, size: again?.size ?? estimateJsonSize(fields.state) };
     if (entry.size <= this.split.above) {
       entry.changes = again?.changes;
@@ -218,15 +202,15 @@ export class LogWriter {
     base?: PatchBaseLine,
     snapshot?: LastSnapshot,
   ): number {
-    const state = this.state;
+    const { path, chain } = this.state;
     this.last = null;
-    if (this.closed) throw new LogFormatError(`cannot append to ${state.path}: the log writer is closed`);
+    if (this.closed) throw new LogFormatError(`cannot append to ${path}: the log writer is closed`);
     if (typeof type !== 'string' || type === '')
-      throw new LogFormatError(`cannot append to ${state.path}: event type must be a non-empty string`);
+      throw new LogFormatError(`cannot append to ${path}: event type must be a non-empty string`);
     if (typeof t !== 'number' || !Number.isFinite(t))
-      throw new LogFormatError(`cannot append ${type} event to ${state.path}: t must be a finite number`);
+      throw new LogFormatError(`cannot append ${type} event to ${path}: t must be a finite number`);
     checkReserved(fields, type);
-    const seq = state.seq + 1;
+    const seq = this.state.seq + 1;
     let body: LineBody;
     try {
       body = this.codec.event(type, t, seq, fields);
@@ -234,12 +218,10 @@ export class LogWriter {
       throw unwritable(type, seq, cause);
     }
     // UTF-8 takes at most 3 bytes per code unit: the exact size is counted only for long lines
-    if (body.length * 3 + HASH_SUFFIX_LENGTH > MAX_LINE) {
-      const size = lineSize(body);
-      if (size > MAX_LINE) throw tooLong(type, seq, size);
-    }
+    if (body.length * 3 + HASH_SUFFIX_LENGTH > MAX_LINE && lineSize(body) > MAX_LINE)
+      throw tooLong(type, seq, lineSize(body));
     if (base && this.patcher && !body.hashed) {
-      const made = this.patcher.patch(body, state.chain, base, PATCH_AT_MOST, snapshot?.changes);
+      const made = this.patcher.patch(body, chain, base, PATCH_AT_MOST, snapshot?.changes);
       if (snapshot) snapshot.changes = made.changes;
       if (made.patch)
         return this.buffered(
@@ -250,15 +232,24 @@ export class LogWriter {
           made.chain,
         );
     }
-    if (!this.gzip && body.length >= STREAM_ABOVE && !body.hashed) return this.streamed(type, seq, t, body);
-    const line = lineText(body, state.chain);
-    return this.buffered(type, seq, t, line.text, line.chain);
+    if (this.gzip || body.length < STREAM_ABOVE || body.hashed) {
+      const line = lineText(body, chain);
+      return this.buffered(type, seq, t, line.text, line.chain);
+    }
+    // a long line: the lines before it written first, then it goes to the file as it is encoded
+    this.flush();
+    this.index?.line(type, seq, t, 0, chain);
+    this.index?.writtenAlone(this.state.bytesWritten);
+    this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
+    return this.advance(
+      seq,
+      streamLine(body, chain, this.streamBuffer, (bytes) => this.write(bytes)),
+    );
   }
 
-  /** Event `seq` at `t` is in the log (written, or about to be), its line chained to `chain`. */
-  private advance(seq: number, t: number, chain: string): number {
+  /** Event `seq` is in the log (written, or about to be), its line chained to `chain`. */
+  private advance(seq: number, chain: string): number {
     this.state.seq = seq;
-    this.state.lastTick = t;
     this.state.chain = chain;
     return seq;
   }
@@ -266,28 +257,18 @@ export class LogWriter {
   /** The line `text` goes to the batch written at the next flush. */
   private buffered(type: string, seq: number, t: number, text: string, chain: string): number {
     this.index?.line(type, seq, t, this.pending.length, this.state.chain);
-    this.advance(seq, t, chain);
+    this.advance(seq, chain);
     this.pending += `${text}\n`;
     if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
     return seq;
   }
 
-  /** The lines before it written first, the line goes to the file as it is encoded (each write synchronous). */
-  private streamed(type: string, seq: number, t: number, body: LineBody): number {
-    this.flush();
-    this.index?.line(type, seq, t, 0, this.state.chain);
-    this.index?.writtenAlone(this.state.bytesWritten);
-    this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
-    const chain = streamLine(body, this.state.chain, this.streamBuffer, (bytes) => this.write(bytes));
-    return this.advance(seq, t, chain);
-  }
-
   /**
-   * Writes the buffered lines to the file with a single write (for `.gz`, one complete
-   * gzip member). Does nothing when the buffer is empty. Does not fsync.
+   * Writes the buffered lines to the file with a single write (for `.gz`, one complete gzip
+   * member). Does not fsync.
    *
-   * @throws LogFormatError when the write fails (disk full, file closed under us); the
-   *   writer is then closed, and the log reads up to its last complete line.
+   * @throws LogFormatError when the write fails (disk full, file closed under us); the writer
+   *   is then closed, and the log reads up to its last complete line.
    */
   flush(): void {
     if (this.pending === '') return;
@@ -331,11 +312,6 @@ export class LogWriter {
     return this.state.seq;
   }
 
-  /** Simulation time of the last line appended (0 = only the header). */
-  get lastTick(): number {
-    return this.state.lastTick;
-  }
-
   /** Full 64-hex chain value of the last line appended, flushed or not: the run digest so far. */
   get digest(): string {
     return this.state.chain;
@@ -345,27 +321,12 @@ export class LogWriter {
   get format(): LogFormat {
     return this.state.header.format;
   }
-
-  /** The header of this log. */
-  get header(): LogHeader {
-    return this.state.header;
-  }
-
-  /** Path of the log file. */
-  get path(): string {
-    return this.state.path;
-  }
-
-  /** Size of the file so far (compressed bytes for `.gz`), not counting buffered lines. */
-  get bytesWritten(): number {
-    return this.state.bytesWritten;
-  }
 }
 
 /**
  * The size above which a snapshot is split, and its parts' size (a quarter of it). The
- * environment variable `GRAPEVINE_LOG_LINE_BOUND` (code units) lowers it, for tests; a
- * reader needs nothing, since a split snapshot records its part size.
+ * environment variable `GRAPEVINE_LOG_LINE_BOUND` (code units) lowers it, for tests; a reader
+ * needs nothing, since a split snapshot records its part size.
  */
 function splitBound(): { above: number; chars: number } {
   const text = process.env.GRAPEVINE_LOG_LINE_BOUND;

@@ -7,7 +7,7 @@ import {
   isDeltaHeader,
   resolveParent,
 } from '../format/delta-ref.ts';
-import { isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { damaged, isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
 import { loadParentIndex } from '../format/log-index.ts';
 import { isPatchLine, PatchBases, SNAPSHOT_PATCH } from '../format/snapshot-patch.ts';
 import { type ByteLine, byteLines, type LinesEnd } from './byte-lines.ts';
@@ -39,19 +39,44 @@ export interface LogSummary {
   delta?: DeltaRef;
 }
 
+/** The stretch of a finished plain log that its index says a continuation needs (see `readIndexed`). */
+export interface IndexedRange {
+  /** The verified header line, yielded first. */
+  header: LogLine;
+  /** The tick line the read starts at, the chain value before it, and the snapshot after it (0: none). */
+  start: { seq: number; offset: number; prev: string; snapshot: number };
+  /** The tick line the read stops before, and the chain value before it; absent: to the end. */
+  stop?: { seq: number; offset: number; prev: string };
+  /** The log's digest and number of lines, as its index has them. */
+  digest: string;
+  lines: number;
+}
+
+/** A log's verification index no longer describes the file (changed under an unchanged size, mtime and inode). */
+export class StaleIndex extends LogFormatError {}
+
 /** Parses every line. */
 export const parseAll: ParseRule = () => true;
 
-/** `readLog` from the first line; `ancestors`: the delta children being read, whose parent this may be. */
-export async function* readWhole(
+/**
+ * The lines of a log (see `readLog`): the whole file, or the stretch `range` of an index
+ * names; `ancestors`: the delta children being read, whose parent this may be.
+ */
+export async function* readLines(
   path: string,
   verify: VerifyMode,
   parse: ParseRule,
   ancestors: readonly string[],
+  range?: IndexedRange,
 ): AsyncGenerator<LogLine, LogSummary, undefined> {
   const verifier = new LineVerifier(path, verify);
-  const source = byteLines(path);
   const snapshots = new SnapshotAssembler(path);
+  if (range) {
+    verifier.continueAfter(range.header.event as LogHeader, range.start.seq - 1, 0, range.start.prev);
+    verifier.lines = range.start.seq;
+    yield range.header;
+  }
+  const source = byteLines(path, range ? { start: range.start.offset, end: range.stop?.offset } : {});
   let end: LinesEnd;
   let delta: DeltaRef | undefined;
   let bases: PatchBases | undefined;
@@ -68,11 +93,19 @@ export async function* readWhole(
         break;
       }
       for (const { bytes, offset } of step.value) {
+        const seq = verifier.lastSeq + 1;
         // a snapshot patch of a delta child is verified as the line it stands for
         const line =
           bases && isPatchLine(bytes)
-            ? expand(bases, bytes, offset, verifier, verify, parse)
-            : verifier.acceptBytes(bytes, offset, parse);
+            ? expand(bases, bytes, offset, verifier, parse)
+            : verifier.acceptBytes(
+                bytes,
+                offset,
+                parse,
+                seq === range?.start.snapshot,
+                range?.stop !== undefined,
+              );
+        if (range) checkIndexed(path, range, line);
         if (line.seq === 0 && isDeltaHeader(line.event)) {
           delta = deltaRef(line.event, path);
           const kept = new PatchBases(path, delta.base);
@@ -90,24 +123,81 @@ export async function* readWhole(
   } finally {
     await source.return('whole');
   }
+  return range ? indexedEnd(path, range, verifier, end) : summaryOf(path, verifier, end, delta);
+}
+
+/** The summary of a whole read. @throws LogFormatError when the log has no header or bytes after its end. */
+function summaryOf(
+  path: string,
+  verifier: LineVerifier,
+  end: LinesEnd,
+  delta: DeltaRef | undefined,
+): LogSummary {
   const truncated = end !== 'whole';
-  if (verifier.header === null) throw noHeader(path, truncated);
+  if (verifier.header === null)
+    throw damaged(
+      truncated
+        ? `${path} is not a grapevine log: it has no complete header line (the file is cut short)`
+        : `${path} is empty: not a grapevine log`,
+      { line: 1, seq: 0 },
+      'a log starts with its header line; the run may have died before writing it',
+    );
   if (verifier.lastType === 'end' && bytesAfterEnd(path, end))
-    throw new LogFormatError(
+    throw damaged(
       `${path} has bytes after its end line (line ${verifier.lines}, seq ${verifier.lastSeq}): a finished log has nothing after its end`,
       { line: verifier.lines + 1, seq: verifier.lastSeq + 1 },
-      { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
     );
+  const { header, lastSeq, lastTick, lines, chain: digest } = verifier;
   return {
-    header: verifier.header,
-    lastSeq: verifier.lastSeq,
-    lastTick: verifier.lastTick,
-    lines: verifier.lines,
-    digest: verifier.chain,
+    header,
+    lastSeq,
+    lastTick,
+    lines,
+    digest,
     truncated,
     complete: verifier.lastType === 'end',
     ...(delta ? { delta } : {}),
   };
+}
+
+/** @throws StaleIndex when the first line read is not the tick line the index names, or its restore point not a snapshot. */
+function checkIndexed(path: string, range: IndexedRange, line: LogLine): void {
+  const { seq, snapshot } = range.start;
+  const want = line.seq === snapshot ? 'snapshot' : line.seq === seq && seq > 1 ? 'tick' : null;
+  if (want !== null && line.type !== want) throw stale(path, seq, `seq ${line.seq} is not a ${want} line`);
+}
+
+/** The summary of an indexed read. @throws StaleIndex when the lines read do not end in the chain value the index holds there. */
+function indexedEnd(path: string, range: IndexedRange, verifier: LineVerifier, end: LinesEnd): LogSummary {
+  const { stop, digest, lines } = range;
+  const ends = stop
+    ? verifier.lastSeq + 1 === stop.seq && verifier.chain === stop.prev
+    : verifier.lastType === 'end' && verifier.chain === digest && verifier.lines === lines;
+  if (end !== 'whole' || !ends)
+    throw stale(
+      path,
+      range.start.seq,
+      `they do not end in ${stop ? `the chain value it had at seq ${stop.seq}` : `its digest ${digest}`}`,
+    );
+  const header = range.header.event as LogHeader;
+  return {
+    header,
+    lastSeq: lines - 1,
+    lastTick: verifier.lastTick,
+    lines,
+    digest,
+    truncated: false,
+    complete: true,
+  };
+}
+
+function stale(path: string, seq: number, why: string): StaleIndex {
+  const message = `${path} changed since it was verified: its lines from seq ${seq} on do not match its index (${why})`;
+  return new StaleIndex(
+    message,
+    { seq },
+    { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
+  );
 }
 
 /** The line a patch line of a delta child stands for, verified as such. */
@@ -116,16 +206,14 @@ function expand(
   bytes: Buffer,
   offset: number,
   verifier: LineVerifier,
-  verify: VerifyMode,
   parse: ParseRule,
 ): LogLine {
-  const patch = bases.expand(bytes.toString('utf8'), verifier.lines + 1, verify === true);
+  const patch = bases.expand(bytes.toString('utf8'), verifier.lines + 1, verifier.mode === true);
   const line = verifier.acceptBytes(patch.bytes, offset, parse, false, true);
   if (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type))
-    throw new LogFormatError(
+    throw damaged(
       `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH}) does not stand for a snapshot line with its seq and tick: the log was modified at this line`,
       { line: line.line, seq: line.seq, tick: line.t },
-      { hint: 'the log was damaged or edited after it was written; restore it from a copy, or fork again' },
     );
   return line;
 }
@@ -133,11 +221,12 @@ function expand(
 /**
  * Yields the past of a delta child from its parent (the parent's header with the child's
  * `wall`, then the parent's lines up to `ref.seq`), checks that the parent is the one the
- * child was forked from (its chain at `ref.seq` and its digest), and sets `verifier` to
- * take the child's own lines after it.
+ * child was forked from (its chain at `ref.seq` and its digest), and sets `verifier` to take
+ * the child's own lines after it. A parent whose verification index names the child's digest
+ * is read only up to the fork point (the index vouches for the rest).
  *
- * @throws LogFormatError naming the parent when it is missing, does not read, differs, is
- *   the child itself or one of its descendants, or lies too many generations up.
+ * @throws LogFormatError naming the parent when it is missing, does not read, differs, is the
+ *   child itself or one of its descendants, or lies too many generations up.
  */
 async function* parentPrefix(
   childPath: string,
@@ -151,11 +240,9 @@ async function* parentPrefix(
   const parentPath = resolveParent(childPath, ref);
   checkAncestry(childPath, parentPath, ancestry);
   const verify = verifier.mode;
-  // A parent whose verification index names the child's digest is read only up to the fork
-  // point: the lines after it are not the child's, and the index vouches for them.
   const indexed = loadParentIndex(parentPath);
   const upToFork = indexed?.complete === true && indexed.digest === ref.digest;
-  const lines = readWhole(parentPath, verify, parseAll, ancestry);
+  const lines = readLines(parentPath, verify, parseAll, ancestry);
   let atFork: LogLine | undefined;
   let header: LogLine | undefined;
   let last: LogLine | undefined;
@@ -191,10 +278,11 @@ async function* parentPrefix(
     upToFork || (verify ? summary!.digest === ref.digest : last && hashOf(last) === ref.digest.slice(0, 16));
   if (!sameAtFork || !sameDigest || !header)
     throw new ParentLogError(
-      `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ` +
-        (sameAtFork
+      `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ${
+        sameAtFork
           ? `its digest is ${summary!.digest ?? `...${last ? hashOf(last) : ''}`}, the child names ${ref.digest}`
-          : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`),
+          : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`
+      }`,
       {},
       { hint: `restore the parent with digest ${ref.digest} at ${ref.absolute}, or rerun the fork` },
     );
@@ -208,9 +296,10 @@ class ParentLogError extends LogFormatError {}
 function checkAncestry(childPath: string, parentPath: string, ancestry: readonly string[]): void {
   const real = realpathSync(parentPath);
   const hint = 'a delta child names the log it was forked from; restore that parent, or rerun the fork';
+  const which = real === ancestry.at(-1) ? 'the log itself' : 'one of its own descendants';
   if (ancestry.includes(real))
     throw new ParentLogError(
-      `${childPath} names ${parentPath} as its parent, which is ${real === ancestry.at(-1) ? 'the log itself' : 'one of its own descendants'}: its delta parents form a loop`,
+      `${childPath} names ${parentPath} as its parent, which is ${which}: its delta parents form a loop`,
       { line: 1, seq: 0 },
       { hint },
     );
@@ -224,49 +313,34 @@ function checkAncestry(childPath: string, parentPath: string, ancestry: readonly
 
 function parentError(childPath: string, parentPath: string, ref: DeltaRef, err: unknown): unknown {
   if (!(err instanceof LogFormatError) || err instanceof ParentLogError) return err;
+  const hint = err.hint || `restore the parent with digest ${ref.digest}, or rerun the fork`;
   return new ParentLogError(
     `the parent log ${parentPath} of ${childPath} does not read: ${err.message}`,
     err.position,
-    {
-      cause: err,
-      hint: err.hint ?? `restore the parent with digest ${ref.digest}, or rerun the fork`,
-    },
+    { cause: err, hint },
   );
 }
 
 /**
  * True when a log whose last complete line is `end` has bytes after it: for plain text, a
- * partial line; for gzip, zero bytes after the members, or an empty member (a member cut
- * short, the one holding the end line cut in its trailer, is a truncation instead).
+ * partial line; for gzip, zero bytes after the members, or an empty member (the writer never
+ * writes one). A member cut short (the end line's, cut in its trailer) is a truncation instead.
  */
 function bytesAfterEnd(path: string, end: LinesEnd): boolean {
   if (!isGzipPath(path)) return end === 'cut';
-  return end === 'zeros' || (end === 'whole' && endsWithEmptyMember(path));
-}
-
-/**
- * True when the last gzip member of the file holds no data (its trailer says CRC 0, size
- * 0). The writer never writes an empty member, so one after the end line was appended.
- */
-function endsWithEmptyMember(path: string): boolean {
+  if (end !== 'whole') return end === 'zeros';
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    if (size < 28) return false;
     const trailer = Buffer.alloc(8);
-    readSync(fd, trailer, 0, 8, size - 8);
-    return trailer.readUInt32LE(0) === 0 && trailer.readUInt32LE(4) === 0;
+    // the last member's trailer: CRC 0 and size 0
+    return (
+      size >= 28 &&
+      readSync(fd, trailer, 0, 8, size - 8) === 8 &&
+      trailer.readUInt32LE(0) === 0 &&
+      trailer.readUInt32LE(4) === 0
+    );
   } finally {
     closeSync(fd);
   }
-}
-
-export function noHeader(path: string, truncated: boolean): LogFormatError {
-  return new LogFormatError(
-    truncated
-      ? `${path} is not a grapevine log: it has no complete header line (the file is cut short)`
-      : `${path} is empty: not a grapevine log`,
-    { line: 1, seq: 0 },
-    { hint: 'a log starts with its header line; the run may have died before writing it' },
-  );
 }
