@@ -43,32 +43,17 @@ export interface ContinueOptions {
   /** Called once the world is built, and once the state is restored (before the first step). */
   onStart?: RunOptions['onStart'];
   onReady?: RunOptions['onReady'];
-  /**
-   * How a new `out` (not the recording itself) holds the shared past: `delta` writes only
-   * a header naming `path` and the continuation (a delta child, see docs/LOG-FORMAT.md);
-   * `standalone` (the default) copies the past. Resuming in place keeps the log's layout.
-   */
+  /** How a new `out` holds the shared past: `delta`, a header naming `path` (docs/LOG-FORMAT.md); `standalone` (default), a copy. */
   layout?: 'delta' | 'standalone';
-  /**
-   * The caller does not use `recorded` again (a single fork): the snapshot state it kept is
-   * restored as it is, not from a copy (saves a deep copy of the state, tens of ms at 10^5
-   * agents). Leave it unset when `recorded` continues several children.
-   */
+  /** The caller does not use `recorded` again (a single fork): its kept snapshot state is restored as it is, not copied. */
   ownsRecorded?: boolean;
-  /**
-   * The run's state at the end of `atTick` (before that tick's interventions), taken once
-   * for several children by {@link restoreOnce}: restored (from a copy) instead of the
-   * nearest snapshot, so the recorded ticks between that snapshot and `atTick` are not
-   * rerun for this child.
-   */
+  /** The state at the end of `atTick`, taken once for several children (`restoreOnce`): restored instead of a snapshot. */
   restored?: RestoredPoint;
 }
 
-/** A run's state at the end of a tick, before its interventions, and where its log stood then. */
+/** A run's state (as a snapshot holds it) at the end of a tick, before its interventions, and the seq and chain value of its log then. */
 export interface RestoredPoint {
-  /** The engine state (plain JSON, as a snapshot line holds it). */
   state: Json;
-  /** Seq of the last line written before the state was taken, and the chain value after it. */
   seq: number;
   chain: string;
 }
@@ -125,10 +110,7 @@ export function restorePoint(
   return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
 }
 
-/**
- * The recorded LLM calls a continuation after `atTick` replays: those after its restore
- * point, up to `atTick`.
- */
+/** The recorded LLM calls a continuation after `atTick` replays: those after its restore point, up to `atTick`. */
 export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<string, unknown>[] {
   if (atTick < 0) return [];
   const from = restorePoint(recorded, atTick)?.tick ?? 0;
@@ -158,18 +140,19 @@ async function writePrefix(
     return state();
   }
   if (!inPlace && o.layout === 'delta') {
+    const base = patchBase && ([patchBase[0].seq, patchBase[patchBase.length - 1].seq] as [number, number]);
+    const at = {
+      digest: o.recorded.digest,
+      atTick: o.atTick,
+      seq: until,
+      chain: o.recorded.boundaryChains.get(until)!,
+    };
+    // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
     const line = deltaHeaderLine(
       o.out,
       o.path,
-      {
-        digest: o.recorded.digest,
-        atTick: o.atTick,
-        seq: until,
-        chain: o.recorded.boundaryChains.get(until)!,
-        ...(patchBase ? { base: [patchBase[0].seq, patchBase[patchBase.length - 1].seq] } : {}),
-      },
+      { ...at, ...(base ? { base } : {}) },
       o.wall,
-      // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
       o.recorded.chain.format,
     );
     writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
@@ -183,13 +166,11 @@ async function writePrefix(
 }
 
 /**
- * The parent snapshot a new delta child's snapshots are written against: the one it
- * restores (the latest at or before the fork tick), when its lines were kept and the
- * parent is in format 3 (a child of an older parent keeps its format and full snapshots). Every snapshot of the child is patched against this one base
- * (never against the child's own earlier snapshot), so reading any of them needs the base
- * and one patch. A delta child resumed in place goes on with the base its header names (read
- * again from its past), so that it ends with the bytes of an uninterrupted child. A
- * standalone fork and a child of a format-1 parent write full snapshots.
+ * The parent snapshot a new delta child's snapshots are written against: the one it restores,
+ * when its lines were kept and the parent is in format 3 (a child of an older parent, and a
+ * standalone fork, write full snapshots). Every snapshot of the child is patched against this
+ * one base, so reading any of them needs the base and one patch. A delta child resumed in
+ * place goes on with the base its header names, to end with an uninterrupted child's bytes.
  */
 async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
   if (o.atTick < 0) return undefined;
@@ -201,11 +182,7 @@ async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
   const snap = restorePoint(o.recorded, o.atTick);
   const lines = snap && o.recorded.snapshotLines.get(snap.seq);
   if (!lines || lines.length === 0) return undefined;
-  return lines.map((l) => ({
-    seq: l.seq,
-    bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw,
-    longStrings: l.longStrings,
-  }));
+  return lines.map((l) => ({ ...l, bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw }));
 }
 
 /** The lines `from..to` (seqs) of a log as every reader sees them, as bytes. */

@@ -3,43 +3,33 @@ import { chainHash, chainHasher, HASH_SUFFIX_LENGTH, hashSuffix } from './chain.
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 
 /**
- * A line's canonical body `{...}` (the line without its `h`, see `log-format.ts`), built once by
- * {@link LineCodec} and then given to one sink: {@link lineText} (a string, for a batch of
- * lines), {@link streamLine} (bytes through a reused buffer, for a long line) or a delta
- * child's patch sink (compared with its base).
+ * A line's canonical body (see `log-format.ts`), built once by {@link LineCodec}, then given
+ * to one sink: {@link lineText} (a string, for a batch of lines), {@link streamLine} (bytes
+ * through a reused buffer, for a long line) or a delta child's patch sink.
  */
 export interface LineBody {
-  /**
-   * The body in order but for its closing brace (which gives way to `,"h":...}` in the line):
-   * JSON text, and long base64 columns not encoded yet (they need no escape).
-   */
+  /** The body but for its closing brace (the line has `,"h":...}` there): JSON text, and long base64 columns not encoded yet. */
   pieces: (string | Base64Text)[];
   /** Code units of the pieces (a column counts its text). */
   length: number;
-  /** The whole body the chain hashes, when it is not the body (the line holds `wall`). */
+  /** The whole body the chain hashes, when the line holds `wall` (which is not hashed). */
   hashed?: string;
 }
 
-/** One log line as text, and the chain value after it. */
+/** One log line as text (without `\n`), and the full chain value after it (its first 16 hex digits are the line's `h`). */
 export interface EncodedLine {
-  /** The line's exact text, without the terminating `\n`. */
   text: string;
-  /** The full 64-hex chain value after this line; its first 16 digits are the line's `h`. */
   chain: string;
 }
 
 /** The `seq`, `t` and `type` of an event whose payload is given apart. */
-interface EventKeys {
-  seq: number;
-  t: number;
-  type: string;
-}
+type EventKeys = { seq: number; t: number; type: string };
 
 /**
  * Builds the canonical bodies of log lines: the one definition of a line's bytes. It walks the
- * top level itself, so that an event needs no merged copy of its payload, and gives the state
- * of a snapshot (and the data of a snapshot part) as pieces whose base64 columns stay
- * {@link Base64Text}s, so that a sink encodes them a slice at a time or not at all.
+ * top level itself, so that an event needs no merged copy of its payload, and gives a
+ * snapshot's state (and a snapshot part's data) as pieces whose base64 columns stay
+ * {@link Base64Text}s, for a sink to encode a slice at a time, or not at all.
  */
 export class LineCodec {
   private readonly json = new CanonicalEncoder();
@@ -94,57 +84,39 @@ export class LineCodec {
         json = last?.state === value ? last.json : this.json.tryEncodeParts(value);
         if (json === undefined) throw rejection(fields, event);
         if (key === 'state') this.last = { state: value, json };
-        at = members.length;
-        members.push(`${this.json.quote(key)}:`);
+        at = members.push(`${this.json.quote(key)}:`) - 1;
         continue;
       }
       const item = this.json.tryEncode(value);
       if (item === undefined) throw rejection(fields, event);
-      if (key === 'wall') {
-        if (value === null || Array.isArray(value) || typeof value !== 'object')
-          throw new TypeError('the field `wall` must be an object');
-        wall = members.length;
-      }
+      if (key === 'wall' && (value === null || Array.isArray(value) || typeof value !== 'object'))
+        throw new TypeError('the field `wall` must be an object');
+      if (key === 'wall') wall = members.length;
       members.push(`${this.json.quote(key)}:${item}`);
     }
-    if (json === undefined) {
+    // a line with `wall` (never a long one) is text, hashed without it
+    if (json !== undefined && wall !== -1) members[at] += json.join('');
+    if (json === undefined || wall !== -1) {
       const text = `{${members.join(',')}`;
       if (wall === -1) return { pieces: [text], length: text.length };
       members.splice(wall, 1);
       return { pieces: [text], length: text.length, hashed: `{${members.join(',')}}` };
     }
-    return withPieces(members, at, json, wall);
-  }
-}
-
-/** The body of `members` whose member `at` is followed by the JSON pieces `json` of its value. */
-function withPieces(members: string[], at: number, json: (string | Base64Text)[], wall: number): LineBody {
-  const pieces: (string | Base64Text)[] = [];
-  let text = `{${members.slice(0, at + 1).join(',')}`;
-  let length = 0;
-  for (const piece of json) {
-    if (typeof piece === 'string') text += piece;
-    else {
-      pieces.push(text, piece);
-      length += text.length + piece.length;
-      text = '';
+    const pieces: (string | Base64Text)[] = [];
+    let text = `{${members.slice(0, at + 1).join(',')}`;
+    let length = 0;
+    for (const piece of json) {
+      if (typeof piece === 'string') text += piece;
+      else {
+        pieces.push(text, piece);
+        length += text.length + piece.length;
+        text = '';
+      }
     }
+    if (at + 1 < members.length) text += `,${members.slice(at + 1).join(',')}`;
+    pieces.push(text);
+    return { pieces, length: length + text.length };
   }
-  const after = members.slice(at + 1);
-  pieces.push(after.length === 0 ? text : `${text},${after.join(',')}`);
-  length += (pieces[pieces.length - 1] as string).length;
-  if (wall === -1) return { pieces, length };
-  // a line with `wall` is hashed without it (such a line is never long: joined here)
-  const full = pieces.join('');
-  members.splice(wall, 1, '');
-  const cut = wall < at ? at - 1 : at;
-  const hashed = `${withPieces(
-    members.filter((m) => m !== ''),
-    cut,
-    json,
-    -1,
-  ).pieces.join('')}}`;
-  return { pieces: [full], length, hashed };
 }
 
 /** The line of `body` chained to `prev` (the chain value before it; for a header, its format tag), as text. */
@@ -162,18 +134,14 @@ export function lineSize(body: LineBody): number {
   return size;
 }
 
-/**
- * Base64 bytes of a column encoded per `toString('base64')` call when it is streamed: a
- * multiple of 3, so that the texts concatenate to the column's text, and small enough that
- * each string is a young-generation object.
- */
+/** Base64 bytes of a column encoded per call when streamed: a multiple of 3, each text a young-generation string. */
 const STREAM_BASE64_BYTES = 3 << 14;
 
 /**
  * Writes the line of `body` (which holds no `wall`) chained to `prev`, `\n` included, to
- * `write` through `buffer` (reused from line to line, larger than the `h` suffix), hashing each full
- * buffer before it is written: a column is encoded a slice at a time straight into the
- * buffer, and no string or buffer of the line's size is made. Returns the chain value.
+ * `write` through `buffer` (reused from line to line), hashing each full buffer before it is
+ * written: a column is encoded a slice at a time straight into the buffer, and no string or
+ * buffer of the line's size is made. Returns the chain value.
  */
 export function streamLine(
   body: LineBody,
@@ -186,9 +154,8 @@ export function streamLine(
   const room = buffer.length - HASH_SUFFIX_LENGTH - 1;
   let at = 0;
   const out = (): void => {
-    const full = buffer.subarray(0, at);
-    hash.update(full);
-    write(full);
+    hash.update(buffer.subarray(0, at));
+    write(buffer.subarray(0, at));
     at = 0;
   };
   const put = (text: string): void => {
@@ -207,15 +174,14 @@ export function streamLine(
   // base64 bytes per slice of a column: a multiple of 3 whose text fits the buffer
   const per = Math.min(STREAM_BASE64_BYTES, Math.floor(room / 4) * 3);
   for (const piece of body.pieces) {
-    if (typeof piece === 'string') {
-      put(piece);
-      continue;
-    }
-    const bytes = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
-    for (let from = 0; from < bytes.length; from += per) {
-      const text = bytes.toString('base64', from, Math.min(from + per, bytes.length));
-      if (text.length > room - at) out();
-      at += buffer.write(text, at, 'latin1');
+    if (typeof piece === 'string') put(piece);
+    else {
+      const bytes = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
+      for (let from = 0; from < bytes.length; from += per) {
+        const text = bytes.toString('base64', from, Math.min(from + per, bytes.length));
+        if (text.length > room - at) out();
+        at += buffer.write(text, at, 'latin1');
+      }
     }
   }
   const chain = hash.update(buffer.subarray(0, at)).update('}').digest('hex');

@@ -1,5 +1,6 @@
-import { canonicalJson, LogFormatError } from '../../core/index.ts';
+import { canonicalJson, type LogFormatError } from '../../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from './chain.ts';
+import { DAMAGED, damaged } from './log-format.ts';
 
 /**
  * Event type of a line of a delta child that stands for a `snapshot` or `snapshot-part` line
@@ -8,13 +9,15 @@ import { HASH_SUFFIX_LENGTH } from './chain.ts';
  */
 export const SNAPSHOT_PATCH = 'snapshot-patch';
 
-/** The fields of a patch line besides `seq`, `t`, `type` and `h`. */
-export interface PatchFields {
-  /** Seq of the base line (one of the lines the delta header's `base` names). */
+/**
+ * The fields of a patch line besides `seq`, `t`, `type` and `h`: the seq of its base line (one
+ * the delta header's `base` names); base64 of varint triples (copy, insert, skip): bytes copied
+ * from the base, inserted from `data`, skipped in the base, the rest of the base following;
+ * and the inserted bytes, one character per byte (latin1).
+ */
+interface PatchFields {
   base: number;
-  /** Base64 of varint triples (copy, insert, skip): bytes copied from the base, inserted from `data`, skipped in the base; the rest of the base follows. */
   ops: string;
-  /** The inserted bytes, one character per byte (latin1). */
   data: string;
 }
 
@@ -34,10 +37,7 @@ export function patchLineText(seq: number, t: number, fields: PatchFields, chain
   return `{"base":${number(fields.base)},"data":${JSON.stringify(fields.data)},"ops":${JSON.stringify(fields.ops)},"seq":${number(seq)},"t":${number(t)},"type":"${SNAPSHOT_PATCH}","h":"${chain.slice(0, 16)}"}`;
 }
 
-/**
- * The bytes `base` patched by `ops` and `data`, or undefined when they do not fit it (an
- * operation beyond the base or the data).
- */
+/** The bytes `base` patched by `ops` and `data`, or undefined when they do not fit it (an operation beyond the base or the data). */
 export function applyPatch(base: Uint8Array, ops: string, data: string): Buffer | undefined {
   const values = varints(Buffer.from(ops, 'base64'));
   if (values === undefined || values.length % 3 !== 0) return undefined;
@@ -155,13 +155,6 @@ export class PatchBases {
   }
 
   private fail(line: number, message: string, cause?: unknown): LogFormatError {
-    return new LogFormatError(
-      `${this.path}: line ${line} (a snapshot patch) ${message}`,
-      { line },
-      {
-        cause,
-        hint: 'the log was damaged or edited after it was written; restore it from a copy, or fork again',
-      },
-    );
+    return damaged(`${this.path}: line ${line} (a snapshot patch) ${message}`, { line }, DAMAGED, cause);
   }
 }

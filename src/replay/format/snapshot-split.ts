@@ -1,6 +1,6 @@
 import { Base64Text, type Json } from '../../core/index.ts';
 
-/** Event type of the lines that carry the pieces of a split snapshot. */
+/** Event type of the lines that carry the pieces of a split snapshot (docs/LOG-FORMAT.md, "Split snapshots"). */
 export const SNAPSHOT_PART = 'snapshot-part';
 
 /** Default size (estimated UTF-16 code units, see {@link estimateJsonSize}) above which a snapshot is split. */
@@ -12,33 +12,22 @@ const KEEP_DIVISOR = 16;
 /** Smallest part size accepted (so that a test bound cannot make millions of parts). */
 export const MIN_PART_CHARS = 256;
 
-/** Where one piece of a split snapshot goes: a path from the snapshot's `state`, and its rank. */
+/**
+ * One piece of a split snapshot: the keys and indices from `state` down to the value it
+ * belongs to, its rank among that value's pieces, and a slice of the value: of a string (the
+ * pieces are concatenated), of an array (their items are concatenated) or of an object (a run
+ * of its keys in sorted order; the pieces are merged).
+ */
 export interface SnapshotPart {
-  /** Keys and indices from `state` down to the value this piece belongs to. */
   path: (string | number)[];
-  /** 0, 1, 2...: the pieces of one value, in order. */
   index: number;
-  /**
-   * A slice of a string (the pieces are concatenated), of an array (the pieces' items are
-   * concatenated) or of an object (a run of its keys in sorted order; the pieces are merged).
-   */
   data: string | Json[] | { [key: string]: Json };
 }
 
-/**
- * A part as the splitter makes it: its data may be a {@link Base64Text} (or a run of items
- * some of which are), or a slice of one to encode when its line is made.
- */
-export interface PendingPart extends Omit<SnapshotPart, 'data'> {
+/** A part as the splitter makes it: its data may be a {@link Base64Text} (or items some of which are), or a slice of one to encode. */
+type PendingPart = Omit<SnapshotPart, 'data'> & {
   data: SnapshotPart['data'] | (() => string) | Base64Text | Base64Text[];
-}
-
-/** The lines a split snapshot is written as: its parts, then the snapshot line's fields. */
-export interface SplitSnapshot {
-  parts: PendingPart[];
-  /** `state` with every value taken into parts replaced by `null`. */
-  skeleton: Json;
-}
+};
 
 /** How a split snapshot line records its split: the number of parts before it, and their size. */
 export interface SplitInfo {
@@ -86,7 +75,7 @@ export function estimateJsonSize(value: unknown): number {
  * copies the containers it changes. A {@link Base64Text} is cut as the string it stands for,
  * into `Base64Text`s of its bytes (slices encoded later, one part at a time).
  */
-export function splitSnapshot(state: Json, chars: number): SplitSnapshot {
+export function splitSnapshot(state: Json, chars: number): { parts: PendingPart[]; skeleton: Json } {
   const parts: PendingPart[] = [];
   const skeleton = cut(state, [], chars, chars, parts);
   return { parts, skeleton };
@@ -162,25 +151,18 @@ function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: num
   return runs;
 }
 
-/** One line of a snapshot as it is written: its type and payload fields. */
-export interface SnapshotLine {
-  type: string;
-  fields: Record<string, unknown>;
-}
-
 /**
- * The lines a snapshot event with payload `fields` is written as when it is split into
- * parts of `chars` code units and its first line gets seq `firstSeq`: one
- * `snapshot-part` line per part (`of` = the seq of the snapshot line that follows them),
- * then the `snapshot` line with the skeleton as `state` and `split` = {@link SplitInfo}.
- * A generator, so that the writer encodes (and may flush) one part at a time. A part's base64
- * columns stay the `Base64Text`s they are: the line codec encodes them as it writes or compares.
+ * The lines (type and fields) a snapshot event with payload `fields` is written as when split
+ * into parts of `chars` code units, its first line at seq `firstSeq`: a `snapshot-part` line
+ * per part (`of`: the seq of the snapshot line after them), then the `snapshot` line with the
+ * skeleton as `state` and `split`. A generator, so that the writer encodes (and may flush) one
+ * part at a time; a part's base64 columns stay `Base64Text`s for the line codec to encode.
  */
 export function* splitSnapshotLines(
   fields: Record<string, unknown>,
   chars: number,
   firstSeq: number,
-): Generator<SnapshotLine, void, undefined> {
+): Generator<{ type: string; fields: Record<string, unknown> }, void, undefined> {
   const { parts, skeleton } = splitSnapshot(fields.state as Json, chars);
   const of = firstSeq + parts.length;
   for (const part of parts) {

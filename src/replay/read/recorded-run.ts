@@ -4,7 +4,7 @@ import type { DeltaRef } from '../format/delta-ref.ts';
 import type { LogFormat, LogHeader, LogLine } from '../format/log-format.ts';
 import { dropParentIndex } from '../format/log-index.ts';
 import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
-import { StaleIndex } from './line-reader.ts';
+import { type LogSummary, StaleIndex } from './line-reader.ts';
 import { isUnparsed, type ParseRule } from './line-verifier.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
 import { readHeader, readLog } from './read-log.ts';
@@ -64,9 +64,9 @@ export interface ReadRecordedOptions {
 
 /**
  * Reads a log for a rerun or a continuation (`replay --verify`, `resume`, `fork`, `inspect`):
- * each line's hash is checked over its bytes and kept for the rerun's check, and the
- * snapshot lines no continuation restores are not parsed (a rerun writes them again and
- * proves their bytes).
+ * each line's hash is checked over its bytes and kept for the rerun's check, and the snapshot
+ * lines no continuation restores are not parsed (a rerun writes them again and proves their
+ * bytes).
  *
  * @throws LogFormatError as `readLog`.
  */
@@ -76,59 +76,35 @@ export async function readRecordedRun(path: string, opts: ReadRecordedOptions = 
   // a continuation of an LLM run replays the recorded replies after its tick too
   const to =
     from === undefined || (await readHeader(path)).llm !== undefined ? undefined : Math.max(...ticks);
+  const read = async (): Promise<RecordedRun> => {
+    const builder = new RecordedRunBuilder(ticks, path);
+    const lines = readLog(path, { verify: 'chain', from, to, parse: builder.parse });
+    for (let step = await lines.next(); ; step = await lines.next()) {
+      if (step.done) return builder.finish(step.value);
+      builder.add(step.value);
+    }
+  };
   try {
-    return await recordedRun(path, ticks, from, to);
+    return await read();
   } catch (err) {
     if (!(err instanceof StaleIndex)) throw err;
     // the file changed under an unchanged size, mtime and inode: its index is built again
     dropParentIndex(path);
-    return recordedRun(path, ticks, from, to);
-  }
-}
-
-async function recordedRun(
-  path: string,
-  ticks: readonly number[],
-  from: number | undefined,
-  to: number | undefined,
-): Promise<RecordedRun> {
-  const builder = new RecordedRunBuilder(ticks, path);
-  const lines = readLog(path, { verify: 'chain', from, to, parse: builder.parse });
-  for (;;) {
-    const step = await lines.next();
-    if (step.done) {
-      const run = builder.finish(step.value);
-      if (!run) throw new LogFormatError(`${path} holds no header`, {}, { hint: 'is this a grapevine log?' });
-      return run;
-    }
-    builder.add(step.value);
+    return read();
   }
 }
 
 /** Snapshot lines shorter than this are always parsed (a split snapshot's own line says how it was split). */
 const SMALL_SNAPSHOT_LINE = 1 << 16;
 
-/** One line of a kept snapshot: its seq and its text or bytes (without `\n`). */
+/** One line of a kept snapshot: its seq, its text or bytes (without `\n`), and its long strings' ranges when known. */
 export interface KeptLine {
   seq: number;
   raw: string | Buffer;
-  /** The content ranges of its long JSON strings, when the reader found them. */
   longStrings?: number[];
 }
 
-/** How a read of a log ended (the parts of a `LogSummary` a {@link RecordedRun} keeps). */
-export interface RecordedEnd {
-  digest: string | null;
-  complete: boolean;
-  truncated: boolean;
-  delta?: DeltaRef;
-}
-
-/**
- * Builds a {@link RecordedRun} from the verified lines of a log, given in order. Lines not
- * read (a read from an index goes from the header to its restore point) stand without hash,
- * tick or type.
- */
+/** Builds a {@link RecordedRun} from the verified lines of a log, given in order (lines not read stand without hash, tick or type). */
 export class RecordedRunBuilder {
   private readonly chain: RecordedChain = { hashes: [], ticks: [], types: [], splits: new Map() };
   private readonly llmRecords: Record<string, unknown>[] = [];
@@ -144,10 +120,7 @@ export class RecordedRunBuilder {
   /** The parts read since the last snapshot line (kept with their snapshot when it is kept). */
   private parts: KeptLine[] = [];
 
-  /**
-   * `restoreTicks`: keep the snapshot states a continuation after each of these ticks
-   * restores. `path` names the log in errors.
-   */
+  /** `restoreTicks`: keep the snapshot states a continuation after each of these ticks restores. `path` names the log in errors. */
   constructor(
     restoreTicks: readonly number[] = [],
     private readonly path = 'the log',
@@ -161,82 +134,64 @@ export class RecordedRunBuilder {
   readonly parse: ParseRule = (l) =>
     l.t <= this.lastTick || (l.type === 'snapshot' && l.size < SMALL_SNAPSHOT_LINE);
 
-  /** Takes the next line of the log. */
+  /** Takes the next line of the log (read with a chain: `readLog` verifying). */
   add(line: LogLine): void {
-    if (line.seq > this.nextSeq && this.header) this.skipTo(line.seq);
-    const hash = line.chain === undefined ? detachedHash(line.raw) : line.chain.slice(0, 16);
+    const { seq, t, type, event } = line;
+    const hashes = this.chain.hashes;
+    // a read from an index goes from the header to its restore point: the lines between are not known
+    if (seq > hashes.length && this.header) {
+      this.schemas = new LlmSchemaRefs(this.path, false); // references to schema lines not read stay unresolved
+      while (hashes.length < seq) this.push('', Number.NaN, '');
+    }
+    const boundary = seq === 0 || type === 'tick' || type === 'snapshot' || type === 'intervene';
+    if (boundary) this.boundaryChains.set(seq, line.chain as string);
+    if (type === 'snapshot') this.snapshots.push({ seq, tick: t });
+    this.push((line.chain as string).slice(0, 16), t, type);
     if (isUnparsed(line)) {
-      if (line.type === 'snapshot') {
-        this.parts = [];
-        this.snapshots.push({ seq: line.seq, tick: line.t });
-        this.boundaryChains.set(line.seq, line.chain as string);
-      }
-      this.push(hash, line.t, line.type);
+      if (type === 'snapshot') this.parts = [];
       return;
     }
-    if (line.seq === 0) {
-      this.header = line.event as LogHeader;
+    if (seq === 0) {
+      this.header = event as LogHeader;
       this.chain.format = this.header.format;
     }
-    if (line.type === 'schema') this.schemas.define(line.event);
-    if (line.type === 'llm') {
-      const { seq: _s, t: _t, type: _y, ...record } = line.event;
+    if (type === 'schema') this.schemas.define(event);
+    if (type === 'llm') {
+      const { seq: _s, t: _t, type: _y, ...record } = event;
       this.llmRecords.push(this.schemas.resolve(record, line.line));
     }
-    const boundary =
-      line.seq === 0 || line.type === 'tick' || line.type === 'snapshot' || line.type === 'intervene';
-    if (boundary && line.chain) this.boundaryChains.set(line.seq, line.chain);
-    if (line.type === 'snapshot') {
-      const split = line.event.split as SplitInfo | undefined;
-      if (split) this.chain.splits?.set(line.seq - split.parts, split.chars);
-      this.snapshots.push({ seq: line.seq, tick: line.t });
-      const lines = [
-        ...this.parts,
-        { seq: line.seq, raw: line.bytes ?? line.raw, longStrings: line.longStrings },
-      ];
+    if (type === SNAPSHOT_PART) this.parts.push({ seq, raw: line.bytes ?? line.raw });
+    if (type === 'snapshot') {
+      const split = event.split as SplitInfo | undefined;
+      if (split) this.chain.splits?.set(seq - split.parts, split.chars);
+      const lines = [...this.parts, { seq, raw: line.bytes ?? line.raw, longStrings: line.longStrings }];
       this.parts = [];
-      this.keep.offer(line.seq, line.t, line.event.state as Json, lines);
-    } else if (line.type === SNAPSHOT_PART) this.parts.push({ seq: line.seq, raw: line.bytes ?? line.raw });
-    if (line.type === 'intervene') {
-      const list = this.interventions.get(line.t) ?? [];
-      list.push(line.event.intervention as Intervention);
-      this.interventions.set(line.t, list);
+      this.keep.offer(seq, t, event.state as Json, lines);
     }
-    if (line.type === 'end')
-      this.end = { reason: String(line.event.reason), ticks: Number(line.event.ticks) };
-    this.push(hash, line.t, line.type);
+    if (type === 'intervene') {
+      const list = this.interventions.get(t) ?? [];
+      list.push(event.intervention as Intervention);
+      this.interventions.set(t, list);
+    }
+    if (type === 'end') this.end = { reason: String(event.reason), ticks: Number(event.ticks) };
   }
 
-  /** Stands in for the lines before `seq` that were not read (no hash, tick or type is known for them). */
-  skipTo(seq: number): void {
-    // Schema lines before `seq` are not read: references to them stay unresolved.
-    if (seq > this.chain.hashes.length) this.schemas = new LlmSchemaRefs(this.path, false);
-    while (this.chain.hashes.length < seq) this.push('', Number.NaN, '');
-  }
-
-  /** Number of lines taken (or skipped) so far: the seq of the next line. */
-  get nextSeq(): number {
-    return this.chain.hashes.length;
-  }
-
-  /** The run read, or undefined when no header was given. */
-  finish(end: RecordedEnd): RecordedRun | undefined {
-    if (!this.header) return undefined;
-    return {
+  /** The run read. */
+  finish(end: Pick<LogSummary, 'digest' | 'complete' | 'truncated' | 'delta'>): RecordedRun {
+    if (!this.header) throw new LogFormatError(`${this.path} holds no header`);
+    const { chain, llmRecords, interventions, snapshots, boundaryChains } = this;
+    const { complete, truncated, delta } = end;
+    const states = { snapshotStates: this.keep.states(), snapshotLines: this.keep.lines() };
+    const run = {
       header: this.header,
-      chain: this.chain,
+      chain,
       digest: end.digest ?? '',
-      complete: end.complete,
-      truncated: end.truncated,
-      llmRecords: this.llmRecords,
+      complete,
+      truncated,
+      llmRecords,
       end: this.end,
-      interventions: this.interventions,
-      snapshots: this.snapshots,
-      boundaryChains: this.boundaryChains,
-      snapshotStates: this.keep.states(),
-      snapshotLines: this.keep.lines(),
-      ...(end.delta ? { delta: end.delta } : {}),
     };
+    return { ...run, interventions, snapshots, boundaryChains, ...states, ...(delta ? { delta } : {}) };
   }
 
   private push(hash: string, tick: number, type: string): void {
@@ -269,15 +224,4 @@ class SnapshotKeeper {
   lines(): Map<number, KeptLine[]> {
     return new Map(this.kept.flat().map((s) => [s.seq, s.lines]));
   }
-}
-
-/**
- * The line's `h` (16 hex digits before the closing `"}`), as a string that does not keep the
- * line alive: V8 makes a slice of 13 or more characters a view into its parent, so keeping
- * `raw.slice(-18, -2)` for every line would keep every line's text (3.2 GB for a log of
- * 4 Mi-character snapshot parts). Slices of 8 are copied.
- */
-function detachedHash(raw: string): string {
-  const h = raw.slice(-18, -2);
-  return h.slice(0, 8) + h.slice(8);
 }
