@@ -2,21 +2,20 @@ import { isGrapevineError, RunError } from '../../core/index.ts';
 import type { RunLog } from '../../world/index.ts';
 
 /**
- * Wraps a {@link RunLog} so that a failure to write any line stops the run at the next
- * tick boundary, cleanly. Some lines (`send`, `observe`) are appended from inside the
- * message bus's subscribers, where a thrown error would be swallowed and re-thrown later
- * out of context; so `append` never throws here: it remembers the first failure, drops
- * every later line, and `flush` (called at the end of each tick) and `close` throw it.
- * The lines of the failed tick are never written, so the log ends at its last complete
- * tick and never claims a success.
- *
- * Errors that already mean "the run failed" (exit 1, e.g. a divergence found by a
- * verifying log) are re-thrown as they are; others (a line that cannot be encoded, a
- * disk that is full) become a {@link RunError} (exit 1) naming the line.
+ * Wraps a {@link RunLog} so that a failure to write any line stops the run at the next tick
+ * boundary, cleanly. Some lines (`send`, `observe`) are appended from inside the message
+ * bus's subscribers, where a thrown error would be swallowed and re-thrown later out of
+ * context; so `append` never throws here: it remembers the first failure, drops every later
+ * line, and `flush` (called at the end of each tick) and `close` throw it. The lines of the
+ * failed tick are never written, so the log ends at its last complete tick and never claims a
+ * success. Errors that already mean "the run failed" (exit 1, e.g. a divergence found by a
+ * verifying log) are re-thrown as they are; others (a line that cannot be encoded, a full
+ * disk, at a tick or at the end) become a {@link RunError} (exit 1) naming the line.
  */
 export class GuardedLog implements RunLog {
   private failure: Error | undefined;
   private next = 0;
+  private flushes = 0;
 
   constructor(private readonly inner: RunLog) {
     this.next = inner.seq;
@@ -34,18 +33,12 @@ export class GuardedLog implements RunLog {
   }
 
   flush(): void {
-    this.rethrow();
-    try {
-      this.inner.flush();
-    } catch (err) {
-      this.failure = asRunFailure(err, 'cannot write the log');
-      this.rethrow();
-    }
+    this.guard(() => this.inner.flush(), 'cannot write the log');
+    this.flushes++;
   }
 
   close(): string {
-    this.rethrow();
-    return this.inner.close();
+    return this.guard(() => this.inner.close(), 'cannot write the end of the log');
   }
 
   get seq(): number {
@@ -61,8 +54,19 @@ export class GuardedLog implements RunLog {
     return this.failure;
   }
 
-  private rethrow(): void {
+  /** True once a tick's lines were written whole (the engine flushes at the end of each tick). */
+  get ticked(): boolean {
+    return this.flushes > 0;
+  }
+
+  private guard<T>(write: () => T, what: string): T {
     if (this.failure) throw this.failure;
+    try {
+      return write();
+    } catch (err) {
+      this.failure = asRunFailure(err, what);
+      throw this.failure;
+    }
   }
 }
 

@@ -32,7 +32,9 @@ export function holdLogLock(path: string): () => void {
     try {
       writeFileSync(file, mine, { flag: 'wx' });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unlockable(path, err);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return () => {}; // no such directory: no log to lock (its reader says so)
+      if (code !== 'EEXIST') throw unlockable(path, err);
       const held = readHolder(file);
       if (held === undefined) continue; // released meanwhile
       if (!isStale(held.holder)) throw heldBy(path, held.holder, file);
