@@ -46,7 +46,10 @@ function smallDisk(bytes: number): string | undefined {
 function withSizeLimit(args: string[], bytes: number): Promise<{ code: number | null; stderr: string }> {
   const script = `trap '' XFSZ; ulimit -f ${Math.floor(bytes / 512)}; exec "$0" "$@"`;
   return new Promise((done) => {
-    const child = spawn('sh', ['-c', script, process.execPath, BIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('sh', ['-c', script, process.execPath, BIN, ...args], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
@@ -65,12 +68,16 @@ describe('a run whose last write fails', () => {
     const lastFlush = refLines.slice(0, -2).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     const disk = smallDisk((Math.ceil(lastFlush / 4096) + 1 + 8) * 4096); // + the lock file + 8 pages of the last flush
     const out = join(disk ?? dir, 'full.ndjson');
-    const r = disk ? await cli([...RUMOR, '--out', out]) : await withSizeLimit([...RUMOR, '--out', out], lastFlush + 8 * 4096);
+    const r = disk
+      ? await cli([...RUMOR, '--out', out])
+      : await withSizeLimit([...RUMOR, '--out', out], lastFlush + 8 * 4096);
     expect(r.code).toBe(1);
     const err = r.stderr.trimEnd().split('\n');
     expect(err).toHaveLength(2);
     expect(err[0]).toMatch(/^grapevine: the run stopped: cannot write the end of the log: .*(ENOSPC|EFBIG)$/);
-    expect(err[1]).toMatch(/^hint: free disk space .*then resume the run; the log ends at the last complete tick$/);
+    expect(err[1]).toMatch(
+      /^hint: free disk space .*then resume the run; the log ends at the last complete tick$/,
+    );
     // the log is there, cut in its last flush: every line of the run but the final snapshot and end
     expect(existsSync(out)).toBe(true);
     expect(readFileSync(out).length).toBeGreaterThan(lastFlush);
@@ -92,7 +99,8 @@ function cuts(bytes: Buffer): number[] {
   for (const s of starts.slice(-6)) for (const d of [-1, 0, 1, 40]) out.add(s + d);
   const text = bytes.toString('latin1');
   for (let k = 0; k + 1 < starts.length; k++)
-    if (/"type":"snapshot(-part)?"/.test(text.slice(starts[k + 1] - 60, starts[k + 1]))) out.add((starts[k] + starts[k + 1]) >> 1);
+    if (/"type":"snapshot(-part)?"/.test(text.slice(starts[k + 1] - 60, starts[k + 1])))
+      out.add((starts[k] + starts[k + 1]) >> 1);
   for (let k = 1; k < 9; k++) out.add(Math.floor((bytes.length * k) / 9));
   return [...out].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
 }
@@ -100,9 +108,19 @@ function cuts(bytes: Buffer): number[] {
 describe('resume of a log cut at any byte', () => {
   const cases = [
     { name: 'a run that dies out between snapshots', ext: 'ndjson', args: [] as string[], env: {} },
-    { name: 'a run stopped at a periodic snapshot (two snapshots at its last tick)', ext: 'ndjson', args: ['--ticks', '20'], env: {} },
+    {
+      name: 'a run stopped at a periodic snapshot (two snapshots at its last tick)',
+      ext: 'ndjson',
+      args: ['--ticks', '20'],
+      env: {},
+    },
     { name: 'a gzip log', ext: 'ndjson.gz', args: ['--ticks', '20'], env: {} },
-    { name: 'split snapshots', ext: 'ndjson', args: ['--ticks', '20'], env: { GRAPEVINE_LOG_LINE_BOUND: '16384' } },
+    {
+      name: 'split snapshots',
+      ext: 'ndjson',
+      args: ['--ticks', '20'],
+      env: { GRAPEVINE_LOG_LINE_BOUND: '16384' },
+    },
   ];
   for (const c of cases)
     it(`reaches the uninterrupted digest and bytes, no snapshot twice, and verifies (${c.name})`, async () => {
@@ -111,7 +129,8 @@ describe('resume of a log cut at any byte', () => {
       const whole = readFileSync(ref);
       const refLines = lines(ref);
       const digest = await verify(ref);
-      if (c.env.GRAPEVINE_LOG_LINE_BOUND) expect(refLines.some((l) => l.includes('"type":"snapshot-part"'))).toBe(true);
+      if (c.env.GRAPEVINE_LOG_LINE_BOUND)
+        expect(refLines.some((l) => l.includes('"type":"snapshot-part"'))).toBe(true);
       const path = join(dir, `cut.${c.ext}`);
       let resumed = 0;
       for (const cut of cuts(whole)) {
@@ -135,7 +154,17 @@ describe('resume of a log cut at any byte', () => {
 describe('resume of a log a live run is writing', () => {
   it('is refused (exit 2, one line, a hint); once the run is killed, the log resumes to its full digest', async () => {
     const args = ['run', 'rumor', '--set', 'n=20000', '--set', 'model=independent-cascade', '--set', 'p=0.5'];
-    args.push('--set', 'network=watts-strogatz', '--set', 'k=10', '--set', 'beta=0.0002', '--ticks', '150', '--quiet');
+    args.push(
+      '--set',
+      'network=watts-strogatz',
+      '--set',
+      'k=10',
+      '--set',
+      'beta=0.0002',
+      '--ticks',
+      '150',
+      '--quiet',
+    );
     const ref = join(dir, 'live-ref.ndjson');
     expect((await cliChecked([...args, '--out', ref])).code).toBe(0);
     const digest = await verify(ref);
@@ -143,10 +172,13 @@ describe('resume of a log a live run is writing', () => {
     let child: ReturnType<typeof spawn> | undefined;
     const run = cli([...args, '--out', out], { onSpawn: (c) => (child = c) });
     // the run holds its lock from its header on; wait for a tick to be written
-    for (let i = 0; i < 600 && !(existsSync(`${out}.lock`) && lines(out).length > 3); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && !(existsSync(`${out}.lock`) && lines(out).length > 3); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const refused = await cliChecked(['resume', out]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^grapevine: .*live\.ndjson is being written by process \d+: it holds .*\.lock\nhint: wait for that run to finish or stop it .*\n$/);
+    expect(refused.stderr).toMatch(
+      /^grapevine: .*live\.ndjson is being written by process \d+: it holds .*\.lock\nhint: wait for that run to finish or stop it .*\n$/,
+    );
     child?.kill('SIGKILL');
     expect((await run).signal).toBe('SIGKILL');
     // the lock of the killed run is stale: taken over

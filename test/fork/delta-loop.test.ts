@@ -14,7 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The child's file with its header naming `parent` (path beside it, and absolute) as its parent, the chain of the header redone. */
 function renamed(child: string, parent: string, out: string, ownLines = true): void {
   const [first, ...rest] = readFileSync(child, 'utf8').trimEnd().split('\n');
-  const { h: _h, ...header } = JSON.parse(first) as Record<string, unknown> & { delta: { parent: Record<string, string> } };
+  const { h: _h, ...header } = JSON.parse(first) as Record<string, unknown> & {
+    delta: { parent: Record<string, string> };
+  };
   header.delta.parent = { ...header.delta.parent, path: basename(parent), absolute: parent };
   const line = new LineCodec().encode(header, null).text;
   writeFileSync(out, `${[line, ...(ownLines ? rest : [])].join('\n')}\n`);
@@ -36,12 +38,16 @@ describe('a delta child whose parents loop', () => {
     const run = ['run', 'rumor', '--set', 'n=300', '--seed', '2', '--ticks', '20', '--snapshot-every', '5'];
     expect((await cliChecked([...run, '--out', parent, '--quiet'])).code).toBe(0);
     const child = join(dir, 'child.ndjson');
-    expect((await cliChecked(['fork', parent, '--at', '10', '--seed', '4', '--out', child, '--quiet'])).code).toBe(0);
+    expect(
+      (await cliChecked(['fork', parent, '--at', '10', '--seed', '4', '--out', child, '--quiet'])).code,
+    ).toBe(0);
     expect((await cliChecked(['replay', child, '--verify', '--quiet'])).code).toBe(0);
 
     const self = join(dir, 'self.ndjson');
     renamed(child, self, self);
-    expect(await refused(self)).toMatch(/self\.ndjson names .*self\.ndjson as its parent, which is the log itself: its delta parents form a loop$/);
+    expect(await refused(self)).toMatch(
+      /self\.ndjson names .*self\.ndjson as its parent, which is the log itself: its delta parents form a loop$/,
+    );
 
     const [a, b] = [join(dir, 'a.ndjson'), join(dir, 'b.ndjson')];
     renamed(child, b, a);

@@ -123,7 +123,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
         checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
           String(def.params.shape[k]?.description ?? ''),
         );
-        log = new GuardedLog(LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }));
+        log = new GuardedLog(
+          LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }),
+        );
         // held while this process writes the log: a `resume` of it is refused meanwhile
         release = holdLogLock(out);
         return log;

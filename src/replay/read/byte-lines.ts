@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { LogFormatError } from '../../core/index.ts';
 import { damaged, isGzipPath, MAX_LINE } from '../format/log-format.ts';
@@ -38,7 +37,7 @@ export async function* byteLines(
   const start = range.start ?? 0;
   if (size <= start) return 'whole';
   if (range.end !== undefined) return yield* rangeLines(path, start, range.end);
-  const source = gzip ? gunzipped(path) : plain(path, start);
+  const source = openBytes(path, start, gzip);
   let buf = Buffer.allocUnsafeSlow(READ_CHUNK);
   let kept = 0;
   let offset = start;
@@ -114,53 +113,40 @@ function split(buf: Buffer, at: number, filled: number, offset: number, batch: B
   return from;
 }
 
-/** Bytes of a file: `fill` puts the next ones at `buf[at...]` and says how many (0 at the end). */
-interface Source {
-  fill(buf: Buffer, at: number): Promise<number>;
-  /** File bytes consumed (for gzip: the compressed bytes the gunzip read). */
-  consumed(): number;
-  close(): Promise<void>;
-}
-
-/** A plain file from `start`, read straight into the caller's buffer. */
-function plain(path: string, start: number): Source {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  let pos = start;
-  return {
-    async fill(buf, at) {
-      handle ??= await open(path, 'r');
-      const { bytesRead } = await handle.read(buf, at, buf.length - at, pos);
-      pos += bytesRead;
-      return bytesRead;
-    },
-    consumed: () => pos,
-    close: async () => handle?.close(),
-  };
-}
-
 /**
- * The gunzipped bytes of a `.gz` file, such that a cut-short last member loses no output: each
+ * The bytes of a file from `start`, taken by `fill` into the caller's buffer: a plain file read
+ * straight into it; a gzip file gunzipped so that a cut-short last member loses no output: each
  * chunk is inflated (without flushing) and its output taken before the next is written, and the
  * stream is ended only then, so the "unexpected end of file" of a partial member comes from the
- * final empty flush. (With `pipe`, the last chunk may be inflated with Z_FINISH, and its error
- * then drops that chunk's output: up to a whole chunk of complete lines.)
+ * final empty flush (with `pipe`, the last chunk may be inflated with Z_FINISH, and its error
+ * then drops that chunk's output: up to a whole chunk of complete lines).
  */
-function gunzipped(path: string): Source {
-  const file = createReadStream(path, { highWaterMark: READ_CHUNK });
-  const gunzip: Gunzip = createGunzip({ chunkSize: 256 * 1024 });
-  const write = (chunk: Buffer) =>
-    new Promise<void>((resolve, reject) => gunzip.write(chunk, (err) => (err ? reject(err) : resolve())));
-  (async () => {
-    for await (const chunk of file as Readable) await write(chunk as Buffer);
-    gunzip.end();
-  })().catch((err: Error) => gunzip.destroy(err));
-  gunzip.once('close', () => file.destroy());
-  const chunks = (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+function openBytes(path: string, start: number, gzip: boolean) {
+  let pos = start;
+  const file = gzip ? createReadStream(path, { highWaterMark: READ_CHUNK }) : undefined;
+  const handle = gzip ? undefined : open(path, 'r');
+  const gunzip = file && createGunzip({ chunkSize: 256 * 1024 });
+  if (file && gunzip) {
+    const write = (chunk: Buffer) =>
+      new Promise<void>((ok, fail) => gunzip.write(chunk, (e) => (e ? fail(e) : ok())));
+    (async () => {
+      for await (const chunk of file) await write(chunk as Buffer);
+      gunzip.end();
+    })().catch((err: Error) => gunzip.destroy(err));
+    gunzip.once('close', () => file.destroy());
+  }
+  const chunks = gunzip && (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   let rest: Buffer = Buffer.alloc(0);
   return {
-    async fill(buf, at) {
+    /** Puts the next bytes at `buf[at...]`; returns how many (0 at the end). */
+    async fill(buf: Buffer, at: number): Promise<number> {
+      if (handle) {
+        const { bytesRead } = await (await handle).read(buf, at, buf.length - at, pos);
+        pos += bytesRead;
+        return bytesRead;
+      }
       if (rest.length === 0) {
-        const step = await chunks.next();
+        const step = await (chunks as AsyncIterator<Buffer>).next();
         if (step.done) return 0;
         rest = step.value;
       }
@@ -168,9 +154,11 @@ function gunzipped(path: string): Source {
       rest = rest.subarray(n);
       return n;
     },
-    consumed: () => gunzip.bytesWritten,
-    close: async () => {
-      gunzip.destroy();
+    /** The compressed bytes the gunzip read. */
+    consumed: () => gunzip?.bytesWritten ?? 0,
+    async close(): Promise<void> {
+      gunzip?.destroy();
+      await (await handle?.catch(() => undefined))?.close();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Base64Text } from '../../core/index.ts';
 import type { chainHasher } from '../format/chain.ts';
 import { MERGE, type PatchBuilder } from './patch-builder.ts';
 
-/** Bytes compared at once (natively) before a changed block is looked at word by word. */
+/** Bytes compared at once (natively) before a changed block is looked at byte by byte. */
 const BLOCK = 4096;
 /** Base64 characters of a column compared at once with the base (3,072 bytes of the column). */
 export const CHUNK = 4096;
@@ -16,70 +16,40 @@ export type ColumnChanges = Map<number, Buffer>;
 
 /**
  * Compares ranges of a line with the same ranges of its base and turns each run of changed
- * bytes into an insertion of a patch; owns the small buffers the comparisons reuse (aligned
- * copies, a block of a column's text), so that each is touched once per writer.
+ * bytes into an insertion of a patch; owns the small buffers its comparisons reuse (touched
+ * once per writer, not a fresh page per chunk).
  */
 export class ColumnCompare {
-  private scratch = new Uint8Array(0);
   private readonly blockText = Buffer.allocUnsafeSlow(CHUNK * BLOCK_CHUNKS);
   private readonly baseChunk = Buffer.allocUnsafeSlow(CHUNK);
 
   /**
-   * Replaces each run of changed bytes between `a[a0, a0 + n)` and `b[b0, b0 + n)`. Blocks
-   * are compared natively first; a changed block is compared four bytes at a time (an
-   * `Int32Array` over both, the base's bytes copied to the line's alignment when needed),
-   * then byte by byte inside a changed word: a tenth of the loop iterations of a byte loop,
-   * which matters most on cold JIT (a one-shot fork diffs two 4 MB lines).
+   * Replaces each run of changed bytes between `a[a0, a0 + n)` and `b[b0, b0 + n)` (changes at
+   * most {@link MERGE} bytes apart join one run); blocks are compared natively first.
    */
   inPlace(a: Buffer, a0: number, b: Buffer, b0: number, n: number, patch: PatchBuilder): boolean {
-    const phase = (b.byteOffset + b0) % 4;
-    let aBytes: Uint8Array = a;
-    let aAt = a0;
-    if ((a.byteOffset + a0) % 4 !== phase) {
-      if (this.scratch.length < n + 4) this.scratch = new Uint8Array(n + 4 + (n >> 2));
-      aAt = (4 - ((this.scratch.byteOffset - phase) % 4)) % 4;
-      this.scratch.set(a.subarray(a0, a0 + n), aAt);
-      aBytes = this.scratch;
-    }
-    // the first byte of the line's range at a 4-byte boundary; both ranges are aligned there
-    const head = Math.min(n, (4 - phase) % 4);
-    const words = (n - head) >> 2;
-    const wa = new Int32Array(aBytes.buffer, aBytes.byteOffset + aAt + head, words);
-    const wb = new Int32Array(b.buffer, b.byteOffset + b0 + head, words);
     let start = -1;
     let last = -1;
-    // takes the changed byte at offset i of the ranges (in increasing order)
-    const changed = (i: number): boolean => {
-      if (start !== -1 && i - last <= MERGE) {
-        last = i;
-        return true;
+    for (let off = 0; off < n; off += BLOCK) {
+      const end = Math.min(off + BLOCK, n);
+      if (b.compare(a, a0 + off, a0 + end, b0 + off, b0 + end) === 0) continue;
+      for (let i = off; i < end; i++) {
+        if (a[a0 + i] === b[b0 + i]) continue;
+        if (start !== -1 && i - last <= MERGE) last = i;
+        else {
+          if (start !== -1 && !patch.replace(a0 + start, a0 + last + 1, b, b0 + start, b0 + last + 1))
+            return false;
+          start = last = i;
+        }
       }
-      if (start !== -1 && !patch.replace(a0 + start, a0 + last + 1, b, b0 + start, b0 + last + 1))
-        return false;
-      start = i;
-      last = i;
-      return true;
-    };
-    const bytes = (from: number, to: number): boolean => {
-      for (let i = from; i < to; i++) if (aBytes[aAt + i] !== b[b0 + i] && !changed(i)) return false;
-      return true;
-    };
-    if (!bytes(0, head)) return false;
-    for (let off = head; off < head + words * 4; off += BLOCK) {
-      const end = Math.min(off + BLOCK, head + words * 4);
-      if (b.compare(aBytes, aAt + off, aAt + end, b0 + off, b0 + end) === 0) continue;
-      for (let k = (off - head) >> 2, kEnd = (end - head) >> 2; k < kEnd; k++)
-        if (wa[k] !== wb[k] && !bytes(head + k * 4, head + k * 4 + 4)) return false;
     }
-    if (!bytes(head + words * 4, n)) return false;
     return start === -1 || patch.replace(a0 + start, a0 + last + 1, b, b0 + start, b0 + last + 1);
   }
 
   /**
    * The chunks of `column`'s text that differ from the base's text at `a0` (of the same
-   * length). Encoded {@link BLOCK_CHUNKS} chunks per call (a one-shot fork pays each call's
-   * overhead and fresh string on cold code: ~1,200 calls of 4 KB per snapshot at 10^5
-   * agents cost more than their bytes); a block equal to the base's is skipped whole.
+   * length), encoded {@link BLOCK_CHUNKS} chunks per call (on cold code a call costs more than
+   * its bytes); a block equal to the base's is skipped whole.
    */
   changedChunks(base: Buffer, a0: number, column: Base64Text): ColumnChanges {
     const out: ColumnChanges = new Map();

@@ -10,13 +10,10 @@ interface Mark {
 }
 
 /**
- * Builds, while a {@link LogWriter} writes a plain log from its header, the same
- * {@link ParentIndex} that `buildParentIndex` finds by scanning the finished file: the
- * header's length and chain, and for each snapshot line its seq, tick, byte offset, the
- * chain value before it and the same for the line before it. The writer saves it beside
- * the log when it closes a finished run, so that the first fork of that run reads it warm.
- * Offsets are taken as character positions in the pending text and turned into byte
- * offsets when that text is flushed (the same number for ASCII text).
+ * Builds, while the log writer writes a plain log from its header, the {@link ParentIndex} a
+ * scan of the finished file finds (`buildIndex`), so that the first fork of the run reads it
+ * warm. Offsets are taken as character positions in the writer's pending text and turned into
+ * byte offsets when that text is flushed (the same number for ASCII text).
  */
 export class IndexRecorder {
   private readonly snapshots: IndexedSnapshot[] = [];
@@ -82,18 +79,9 @@ export class IndexRecorder {
     const last = this.snapshots.at(-1);
     if (last && last.seq === this.lines - 2) last.final = true;
     const st = statSync(path);
-    return {
-      kind: PARENT_INDEX_KIND,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      ino: st.ino,
-      digest,
-      lines: this.lines,
-      complete: true,
-      headerBytes: this.headerBytes,
-      headerChain: this.headerChain,
-      snapshots: this.snapshots,
-    };
+    const { headerBytes, headerChain, snapshots, lines } = this;
+    const file = { kind: PARENT_INDEX_KIND, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } as const;
+    return { ...file, digest, lines, complete: true, headerBytes, headerChain, snapshots };
   }
 
   private lastMark(seq: number): Mark {

@@ -55,14 +55,12 @@ interface LastSnapshot {
 }
 
 /**
- * Appends to a replay log (format: see `log-format.ts`). Each line's body is built once by
- * the line codec and goes to one sink: the text batch that {@link LogWriter.flush} writes with
- * one `writeSync` (one gzip member for a `.gz` path), the file itself for a long line of a
- * plain log (streamed through one reused buffer), or, for a delta child's snapshot, a patch
- * against its parent's. A process killed at any moment leaves a log that reads up to its last
- * flushed line. The runner flushes at the end of every tick; the writer also flushes when the
- * batch exceeds 4 Mi code units. Synchronous by design: the simulation loop is deterministic
- * and single-threaded, and a line must be in the batch the moment its event enters the run.
+ * Appends to a replay log. Each line's body is built once by the line codec and goes to one
+ * sink: the text batch {@link LogWriter.flush} writes at once (one gzip member for `.gz`), the
+ * file itself for a long line of a plain log (streamed through one reused buffer), or, for a
+ * delta child's snapshot, a patch against its parent's. A process killed at any moment leaves
+ * a log that reads up to its last flushed line (the engine flushes every tick). Synchronous:
+ * the run is single-threaded, and a line is in the batch the moment its event enters the run.
  */
 export class LogWriter {
   private readonly gzip: boolean;
@@ -70,9 +68,9 @@ export class LogWriter {
   private pending = '';
   private closed = false;
   private readonly split = splitBound();
-  /** Builds the verification index of a plain log written from its header (`create` with `index`). */
+  /** The verification index of a plain log written from its header (`create` with `index`). */
   private index: IndexRecorder | null = null;
-  /** The parent snapshot this delta child's snapshots are patched against, and the sink that does it. */
+  /** The parent snapshot a delta child's snapshots are patched against, and the sink that does it. */
   private patchBase: PatchBase | null = null;
   private patcher: PatchSink | null = null;
   private last: LastSnapshot | null = null;
@@ -83,16 +81,12 @@ export class LogWriter {
   }
 
   /**
-   * Creates (or overwrites) the log at `path`, creating missing directories, and writes and
-   * flushes its header line: `headerFields` with `type`, `seq`, `t` and `format` set by the
-   * writer. With `exclusive`, the file is created only if it does not exist (atomically: of
-   * two runs started at once with the same path, the second is refused). `format` is
-   * {@link LOG_FORMAT} unless given (to continue a log written in an older one). With `index`
-   * (a plain log), closing the writer after an `end` line also writes the log's verification
-   * index `<path>.verified`, so that the first fork of the run is warm.
+   * Creates (or overwrites) the log at `path` and its directories, and writes its header:
+   * `headerFields` with `type`, `seq`, `t` and `format` ({@link LOG_FORMAT} unless given). With
+   * `exclusive`, the file must not exist (atomically: of two runs started at once, one is
+   * refused). With `index`, closing after an `end` line also writes `<path>.verified`.
    *
-   * @throws LogFormatError when the file cannot be created (or exists, with `exclusive`) or a
-   *   header field is not JSON.
+   * @throws LogFormatError when the file cannot be created (or exists) or a header field is not JSON.
    */
   static create(
     path: string,
@@ -132,12 +126,10 @@ export class LogWriter {
   }
 
   /**
-   * Opens a log that the caller has just written and knows (its header, last seq and chain
-   * value) for appending, without reading it again. With `patchBase` (a delta child whose
-   * header names those lines as its base, format 3), each snapshot line and part is written as
-   * a `snapshot-patch` against the base's line of the same rank (parts by index, the
-   * `snapshot` line against the base's) when the patch is at most half the line; the chain is
-   * the full line's either way.
+   * Opens for appending a log the caller has just written (its header, last seq and chain
+   * value known). With `patchBase` (a delta child whose header names it, format 3), each
+   * snapshot line and part is written as a `snapshot-patch` against the base's line of the same
+   * rank when the patch is at most half the line; the chain is the full line's either way.
    */
   static appendTo(
     path: string,
@@ -160,16 +152,14 @@ export class LogWriter {
   }
 
   /**
-   * Appends one event at simulation time `t` and returns its `seq`. A `snapshot` whose
-   * `state` is larger than the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`)
-   * is written as `snapshot-part` lines and then its `snapshot` line, whose seq is returned.
-   * A snapshot appended right after another with the very same `state` object reuses what was
-   * computed for it: do not change it between the two. `fields` must be JSON-safe and may not
-   * use the keys `seq`, `t`, `type`, `h` or `format`; a `wall` field (an object) is written
-   * but not hashed.
+   * Appends one event at time `t`; returns its `seq`. `fields` must be JSON-safe without the
+   * keys `seq`, `t`, `type`, `h`, `format`; a `wall` object is written but not hashed. A
+   * snapshot over the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written
+   * as `snapshot-part` lines, then its `snapshot` line (whose seq is returned). A snapshot
+   * right after another with the same `state` object reuses its work: do not change it between.
    *
-   * @throws LogFormatError on a reserved key, a non-finite `t`, an empty `type`, a non-JSON
-   *   value, a line over the size a log line may hold, or a closed writer.
+   * @throws LogFormatError on a reserved key, a bad `t` or `type`, a value that is not JSON, a
+   *   line over the size a line may hold, or a closed writer.
    */
   append(type: string, t: number, fields: LogFields = {}): number {
     if (type !== 'snapshot') return this.appendLine(type, t, fields);
@@ -194,13 +184,13 @@ export class LogWriter {
     return seq;
   }
 
-  /** `base`: a line of the parent to write this one against; `snapshot`: the entry whose changes a patch reuses and sets. */
+  /** `base`: a line of the parent to write this one against; `snap`: the entry whose changes a patch reuses and sets. */
   private appendLine(
     type: string,
     t: number,
     fields: LogFields,
     base?: PatchBaseLine,
-    snapshot?: LastSnapshot,
+    snap?: LastSnapshot,
   ): number {
     const { path, chain } = this.state;
     this.last = null;
@@ -221,16 +211,10 @@ export class LogWriter {
     if (body.length * 3 + HASH_SUFFIX_LENGTH > MAX_LINE && lineSize(body) > MAX_LINE)
       throw tooLong(type, seq, lineSize(body));
     if (base && this.patcher && !body.hashed) {
-      const made = this.patcher.patch(body, chain, base, PATCH_AT_MOST, snapshot?.changes);
-      if (snapshot) snapshot.changes = made.changes;
-      if (made.patch)
-        return this.buffered(
-          type,
-          seq,
-          t,
-          patchLineText(seq, t, { base: base.seq, ...made.patch }, made.chain),
-          made.chain,
-        );
+      const made = this.patcher.patch(body, chain, base, PATCH_AT_MOST, snap?.changes);
+      if (snap) snap.changes = made.changes;
+      const patch = made.patch && patchLineText(seq, t, { base: base.seq, ...made.patch }, made.chain);
+      if (patch) return this.buffered(type, seq, t, patch, made.chain);
     }
     if (this.gzip || body.length < STREAM_ABOVE || body.hashed) {
       const line = lineText(body, chain);
@@ -241,10 +225,8 @@ export class LogWriter {
     this.index?.line(type, seq, t, 0, chain);
     this.index?.writtenAlone(this.state.bytesWritten);
     this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
-    return this.advance(
-      seq,
-      streamLine(body, chain, this.streamBuffer, (bytes) => this.write(bytes)),
-    );
+    const write = (bytes: Buffer) => this.write(bytes);
+    return this.advance(seq, streamLine(body, chain, this.streamBuffer, write));
   }
 
   /** Event `seq` is in the log (written, or about to be), its line chained to `chain`. */
@@ -264,11 +246,10 @@ export class LogWriter {
   }
 
   /**
-   * Writes the buffered lines to the file with a single write (for `.gz`, one complete gzip
-   * member). Does not fsync.
+   * Writes the buffered lines to the file at once (for `.gz`, one gzip member); no fsync.
    *
-   * @throws LogFormatError when the write fails (disk full, file closed under us); the writer
-   *   is then closed, and the log reads up to its last complete line.
+   * @throws LogFormatError when the write fails (a full disk); the writer is then closed, and
+   *   the log reads up to its last complete line.
    */
   flush(): void {
     if (this.pending === '') return;
@@ -323,11 +304,7 @@ export class LogWriter {
   }
 }
 
-/**
- * The size above which a snapshot is split, and its parts' size (a quarter of it). The
- * environment variable `GRAPEVINE_LOG_LINE_BOUND` (code units) lowers it, for tests; a reader
- * needs nothing, since a split snapshot records its part size.
- */
+/** The size above which a snapshot is split, and its parts' size (a quarter); `GRAPEVINE_LOG_LINE_BOUND` lowers it, for tests. */
 function splitBound(): { above: number; chars: number } {
   const text = process.env.GRAPEVINE_LOG_LINE_BOUND;
   const n = text === undefined || text === '' ? Number.NaN : Number(text);
