@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { createGunzip, type Gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { LogFormatError } from '../../core/index.ts';
 import { damaged, isGzipPath, MAX_LINE } from '../format/log-format.ts';
 
