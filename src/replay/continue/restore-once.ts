@@ -25,13 +25,14 @@ export type ForkChild = Omit<
   'def' | 'recorded' | 'path' | 'atTick' | 'restored' | 'ownsRecorded'
 >;
 
-/** Writes children of one recorded run forked after one tick, each restored from a state taken once. */
+/**
+ * Writes children of one recorded run forked after tick `atTick`, each restored from a state
+ * shared as `shared` says (the snapshot at the fork tick, a state taken once by a rerun, or
+ * none), with the bytes and digest `continueRun` alone gives each.
+ */
 export interface ChildFactory {
-  /** The fork tick. */
   readonly atTick: number;
-  /** How the state is shared: a snapshot at the fork tick, a state taken by rerunning the recorded ticks up to it once, or none (each child restores on its own). */
   readonly shared: 'snapshot' | 'rerun' | 'none';
-  /** Writes one child (the bytes and digest `continueRun` alone gives it). */
   fork(child: ForkChild): Promise<RunResult>;
 }
 
@@ -39,18 +40,13 @@ export interface ChildFactory {
 class Taken extends Error {}
 
 /**
- * Restores a recorded run at the end of `atTick` once, for several children: the state at
- * that tick is the snapshot there when the log has one, or else it is taken by rerunning
- * the recorded ticks from the nearest snapshot before it up to `atTick` once (each line
- * checked against the recording, as a single fork does), encoded as a snapshot would be.
- * Each child then restores a copy of that state and runs on, so R children pay for the
- * parent's tail once instead of R times; the world's network is built once for them all
- * (see NetworkShare). A child's log is byte-identical to forking it
- * alone (see test/fork/restore-once.test.ts).
- *
- * An LLM world (its recorded replies up to the fork tick are served per child), or a fork
- * before the first snapshot, gets a factory whose children restore on their own
- * (`shared: 'none'`).
+ * Restores a recorded run at the end of `atTick` once, for several children: the snapshot
+ * there, or the state taken by rerunning the recorded ticks from the nearest snapshot before
+ * it once (each line checked against the recording). Each child restores a copy and runs on,
+ * so R children pay for the parent's tail once, and the world's network is built once for
+ * them all; a child's log is byte-identical to forking it alone. An LLM world (whose recorded
+ * replies are served per child), or a fork before the first snapshot, gets children that
+ * restore on their own (`shared: 'none'`).
  */
 export async function restoreOnce(
   def: WorldDefinition,

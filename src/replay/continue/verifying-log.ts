@@ -5,20 +5,17 @@ import { LOG_FORMAT, type LogFormat } from '../format/log-format.ts';
 import { SNAPSHOT_PART, splitSnapshotLines } from '../format/snapshot-split.ts';
 import type { RecordedChain } from '../read/recorded-run.ts';
 
-/** Where a verified rerun starts and what takes over after the verified part (resume, fork). */
-export interface VerifyingTail {
-  /** Start after this recorded line (a snapshot), continuing its chain. */
+/** Where a verified rerun starts (after a recorded line, a snapshot, continuing its chain) and, for a continuation, the seq up to which it checks and the writer that takes every later line. */
+interface VerifyingTail {
   from?: { seq: number; chain: string };
-  /** Verify up to this seq, then hand every later line to `writer`. */
   until?: number;
   writer?: RunLog;
 }
 
 /**
- * A {@link RunLog} that writes nothing: it encodes each line of a rerun exactly as the
- * log writer would and compares its chained hash with the recorded one, so the first
- * event that differs stops the rerun with a {@link DivergenceError} naming its seq and
- * tick.
+ * A {@link RunLog} that writes nothing: it encodes each line of a rerun as the log writer
+ * would and compares its chained hash with the recorded one, so the first event that differs
+ * stops the rerun with a {@link DivergenceError} naming its seq and tick.
  */
 export class VerifyingLog implements RunLog {
   private readonly encoder = new LineCodec();
@@ -35,13 +32,14 @@ export class VerifyingLog implements RunLog {
     const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: this.format }, null);
     this.chain = tail.from?.chain ?? line.chain;
     this.seq = tail.from?.seq ?? 0;
-    if (line.chain.slice(0, 16) !== recorded.hashes[0]) {
+    if (line.chain.slice(0, 16) !== recorded.hashes[0])
       throw new DivergenceError(
         'the rerun does not reproduce the log header (seq 0, tick 0)',
         { seq: 0, tick: 0 },
-        { hint: 'the header was edited, or the world definition changed its parameters' },
+        {
+          hint: 'the header was edited, or the world definition changed its parameters',
+        },
       );
-    }
   }
 
   /** The chain value after the last recorded line checked (lines handed to `writer` do not count). */

@@ -13,8 +13,13 @@ export interface ByteLine {
   offset: number;
 }
 
-/** How a file ends: after a complete line; in a partial line or gzip member; with zero bytes after its last gzip member (a crash can leave them). */
-export type LinesEnd = 'whole' | 'cut' | 'zeros';
+/**
+ * How a file ends: `whole`, after a complete line; `cut`, in a line of a plain file or in a
+ * gzip member (what a crash leaves); `after`, complete gzip members followed by zero bytes or
+ * ending in an unfinished line (a crash can leave the zeros, and such a line only a writer that
+ * did not finish its member: neither can follow an end line).
+ */
+export type LinesEnd = 'whole' | 'cut' | 'after';
 
 /**
  * Streams the complete lines of a log file (gunzipped when the path ends in `.gz`) as bytes,
@@ -76,7 +81,7 @@ export async function* byteLines(
   } finally {
     await source.close();
   }
-  if (gzip && (await zerosAfter(source.consumed(), path, size))) return 'zeros';
+  if (gzip && ((await zerosAfter(source.consumed(), path, size)) || kept > 0)) return 'after';
   return kept > 0 ? 'cut' : 'whole';
 }
 

@@ -18,16 +18,18 @@ const MAX_DELTA_DEPTH = 64;
 export function expand(
   bases: PatchBases,
   bytes: Buffer,
-  offset: number,
-  verifier: LineVerifier,
+  at: number,
+  v: LineVerifier,
   parse: ParseRule,
 ): LogLine {
-  const patch = bases.expand(bytes.toString('utf8'), verifier.lines + 1, verifier.mode === true);
-  const line = verifier.acceptBytes(patch.bytes, offset, parse, false, true);
+  const patch = bases.expand(bytes.toString('utf8'), v.lines + 1, v.mode === true);
+  const line = v.acceptBytes(patch.bytes, at, parse, false, true);
+  const what = `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH})`;
+  const where = { line: line.line, seq: line.seq, tick: line.t };
   if (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type))
     throw damaged(
-      `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH}) does not stand for a snapshot line with its seq and tick: the log was modified at this line`,
-      { line: line.line, seq: line.seq, tick: line.t },
+      `${what} does not stand for a snapshot line with its seq and tick: the log was modified`,
+      where,
     );
   return line;
 }
@@ -112,26 +114,17 @@ function checkAncestry(childPath: string, parentPath: string, ancestry: readonly
   const real = realpathSync(parentPath);
   const hint = 'a delta child names the log it was forked from; restore that parent, or rerun the fork';
   const which = real === ancestry.at(-1) ? 'the log itself' : 'one of its own descendants';
-  if (ancestry.includes(real))
-    throw new ParentLogError(
-      `${childPath} names ${parentPath} as its parent, which is ${which}: its delta parents form a loop`,
-      { line: 1, seq: 0 },
-      { hint },
-    );
-  if (ancestry.length >= MAX_DELTA_DEPTH)
-    throw new ParentLogError(
-      `${childPath} has more than ${MAX_DELTA_DEPTH} generations of delta parents`,
-      { line: 1, seq: 0 },
-      { hint: `flatten a child on the way (grapevine flatten), or ${hint}` },
-    );
+  const at = { line: 1, seq: 0 };
+  const loop = `${childPath} names ${parentPath} as its parent, which is ${which}: its delta parents form a loop`;
+  if (ancestry.includes(real)) throw new ParentLogError(loop, at, { hint });
+  const deep = `${childPath} has more than ${MAX_DELTA_DEPTH} generations of delta parents`;
+  const flatten = `flatten a child on the way (grapevine flatten), or ${hint}`;
+  if (ancestry.length >= MAX_DELTA_DEPTH) throw new ParentLogError(deep, at, { hint: flatten });
 }
 
 function parentError(childPath: string, parentPath: string, ref: DeltaRef, err: unknown): unknown {
   if (!(err instanceof LogFormatError) || err instanceof ParentLogError) return err;
   const hint = err.hint || `restore the parent with digest ${ref.digest}, or rerun the fork`;
-  return new ParentLogError(
-    `the parent log ${parentPath} of ${childPath} does not read: ${err.message}`,
-    err.position,
-    { cause: err, hint },
-  );
+  const message = `the parent log ${parentPath} of ${childPath} does not read: ${err.message}`;
+  return new ParentLogError(message, err.position, { cause: err, hint });
 }

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { LogFormatError } from '../../core/index.ts';
 import { type DeltaRef, deltaRef, isDeltaHeader } from '../format/delta-ref.ts';
-import { damaged, isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { DAMAGED, damaged, isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
 import { isPatchLine, PatchBases } from '../format/snapshot-patch.ts';
 import { type ByteLine, byteLines, type LinesEnd } from './byte-lines.ts';
 import { expand, parentPrefix } from './delta-past.ts';
@@ -82,26 +82,26 @@ export async function* readLines(
         break;
       }
       for (const { bytes, offset } of step.value) {
-        const seq = verifier.lastSeq + 1;
+        const restored = verifier.lastSeq + 1 === range?.start.snapshot;
         // a snapshot patch of a delta child is verified as the line it stands for
-        const line =
-          bases && isPatchLine(bytes)
-            ? expand(bases, bytes, offset, verifier, parse)
-            : verifier.acceptBytes(
-                bytes,
-                offset,
-                parse,
-                seq === range?.start.snapshot,
-                range?.stop !== undefined,
-              );
+        const patch = bases && isPatchLine(bytes);
+        const line = patch
+          ? expand(bases as PatchBases, bytes, offset, verifier, parse)
+          : verifier.acceptBytes(bytes, offset, parse, restored, range?.stop !== undefined);
         if (range) checkIndexed(path, range, line);
         if (line.seq === 0 && isDeltaHeader(line.event)) {
           delta = deltaRef(line.event, path);
           const kept = new PatchBases(path, delta.base);
+          const offer = (l: LogLine) => kept.offer(l.seq, l.bytes ?? l.raw);
           bases = kept;
-          const ancestry = [...ancestors, realpathSync(path)];
-          yield* parentPrefix(readLines, path, line, delta, verifier, ancestry, (l) =>
-            kept.offer(l.seq, l.bytes ?? l.raw),
+          yield* parentPrefix(
+            readLines,
+            path,
+            line,
+            delta,
+            verifier,
+            [...ancestors, realpathSync(path)],
+            offer,
           );
         } else {
           snapshots.accept(line);
@@ -116,27 +116,18 @@ export async function* readLines(
 }
 
 /** The summary of a whole read. @throws LogFormatError when the log has no header or bytes after its end. */
-function summaryOf(
-  path: string,
-  verifier: LineVerifier,
-  end: LinesEnd,
-  delta: DeltaRef | undefined,
-): LogSummary {
+function summaryOf(path: string, v: LineVerifier, end: LinesEnd, delta?: DeltaRef): LogSummary {
   const truncated = end !== 'whole';
-  if (verifier.header === null)
-    throw damaged(
-      truncated
-        ? `${path} is not a grapevine log: it has no complete header line (the file is cut short)`
-        : `${path} is empty: not a grapevine log`,
-      { line: 1, seq: 0 },
-      'a log starts with its header line; the run may have died before writing it',
-    );
-  if (verifier.lastType === 'end' && bytesAfterEnd(path, end))
-    throw damaged(
-      `${path} has bytes after its end line (line ${verifier.lines}, seq ${verifier.lastSeq}): a finished log has nothing after its end`,
-      { line: verifier.lines + 1, seq: verifier.lastSeq + 1 },
-    );
-  const { header, lastSeq, lastTick, lines, chain: digest } = verifier;
+  const why = truncated ? 'it has no complete header line (the file is cut short)' : 'it is empty';
+  const hint = 'a log starts with its header line; the run may have died before writing it';
+  if (v.header === null) throw damaged(`${path} is not a grapevine log: ${why}`, { line: 1, seq: 0 }, hint);
+  const after = `${path} has bytes after its end line (line ${v.lines}, seq ${v.lastSeq})`;
+  if (v.lastType === 'end' && bytesAfterEnd(path, end))
+    throw damaged(`${after}: a finished log has nothing after its end`, {
+      line: v.lines + 1,
+      seq: v.lastSeq + 1,
+    });
+  const { header, lastSeq, lastTick, lines, chain: digest } = v;
   return {
     header,
     lastSeq,
@@ -144,8 +135,8 @@ function summaryOf(
     lines,
     digest,
     truncated,
-    complete: verifier.lastType === 'end',
-    ...(delta ? { delta } : {}),
+    complete: v.lastType === 'end',
+    ...(delta && { delta }),
   };
 }
 
@@ -162,12 +153,8 @@ function indexedEnd(path: string, range: IndexedRange, verifier: LineVerifier, e
   const ends = stop
     ? verifier.lastSeq + 1 === stop.seq && verifier.chain === stop.prev
     : verifier.lastType === 'end' && verifier.chain === digest && verifier.lines === lines;
-  if (end !== 'whole' || !ends)
-    throw stale(
-      path,
-      range.start.seq,
-      `they do not end in ${stop ? `the chain value it had at seq ${stop.seq}` : `its digest ${digest}`}`,
-    );
+  const where = stop ? `the chain value it had at seq ${stop.seq}` : `its digest ${digest}`;
+  if (end !== 'whole' || !ends) throw stale(path, range.start.seq, `they do not end in ${where}`);
   const header = range.header.event as LogHeader;
   return {
     header,
@@ -182,32 +169,25 @@ function indexedEnd(path: string, range: IndexedRange, verifier: LineVerifier, e
 
 function stale(path: string, seq: number, why: string): StaleIndex {
   const message = `${path} changed since it was verified: its lines from seq ${seq} on do not match its index (${why})`;
-  return new StaleIndex(
-    message,
-    { seq },
-    { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' },
-  );
+  return new StaleIndex(message, { seq }, { hint: DAMAGED });
 }
 
 /**
  * True when a log whose last complete line is `end` has bytes after it: for plain text, a
- * partial line; for gzip, zero bytes after the members, or an empty member (the writer never
- * writes one). A member cut short (the end line's, cut in its trailer) is a truncation instead.
+ * partial line; for gzip, what a crash cannot leave after an end line (see `LinesEnd`), or an
+ * empty member (the writer never writes one). A member cut short (the end line's, cut in its
+ * trailer) is a truncation instead.
  */
 function bytesAfterEnd(path: string, end: LinesEnd): boolean {
   if (!isGzipPath(path)) return end === 'cut';
-  if (end !== 'whole') return end === 'zeros';
+  if (end !== 'whole') return end === 'after';
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const trailer = Buffer.alloc(8);
     // the last member's trailer: CRC 0 and size 0
-    return (
-      size >= 28 &&
-      readSync(fd, trailer, 0, 8, size - 8) === 8 &&
-      trailer.readUInt32LE(0) === 0 &&
-      trailer.readUInt32LE(4) === 0
-    );
+    const read = size >= 28 && readSync(fd, trailer, 0, 8, size - 8) === 8;
+    return read && trailer.readUInt32LE(0) === 0 && trailer.readUInt32LE(4) === 0;
   } finally {
     closeSync(fd);
   }

@@ -1,17 +1,14 @@
-import { type Json, LogFormatError } from '../../core/index.ts';
-import type { LogLine } from '../format/log-format.ts';
+import type { Json, LogFormatError } from '../../core/index.ts';
+import { damaged, type LogLine } from '../format/log-format.ts';
 import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from '../format/snapshot-split.ts';
 import { isUnparsed } from './line-verifier.ts';
 
-const HINT = { hint: 'the log was damaged or edited after it was written; restore it from a copy or rerun' };
-
 /**
- * Puts split snapshots back together while a log is read (see `splitSnapshotLines`). It
- * takes every line in order; it keeps the pieces of the `snapshot-part` lines, and when
- * their `snapshot` line comes it gives that line's event a `state` that is assembled from
- * them on first access (readers that never look at it never pay for it). Parts not
- * followed by their snapshot (a log cut short) are dropped at the end. Lines read without
- * being parsed are passed over, and so is a snapshot whose parts were.
+ * Puts split snapshots back together while a log is read: it keeps the pieces of the
+ * `snapshot-part` lines, and gives their `snapshot` line's event a `state` assembled from them
+ * on first access (a reader that never looks at it never pays for it). Parts not followed by
+ * their snapshot (a log cut short) are dropped; lines read without being parsed are passed
+ * over, and so is a snapshot whose parts were.
  */
 export class SnapshotAssembler {
   private parts: SnapshotPart[] = [];
@@ -21,12 +18,7 @@ export class SnapshotAssembler {
 
   constructor(private readonly path: string) {}
 
-  /**
-   * Takes the next line of the log.
-   *
-   * @throws LogFormatError when parts are not followed by their snapshot, or a split
-   *   snapshot does not have the parts it names.
-   */
+  /** Takes the next line. @throws LogFormatError when parts are not followed by their snapshot, or it does not have the parts it names. */
   accept(line: LogLine): void {
     // a split snapshot whose parts were not parsed is not put back together (nothing keeps its state)
     const skip = isUnparsed(line) || (this.unparsedPart && line.type === 'snapshot');
@@ -41,11 +33,9 @@ export class SnapshotAssembler {
       return;
     }
     const split = line.type === 'snapshot' ? (line.event.split as SplitInfo | undefined) : undefined;
+    const first = this.firstLine;
     if (this.parts.length > 0 && split === undefined)
-      throw this.fail(
-        line,
-        `the snapshot parts from line ${this.firstLine} are not followed by their snapshot`,
-      );
+      throw this.fail(line, `the snapshot parts from line ${first} are not followed by their snapshot`);
     if (split === undefined) return;
     if (split.parts !== this.parts.length)
       throw this.fail(line, `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`);
@@ -58,14 +48,14 @@ export class SnapshotAssembler {
       configurable: true,
       enumerable: true,
       get() {
-        const state = assemble(skeleton, parts, path, line);
+        const value = assemble(skeleton, parts, path, line);
         Object.defineProperty(event, 'state', {
-          value: state,
+          value,
           configurable: true,
           enumerable: true,
           writable: true,
         });
-        return state;
+        return value;
       },
     });
   }
@@ -76,11 +66,12 @@ export class SnapshotAssembler {
 }
 
 function failAt(path: string, line: LogLine, message: string): LogFormatError {
-  return new LogFormatError(
-    `line ${line.line} of ${path} (seq ${line.seq}, tick ${line.t}): ${message}`,
-    { line: line.line, seq: line.seq, tick: line.t },
-    HINT,
-  );
+  const { seq, t: tick } = line;
+  return damaged(`line ${line.line} of ${path} (seq ${seq}, tick ${tick}): ${message}`, {
+    line: line.line,
+    seq,
+    tick,
+  });
 }
 
 /** The snapshot's state: `skeleton` with each run of parts (one path) put in its place. */
