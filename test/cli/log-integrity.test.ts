@@ -4,18 +4,18 @@
 // the hint says to resume; a log cut at any byte resumes to the uninterrupted digest and
 // bytes, with no snapshot written twice; `resume` refuses a log a live run still writes.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliChecked } from './in-process-checked.ts';
-import { BIN, cleanEnv, cli, tempDir } from './run-cli.ts';
+import { BIN, cleanEnv, cli } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-integrity-');
+const dir = tempDir('integrity');
 const mounted: string[] = [];
 afterAll(() => {
   for (const m of mounted) spawnSync('umount', [m]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const RUMOR = ['run', 'rumor', '--set', 'n=2000', '--seed', '5', '--snapshot-every', '5', '--quiet'];

@@ -1,15 +1,14 @@
 // A delta child names its parent in its header, which anyone can rewrite (the chain is not
 // keyed): a child naming itself, two children naming each other, or a chain of children too
 // long must each end in one short error line, not in a deep recursion (issue 30, item 11).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LineCodec } from '../../src/replay/format/line-codec.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { tempDir } from './helpers.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('delta-loop');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The child's file with its header naming `parent` (path beside it, and absolute) as its parent, the chain of the header redone. */
 function renamed(child: string, parent: string, out: string, ownLines = true): void {

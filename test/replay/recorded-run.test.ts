@@ -2,16 +2,15 @@
 // each line's chain over its bytes and leaves the snapshot lines and parts no continuation
 // restores unparsed: the run it gives must be the one the full, parsing read gives, and
 // anything wrong must still be reported, naming the line.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LogWriter, type RecordedRun, readLog, readRecordedRun } from '../../src/replay/index.ts';
 import { isUnparsed } from '../../src/replay/read/line-verifier.ts';
 import { RecordedRunBuilder } from '../../src/replay/read/recorded-run.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-rerun-read-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rerun-read');
 afterEach(() => {
   delete process.env.GRAPEVINE_LOG_LINE_BOUND;
 });

@@ -1,14 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
 import { VerifyingLog } from '../../src/replay/continue/verifying-log.ts';
 import { estimateJsonSize, SNAPSHOT_PART, splitSnapshot } from '../../src/replay/format/snapshot-split.ts';
 import { LogWriter, readLog, readRecordedRun } from '../../src/replay/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-split-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('split');
 afterEach(() => {
   delete process.env.GRAPEVINE_LOG_LINE_BOUND;
 });
