@@ -3,9 +3,8 @@
 // and what a rerun needs of a log), write/ (the writer and its sinks), continue/ (rerun,
 // fork, resume).
 
-export type { ContinuationLlm } from './continue/continuation-llm.ts';
 export { openContinuationLlm } from './continue/continuation-llm.ts';
-export type { ContinueOptions, RestoredPoint } from './continue/continue-run.ts';
+export type { ContinueOptions } from './continue/continue-run.ts';
 export {
   continueRun,
   endOfTick,
@@ -20,12 +19,11 @@ export type { RerunOptions } from './continue/rerun-log.ts';
 export { rerunLog } from './continue/rerun-log.ts';
 export type { ChildFactory, ForkChild } from './continue/restore-once.ts';
 export { restoreOnce } from './continue/restore-once.ts';
-export type { LogFields, LogFormat, LogHeader, LogLine } from './format/log-format.ts';
-export { isGzipPath, LOG_FORMAT } from './format/log-format.ts';
-export { dropParentIndex, loadParentIndex, parentIndexPath } from './format/log-index.ts';
-export type { LogSummary, ReadLogOptions } from './read/read-log.ts';
+export type { LogHeader } from './format/log-format.ts';
+export { LOG_FORMAT } from './format/log-format.ts';
+export { dropParentIndex, parentIndexPath } from './format/log-index.ts';
 export { readHeader, readLog, scanLog } from './read/read-log.ts';
-export type { ReadRecordedOptions, RecordedRun } from './read/recorded-run.ts';
+export type { RecordedRun } from './read/recorded-run.ts';
 export { readRecordedRun } from './read/recorded-run.ts';
 export { GuardedLog } from './write/guarded-log.ts';
 export { holdLogLock } from './write/log-lock.ts';

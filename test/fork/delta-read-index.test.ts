@@ -7,14 +7,8 @@
 import { closeSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  continueRun,
-  dropParentIndex,
-  LogWriter,
-  loadParentIndex,
-  readRecordedRun,
-  scanLog,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { continueRun, dropParentIndex, LogWriter, readRecordedRun, scanLog } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';

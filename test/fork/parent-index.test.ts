@@ -8,14 +8,8 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, utimesSync, wr
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import {
-  continueRun,
-  LogWriter,
-  loadParentIndex,
-  parentIndexPath,
-  readRecordedRun,
-  scanLog,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { continueRun, LogWriter, parentIndexPath, readRecordedRun, scanLog } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { cli } from '../support/cli.ts';

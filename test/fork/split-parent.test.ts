@@ -6,14 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
 import { SNAPSHOT_PART } from '../../src/replay/format/snapshot-split.ts';
-import {
-  continueRun,
-  LogWriter,
-  loadParentIndex,
-  type RecordedRun,
-  readRecordedRun,
-} from '../../src/replay/index.ts';
+import { continueRun, LogWriter, type RecordedRun, readRecordedRun } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';

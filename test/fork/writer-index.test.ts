@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogWriter, loadParentIndex, parentIndexPath, readRecordedRun } from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { LogWriter, parentIndexPath, readRecordedRun } from '../../src/replay/index.ts';
 import { buildIndex } from '../../src/replay/read/indexed-read.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';

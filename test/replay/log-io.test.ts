@@ -4,14 +4,9 @@ import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import {
-  type LogLine,
-  LogWriter,
-  loadParentIndex,
-  readHeader,
-  readLog,
-  scanLog,
-} from '../../src/replay/index.ts';
+import type { LogLine } from '../../src/replay/format/log-format.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { LogWriter, readHeader, readLog, scanLog } from '../../src/replay/index.ts';
 import { buildIndex } from '../../src/replay/read/indexed-read.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
