@@ -49,7 +49,6 @@ import {
   readLog,
   readRecordedRun,
   readSnapshotAt,
-  scanLog,
 } from '../src/replay/index.ts';
 import { parseAssignments, type RunResult, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
@@ -346,7 +345,6 @@ async function main(): Promise<void> {
     readAndVerifyParentMs: median(forks.map((f) => f.readMs)),
     readSnapshotMs: (await timed(() => readSnapshotAt(parent, atSnap?.seq ?? 0))).ms,
     copyPrefixMs: (await timed(() => copyPrefix(parent, `${child}.prefix`, until))).ms,
-    scanCopiedPrefixMs: (await timed(() => scanLog(`${child}.prefix`))).ms,
   };
   rmSync(`${child}.prefix`, { force: true });
 
@@ -373,8 +371,7 @@ async function main(): Promise<void> {
   const cliMs = pairs.length ? median(pairs.map((q) => q.fork.ms)) : null;
 
   const ratio = rerunMs / forkMs;
-  const scansMs =
-    parts.readAndVerifyParentMs + parts.readSnapshotMs + parts.copyPrefixMs + parts.scanCopiedPrefixMs;
+  const scansMs = parts.readAndVerifyParentMs + parts.readSnapshotMs + parts.copyPrefixMs;
   const table = [
     `| measure (rumour world, n=${int(a.n)}, ${a.ticks} ticks, snapshot every ${a.every}) | value |`,
     '|---|--:|',
@@ -402,11 +399,10 @@ async function main(): Promise<void> {
     `| parent log size | ${mb(parentBytes)} MiB |`,
   ].join('\n');
   const breakdown = [
-    `fork at ${a.at}, parts timed apart (a --standalone fork does all four; a delta fork only the first):`,
+    `fork at ${a.at}, parts timed apart (a --standalone fork does all three; a delta fork only the first):`,
     `- read the parent from its restore point (readRecordedRun, index present): ${sec(parts.readAndVerifyParentMs)} s`,
     `- read the snapshot line at tick ${atSnap?.tick} (readSnapshotAt): ${sec(parts.readSnapshotMs)} s`,
     `- copy the prefix to the child (copyPrefix): ${sec(parts.copyPrefixMs)} s`,
-    `- verify the copied prefix again before appending (LogWriter.resume -> scanLog): ${sec(parts.scanCopiedPrefixMs)} s`,
     `forks at other ticks: ${series.map((s) => `at ${s.at} ${sec(s.ms)} s`).join(', ') || 'none'}`,
     `snapshot at ${atSnap?.tick}, bytes by part: ${Object.entries(atSnap?.parts ?? {})
       .map(([k, v]) => `${k} ${int(v)}`)
