@@ -24,6 +24,7 @@ export const FIXED_AT_CREATION: Readonly<Record<string, readonly string[]>> = {
     'skeptics',
     'debunkers',
     'turns',
+    'activation',
     'executor',
     'contact',
     'phi',
@@ -62,11 +63,14 @@ function shape(def: WorldDefinition, params: Record<string, unknown>, seed: numb
     size: number;
     executor?: string;
     turnPolicy?: unknown;
+    activation?: unknown;
     network?: { kind: string; size: number; edgeCount: number };
   };
   const turns = typeof w.turnPolicy === 'string' ? w.turnPolicy : w.turnPolicy?.constructor?.name;
   const net = w.network ? `${w.network.kind}/${w.network.size}/${w.network.edgeCount}` : 'none';
-  return JSON.stringify([w.size, w.executor ?? 'xstate', turns ?? 'default', net]);
+  // whether agents wake by state decides what the snapshot's schedule is (docs/TIME.md)
+  const byState = w.activation !== undefined;
+  return JSON.stringify([w.size, w.executor ?? 'xstate', turns ?? 'default', net, byState]);
 }
 
 /** The changed parameters that a world file builds into its structure (found by building it both ways). */
@@ -110,7 +114,7 @@ export function checkForkParams(
         ? `run the world again with --set instead; a fork can change: ${Object.keys(def.params.shape)
             .filter((k) => !table.includes(k))
             .join(', ')}`
-        : 'run the world again with --set instead; a fork keeps what the world was built with (population, network, executor, turn policy), and other parameters apply from the fork tick',
+        : 'run the world again with --set instead; a fork keeps what the world was built with (population, network, executor, turn policy and activation), and other parameters apply from the fork tick',
     },
   );
 }
