@@ -202,8 +202,31 @@ export type {
   WorldLocator,
 } from './sweep/index.ts';
 export { latinHypercube, planSweep, RunPool, runSeed, runSweep } from './sweep/index.ts';
-export type { BatteryOptions, ValidationCase, ValidationOutcome, ValidationRow } from './validate/index.ts';
-export { formatBattery, judgeFrequency, judgeMean, replicateStats, runBattery } from './validate/index.ts';
+export type {
+  BatteryOptions,
+  CaseContext,
+  CaseDesign,
+  CasePlan,
+  CaseTest,
+  CaseVerdict,
+  Deviation,
+  Perturbation,
+  PerturbationRow,
+  Replicate,
+  ValidationCase,
+  ValidationRow,
+} from './validate/index.ts';
+export {
+  batteryPassed,
+  collectReplicates,
+  FAMILY_ALPHA,
+  formatBattery,
+  judgeCase,
+  parsePerturbation,
+  planCase,
+  replicateSeed,
+  runBattery,
+} from './validate/index.ts';
 export type {
   AliennessReport,
   CompareOptions,
