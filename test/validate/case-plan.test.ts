@@ -96,6 +96,17 @@ describe('planCase', () => {
     expect(p.attempts).toBe(attemptsFor(10, 0.5, 0.01));
   });
 
+  it('a skewed per-run law moves both ends of the band by the Cornish–Fisher term se·(g/√r)(z² − 1)/6', () => {
+    const skewed = design({ skewness: 2 });
+    const p = planCase(skewed, 0.05, 1000, 100);
+    const se = 1 / Math.sqrt(p.replicates);
+    const c = ((2 / Math.sqrt(p.replicates)) * (p.z * p.z - 1)) / 6;
+    expect(p.hi).toBeCloseTo(se * (p.z + c), 12);
+    expect(p.lo).toBeCloseTo(-se * (p.z - c), 12);
+    // and needs at least (skewness / 0.25)² = 64 runs before it trusts the approximation
+    expect(planCase(skewed, 0.05, 10).replicates).toBe(64);
+  });
+
   it('refuses a design whose band could not be finite', () => {
     expect(() => planCase(design({ sd: Number.POSITIVE_INFINITY }), 0.05, 10)).toThrow(RangeError);
     expect(() => planCase(design({ bias: Number.NaN }), 0.05, 10)).toThrow(RangeError);

@@ -23,7 +23,9 @@ function designOf(id: string): CaseDesign {
 
 function expectCovered(d: CaseDesign, xs: number[], sdSlack = 1.1): void {
   const { mean, se, sd } = meanSd(xs);
-  expect(Math.abs(mean - d.predicted), `mean ${mean} ± ${se} vs ${d.predicted}`).toBeLessThanOrEqual(d.bias + 3 * se);
+  expect(Math.abs(mean - d.predicted), `mean ${mean} ± ${se} vs ${d.predicted}`).toBeLessThanOrEqual(
+    d.bias + 3 * se,
+  );
   expect(sd, `sd ${sd} vs fixed ${d.sd}`).toBeLessThanOrEqual(d.sd * sdSlack);
 }
 
@@ -85,7 +87,8 @@ describe('fixed constants of the cases against independent reference simulations
   it('Deffuant–Weisbuch major clusters at n = 200, ε = 0.2', () => {
     const rng = new ReferenceRng(401);
     const xs: number[] = [];
-    for (let k = 0; k < 200; k++) xs.push(majorGroups(deffuantReference(200, 0.2, 0.5, 1e-3, rng), 0.01, 0.1));
+    for (let k = 0; k < 200; k++)
+      xs.push(majorGroups(deffuantReference(200, 0.2, 0.5, 1e-3, rng), 0.01, 0.1));
     expectCovered(designOf('deffuant-weisbuch-clusters'), xs, 1);
   }, 120_000);
 });

@@ -9,7 +9,17 @@ describe('grapevine validate (the built CLI)', () => {
     expect(report).toMatchObject({ familyAlpha: 0.01, alphaPerCase: 0.01, passed: true, seed: 1 });
     const [c] = report.cases;
     expect(c).toMatchObject({ id: 'deffuant-weisbuch-clusters', test: 'mean', predicted: 2, pass: true });
-    for (const key of ['observed', 'lo', 'hi', 'runs', 'qualified', 'replicates', 'attempts', 'power', 'needed'])
+    for (const key of [
+      'observed',
+      'lo',
+      'hi',
+      'runs',
+      'qualified',
+      'replicates',
+      'attempts',
+      'power',
+      'needed',
+    ])
       expect(typeof c[key], key).toBe('number');
     expect(c.deviation.label).toMatch(/ε × 0.75/);
     expect(c.values).toHaveLength(c.qualified);

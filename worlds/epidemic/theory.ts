@@ -45,21 +45,27 @@ export function sirFinalSizeDistribution(r: SirRates): Float64Array {
   return out;
 }
 
-/** Probability, mean and variance of a distribution restricted to k ≥ from. */
+/** Probability, mean, variance and skewness of a distribution restricted to k ≥ from. */
 export function tailMoments(
   dist: ArrayLike<number>,
   from: number,
-): { p: number; mean: number; variance: number } {
+): { p: number; mean: number; variance: number; skewness: number } {
   let p = 0;
   let m1 = 0;
-  let m2 = 0;
   for (let k = Math.max(0, Math.ceil(from)); k < dist.length; k++) {
     p += dist[k];
     m1 += k * dist[k];
-    m2 += k * k * dist[k];
   }
   const mean = m1 / p;
-  return { p, mean, variance: Math.max(0, m2 / p - mean * mean) };
+  let c2 = 0;
+  let c3 = 0;
+  for (let k = Math.max(0, Math.ceil(from)); k < dist.length; k++) {
+    const d = k - mean;
+    c2 += d * d * dist[k];
+    c3 += d * d * d * dist[k];
+  }
+  const variance = c2 / p;
+  return { p, mean, variance, skewness: variance > 0 ? c3 / p / variance ** 1.5 : 0 };
 }
 
 /**

@@ -49,7 +49,7 @@ function finalSize(p: Record<string, Json>, from: number) {
   }
   const t = tailMoments(dist, from);
   if (t.p === 0) return { p: 0, mean: 0, sd: 0, skewness: 0 };
-  return { p: t.p, mean: t.mean / r.n, sd: Math.sqrt(t.variance) / r.n, skewness: 0 };
+  return { p: t.p, mean: t.mean / r.n, sd: Math.sqrt(t.variance) / r.n, skewness: t.skewness };
 }
 
 /**

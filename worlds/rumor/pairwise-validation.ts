@@ -29,24 +29,41 @@ const SOURCES: Record<PairwiseModel, string> = {
     'Daley & Kendall 1965, J. Inst. Maths Applics 1:42 (the chain; limit 0.2032 as for Maki–Thompson)',
 };
 
-function exactRule(model: PairwiseModel, n: number): string {
+/** Large populations count runs in which at least a tenth heard: Daley–Kendall dies out at once with probability ≈ 1/(2n). */
+const TOOK_OFF = 0.9;
+
+function exactRule(model: PairwiseModel, n: number, most: number): string {
   return (
-    `exact mean and sd of the never-hearing count of the ${NAMES[model]} jump chain at n=${n}, one spreader ` +
-    `(first-step analysis, worlds/rumor/pairwise-chain.ts); the fraction tends to ${neverHeardLimit().toFixed(4)}. ` +
-    'No bias: the prediction is exact at this n; the band is z·sd/√r (normal mean of r runs).'
+    `exact mean, sd and skewness of the never-hearing count of the ${NAMES[model]} jump chain at n=${n}, one spreader ` +
+    `(first-step analysis, worlds/rumor/pairwise-chain.ts)` +
+    (most < n ? `, over runs in which at most ${most} never hear (their exact probability is the qualifying one)` : '') +
+    `; the fraction tends to ${neverHeardLimit().toFixed(4)}. ` +
+    'No bias: the prediction is exact at this n; the band is z·sd/√r with the Cornish–Fisher term of the skewness.'
   );
 }
 
-function chainDesign(model: PairwiseModel, n: number, deviation: CaseDesign['deviation']): CaseDesign {
-  const m = pairwiseChainMoments(n, model);
+/** The chain's law of the never-hearing fraction over runs with at most `most` never hearing. */
+function chainLaw(model: PairwiseModel, n: number, most: number) {
+  const m = pairwiseChainMoments(n, model, most);
+  return { p: m.p, mean: m.mean / n, sd: Math.sqrt(m.variance) / n, skewness: m.skewness };
+}
+
+function chainDesign(
+  model: PairwiseModel,
+  n: number,
+  most: number,
+  deviation: (base: ReturnType<typeof chainLaw>) => CaseDesign['deviation'],
+): CaseDesign {
+  const m = chainLaw(model, n, most);
   return {
     test: 'mean',
-    predicted: m.mean / n,
-    sd: Math.sqrt(m.variance) / n,
+    predicted: m.mean,
+    sd: m.sd,
+    skewness: m.skewness,
     bias: 0,
-    rule: exactRule(model, n),
-    deviation,
-    qualify: 1,
+    rule: exactRule(model, n, most),
+    deviation: deviation(m),
+    qualify: m.p,
   };
 }
 
@@ -55,22 +72,24 @@ function paramsOf(model: PairwiseModel, n: number): Record<string, Json> {
 }
 
 /**
- * The fraction never hearing, per run. A run also stops once nobody is left ignorant: the
- * statistic cannot change any more (a broken model whose spreaders never stop would otherwise
- * run to the tick cap).
+ * The fraction never hearing, per run (null when more than `most` never heard). A run also
+ * stops once nobody is left ignorant: the statistic cannot change any more (a broken model
+ * whose spreaders never stop would otherwise run to the tick cap).
  */
-async function neverHeard(ctx: CaseContext) {
-  return collectReplicates(ctx, async (k) => {
-    let everyone = false;
-    const r = await ctx.run(k, {
-      ticks: TICKS,
-      onTick: (_t, _max, view) => {
-        everyone = view.count('rumor', 'ignorant') === 0;
-      },
-      shouldStop: () => (everyone ? 'everyone heard' : null),
+function neverHeard(most: number) {
+  return (ctx: CaseContext) =>
+    collectReplicates(ctx, async (k) => {
+      let everyone = false;
+      const r = await ctx.run(k, {
+        ticks: TICKS,
+        onTick: (_t, _max, view) => {
+          everyone = view.count('rumor', 'ignorant') === 0;
+        },
+        shouldStop: () => (everyone ? 'everyone heard' : null),
+      });
+      const x = r.metrics['rumor.ignorant'];
+      return x <= most ? { value: x / r.size } : null;
     });
-    return { value: r.metrics['rumor.ignorant'] / r.size };
-  });
 }
 
 /**
@@ -79,27 +98,25 @@ async function neverHeard(ctx: CaseContext) {
  */
 export function pairwiseCase(world: WorldDefinition, model: PairwiseModel, n: number): ValidationCase {
   const params = paramsOf(model, n);
+  const most = Math.floor(TOOK_OFF * n);
   return {
     id: `${model}-well-mixed`,
     model: NAMES[model],
-    setting: `well-mixed, n=${n}, async, instant encounters, 1 spreader: fraction never hearing`,
+    setting: `well-mixed, n=${n}, async, instant encounters, 1 spreader: fraction never hearing, in runs where at least 10% heard`,
     source: SOURCES[model],
     quick: true,
     world,
     params,
     reads: ['n'],
-    design: (p) => {
-      const base = pairwiseChainMoments(p.n as number, model);
-      const mean = (1.05 * base.mean) / (p.n as number);
-      return chainDesign(model, p.n as number, {
+    design: (p) =>
+      chainDesign(model, p.n as number, most, (m) => ({
         label: 'a 5% error in the never-hearing fraction',
-        mean,
-        sd: Math.sqrt(base.variance) / (p.n as number),
-      });
-    },
+        mean: 1.05 * m.mean,
+        sd: m.sd,
+      })),
     maxReplicates: 400,
     quickReplicates: 40,
-    run: neverHeard,
+    run: neverHeard(most),
   };
 }
 
@@ -121,15 +138,16 @@ export function pairwiseRivalCase(world: WorldDefinition, model: PairwiseModel, 
     params,
     reads: ['n'],
     design: (p) => {
-      const other = pairwiseChainMoments(p.n as number, rival);
-      return chainDesign(model, p.n as number, {
+      const size = p.n as number;
+      const other = chainLaw(rival, size, size);
+      return chainDesign(model, size, size, () => ({
         label: `the ${NAMES[rival]} rule in its place`,
-        mean: other.mean / (p.n as number),
-        sd: Math.sqrt(other.variance) / (p.n as number),
-      });
+        mean: other.mean,
+        sd: other.sd,
+      }));
     },
     maxReplicates: 2000,
     quickReplicates: 2000,
-    run: neverHeard,
+    run: neverHeard(n),
   };
 }

@@ -37,6 +37,11 @@ describe('sirFinalSizeDistribution: the Markovian SIR jump chain', () => {
     expect(t.p).toBeCloseTo(0.3347878620421574, 11);
     expect(t.mean / 1000).toBeCloseTo(0.5675987308500705, 11);
     expect(t.variance / 1000).toBeCloseTo(10.189031232428562, 8);
+    // n = 2000, Z ≥ 200: skewness −0.570756 (R0 = 1.5), −0.249343 (R0 = 2.5) (Python)
+    const s15 = tailMoments(sirFinalSizeDistribution({ n: 2000, a: 1.5, gamma: 1, initial: 1 }), 200);
+    expect(s15.skewness).toBeCloseTo(-0.5707561095460031, 8);
+    const s25 = tailMoments(sirFinalSizeDistribution({ n: 2000, a: 2.5, gamma: 1, initial: 1 }), 200);
+    expect(s25.skewness).toBeCloseTo(-0.24934335856805565, 8);
   });
 
   it('major outbreaks approach Kermack–McKendrick’s τ and the Andersson–Britton variance', () => {

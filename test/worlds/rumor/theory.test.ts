@@ -61,8 +61,31 @@ describe('pairwiseChainMoments: exact never-hearing count of the jump chains', (
     const dk = pairwiseChainMoments(n, 'daley-kendall');
     expect(dk.mean / n).toBeCloseTo(0.20342361079032326, 10);
     expect(Math.abs(dk.mean / n - neverHeardLimit())).toBeLessThan(3e-4);
-    // Daley–Kendall stops spreaders two at a time: its final count varies more than twice as much
+    // over every run, including Daley–Kendall's die-out at the start (probability ≈ 1/(2n))
     expect(dk.variance / n).toBeCloseTo(0.6288882098995818, 9);
+  });
+
+  it('skewness from the third moment: 0.961718 and 0.664050 at n = 4, 1.139842 and 1.057909 at n = 10 (Python fractions)', () => {
+    expect(pairwiseChainMoments(4, 'maki-thompson').skewness).toBeCloseTo(0.9617178726399683, 12);
+    expect(pairwiseChainMoments(4, 'daley-kendall').skewness).toBeCloseTo(0.664049771572406, 12);
+    expect(pairwiseChainMoments(10, 'maki-thompson').skewness).toBeCloseTo(1.1398419676752218, 11);
+    expect(pairwiseChainMoments(10, 'daley-kendall').skewness).toBeCloseTo(1.0579086057315752, 11);
+  });
+
+  it('conditions on at most `most` never hearing: Daley–Kendall’s spread is mostly its early die-out (n = 500, Python)', () => {
+    // the first two spreaders meet before anyone else hears with probability ≈ 1/(2n)
+    const all = pairwiseChainMoments(500, 'daley-kendall');
+    expect(all.p).toBeCloseTo(1, 12);
+    expect(all.variance / 500).toBeCloseTo(0.631262663125337, 9);
+    expect(all.skewness).toBeCloseTo(11.283110029845947, 6);
+    const took = pairwiseChainMoments(500, 'daley-kendall', 450);
+    expect(took.p).toBeCloseTo(0.9989835315586437, 12);
+    expect(took.mean / 500).toBeCloseTo(0.2033365611189011, 11);
+    expect(took.variance / 500).toBeCloseTo(0.3126040691446651, 9);
+    expect(took.skewness).toBeCloseTo(0.19473168982308772, 6);
+    const mt = pairwiseChainMoments(500, 'maki-thompson', 450);
+    expect(mt.p).toBeCloseTo(0.9999958839256196, 12);
+    expect(mt.variance / 500).toBeCloseTo(0.2732709973012752, 9);
   });
 
   it('refuses a population below 2', () => {
