@@ -101,28 +101,29 @@ function perturbationRow(c: ValidationCase, d: CaseDesign, plan: CasePlan, p: Pe
   };
 }
 
+/** Runs a case and judges it; an error of a run (not of the user's input) fails the case with its message. */
+async function verdictOf(c: ValidationCase, design: CaseDesign, plan: CasePlan, ctx: CaseContext) {
+  let reps: Replicate[] = [];
+  try {
+    reps = await c.run(ctx);
+    return { reps, verdict: judgeCase(design, plan, reps) };
+  } catch (e) {
+    if (e instanceof GrapevineError && e.exitCode === 2) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    const nan = Number.NaN;
+    return {
+      reps,
+      verdict: { predicted: design.predicted, observed: nan, lo: nan, hi: nan, pass: false, reason },
+    };
+  }
+}
+
 async function runCase(c: ValidationCase, alpha: number, o: BatteryOptions): Promise<ValidationRow> {
   const design = c.design(c.params);
   const plan = planCase(design, alpha, o.quick ? c.quickReplicates : c.maxReplicates, c.minReplicates);
   const params = o.perturb ? checkedPerturbation(c, o.perturb) : c.params;
   const { ctx, runs } = context(c, params, plan, o.seed ?? 1);
-  let reps: Replicate[] = [];
-  let verdict: CaseVerdict;
-  try {
-    reps = await c.run(ctx);
-    verdict = judgeCase(design, plan, reps);
-  } catch (e) {
-    if (e instanceof GrapevineError && e.exitCode === 2) throw e;
-    const why = e instanceof Error ? e.message : String(e);
-    verdict = {
-      predicted: design.predicted,
-      observed: Number.NaN,
-      lo: Number.NaN,
-      hi: Number.NaN,
-      pass: false,
-      reason: why,
-    };
-  }
+  const { reps, verdict } = await verdictOf(c, design, plan, ctx);
   return {
     id: c.id,
     model: c.model,

@@ -36,7 +36,9 @@ function exactRule(model: PairwiseModel, n: number, most: number): string {
   return (
     `exact mean, sd and skewness of the never-hearing count of the ${NAMES[model]} jump chain at n=${n}, one spreader ` +
     `(first-step analysis, worlds/rumor/pairwise-chain.ts)` +
-    (most < n ? `, over runs in which at most ${most} never hear (their exact probability is the qualifying one)` : '') +
+    (most < n
+      ? `, over runs in which at most ${most} never hear (their exact probability is the qualifying one)`
+      : '') +
     `; the fraction tends to ${neverHeardLimit().toFixed(4)}. ` +
     'No bias: the prediction is exact at this n; the band is z·sd/√r with the Cornish–Fisher term of the skewness.'
   );
