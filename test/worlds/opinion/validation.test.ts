@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runBattery } from '../../../src/index.ts';
+import { runBattery, runWorld, type WorldDefinition } from '../../../src/index.ts';
+import { world } from '../../../worlds/opinion/index.ts';
+import { countClusters } from '../../../worlds/opinion/metrics.ts';
+import { hegselmannKrauseWindow } from '../../validate/references/opinion-reference.ts';
 import { majorClusters } from '../../../worlds/opinion/bounded-confidence-validation.ts';
 import { opinionCases } from '../../../worlds/opinion/validation.ts';
 
@@ -23,6 +26,22 @@ describe('opinion validation cases', () => {
       expect(row.test).toBe('exact');
       expect(row.hi).toBeLessThan(1e-9);
       for (const v of row.values) expect(Math.abs(v)).toBeLessThanOrEqual(row.hi);
+    }
+  }, 120_000);
+
+  it('the world’s Hegselmann–Krause ends in the clusters of a reference written apart in the tests', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runWorld(world as unknown as WorldDefinition, {
+        params: { model: 'hegselmann-krause', network: 'complete', n: 200, epsilon: 0.15, reportOpinions: true },
+        seed,
+        ticks: 1000,
+      });
+      const x0 = r.summary.initialOpinions as number[];
+      const x = r.summary.finalOpinions as number[];
+      const ref = hegselmannKrauseWindow(x0, 0.15, 1e-9, 1000);
+      expect(countClusters(x, 1e-3)).toBe(countClusters(ref, 1e-3));
+      expect(countClusters(x, 1e-3)).toBeGreaterThan(1);
+      expect(Math.max(...x.map((v, i) => Math.abs(v - ref[i])))).toBeLessThan(1e-12);
     }
   }, 120_000);
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { pairwiseChainMoments } from '../../../worlds/rumor/pairwise-chain.ts';
 import {
   borelMoments,
+  borelPmf,
+  cappedMoments,
   giantComponentVariance,
   giantFraction,
   neverHeardLimit,
@@ -111,6 +113,27 @@ describe('percolation on G(n, m/n)', () => {
     expect(b.mean).toBeCloseTo(5, 12);
     expect(b.variance).toBeCloseTo(100, 9);
     expect(() => borelMoments(1)).toThrow(RangeError);
+  });
+});
+
+describe('small cascades, counted up to a cap', () => {
+  it('borelPmf: P(1) = e^(−m), P(2) = m·e^(−2m), P(3) = 1.5m²·e^(−3m) (by hand from e^(−mk)(mk)^(k−1)/k!)', () => {
+    const p = borelPmf(0.8, 4);
+    expect(p[0]).toBe(0);
+    expect(p[1]).toBeCloseTo(Math.exp(-0.8), 15);
+    expect(p[2]).toBeCloseTo(0.8 * Math.exp(-1.6), 15);
+    expect(p[3]).toBeCloseTo(1.5 * 0.64 * Math.exp(-2.4), 15);
+    // the full law sums to 1 below threshold, to the extinction probability 1 − S above it
+    expect(borelPmf(0.8, 3000).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+    expect(borelPmf(2, 3000).reduce((a, b) => a + b, 0)).toBeCloseTo(1 - giantFraction(2), 9);
+  });
+
+  it('cappedMoments: X = 1, 2 with probability ½, ¼ and the rest at the cap 3: mean 1.75, variance 0.6875, skewness 0.493383 (by hand)', () => {
+    const law = cappedMoments([0, 0.5, 0.25], 3);
+    expect(law.mean).toBeCloseTo(1.75, 15);
+    expect(law.variance).toBeCloseTo(0.6875, 15);
+    // E[(X − 1.75)³] = 0.28125, over 0.6875^1.5
+    expect(law.skewness).toBeCloseTo(0.28125 / 0.6875 ** 1.5, 12);
   });
 });
 
