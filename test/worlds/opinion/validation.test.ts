@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runBattery, runWorld, type WorldDefinition } from '../../../src/index.ts';
+import { majorClusters } from '../../../worlds/opinion/bounded-confidence-validation.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { countClusters } from '../../../worlds/opinion/metrics.ts';
-import { hegselmannKrauseWindow } from '../../validate/references/opinion-reference.ts';
-import { majorClusters } from '../../../worlds/opinion/bounded-confidence-validation.ts';
 import { opinionCases } from '../../../worlds/opinion/validation.ts';
+import { hegselmannKrauseWindow } from '../../validate/references/opinion-reference.ts';
 
 describe('opinion validation cases', () => {
   it('are DeGroot, Friedkin–Johnsen, two voter, two Deffuant–Weisbuch and one Hegselmann–Krause case', () => {
@@ -32,7 +32,13 @@ describe('opinion validation cases', () => {
   it('the world’s Hegselmann–Krause ends in the clusters of a reference written apart in the tests', async () => {
     for (const seed of [1, 2, 3]) {
       const r = await runWorld(world as unknown as WorldDefinition, {
-        params: { model: 'hegselmann-krause', network: 'complete', n: 200, epsilon: 0.15, reportOpinions: true },
+        params: {
+          model: 'hegselmann-krause',
+          network: 'complete',
+          n: 200,
+          epsilon: 0.15,
+          reportOpinions: true,
+        },
         seed,
         ticks: 1000,
       });
