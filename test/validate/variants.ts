@@ -98,6 +98,20 @@ export async function runAlone(
   return row;
 }
 
+/** One row of the broken-variant table (docs/VALIDATION.md). */
+export interface BrokenRow {
+  /** The case that must fail. */
+  id: string;
+  /** The mutation, in words. */
+  what: string;
+  /** The world's cases, built on the broken variant. */
+  cases: () => ValidationCase[];
+  /** Run with the case's quick budget (else its full one). */
+  quick: boolean;
+  /** Part of npm test; the other rows run only in bench/validate-broken.ts. */
+  inTests: boolean;
+}
+
 /** One line of a failed expectation: what the case saw. */
 export function explain(r: ValidationRow): string {
   return `${r.id}: observed ${r.observed} in [${r.lo}, ${r.hi}] with ${r.qualified}/${r.replicates} (${r.runs} runs)${r.reason ? `: ${r.reason}` : ''}`;
