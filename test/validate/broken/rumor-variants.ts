@@ -88,7 +88,8 @@ export const RUMOR_ROWS: BrokenRow[] = [
     true,
     true,
   ),
-  row('watts-threshold-er-z4', 'adopters lose 15% of their messages', lossy, true, true),
+  row('watts-threshold-er-z4', 'φ × 1.5 (outside the window)', scale('phi', 1.5), true, true),
+  row('watts-threshold-er-z4', 'adopters lose 15% of their messages', lossy, false, false),
   row('watts-cascade-size-er-z2', 'adopters lose 15% of their messages', lossy, false, true),
   row('watts-cascade-size-er-z4', 'adopters lose 15% of their messages', lossy, true, true),
   row(
