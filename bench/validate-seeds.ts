@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/validate-seeds.ts [first-seed] [seeds] [--quick]
  */
-import { runBattery } from '../src/index.ts';
+import { runBattery } from '../src/public/analysis.ts';
 import { builtinValidationCases } from '../worlds/validation.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));

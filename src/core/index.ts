@@ -4,6 +4,7 @@ export { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
+export * from './format-number.ts';
 export * from './hash.ts';
 export * from './memory-budget.ts';
 export * from './rng.ts';

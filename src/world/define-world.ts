@@ -99,7 +99,11 @@ export interface WorldInstance<P = unknown> {
 /** A network generator parameter of `networkFromParams` (besides `n` and a file network's `networkFile`). */
 export type NetworkGeneratorParam = 'k' | 'beta' | 'm' | 'blocks' | 'pIn' | 'pOut';
 
-/** A world: parameters with defaults, and how to build it. */
+/**
+ * A world: parameters with defaults, and how to build it. Without a type argument it is
+ * any world: every result of {@link defineWorld} is one as it is (a list of worlds, a
+ * loader, `runWorld`), while the world's own code keeps its parameters' types.
+ */
 export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   readonly kind: 'grapevine-world';
   /** Short id, e.g. `rumor`. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../src/core/index.ts';
-import { batteryPassed, FAMILY_ALPHA, planCase, runBattery, type ValidationCase } from '../../src/index.ts';
+import {
+  batteryPassed,
+  FAMILY_ALPHA,
+  planCase,
+  runBattery,
+  type ValidationCase,
+} from '../../src/public/analysis.ts';
 import { builtinValidationCases } from '../../worlds/validation.ts';
 
 const ALL = builtinValidationCases();

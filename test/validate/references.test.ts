@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseDesign } from '../../src/index.ts';
+import type { CaseDesign } from '../../src/public/analysis.ts';
 import { builtinValidationCases } from '../../worlds/validation.ts';
 import { deffuantReference, majorGroups } from './references/opinion-reference.ts';
 import { gnp, percolatedComponent, wattsCascade } from './references/random-graph-reference.ts';

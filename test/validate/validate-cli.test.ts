@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
 
 describe('grapevine validate (the built CLI)', () => {
   it('--json reports per case the prediction, observed, band, runs used and qualified, the deviation and its power', async () => {

@@ -1,13 +1,10 @@
+import type { Policy, StepContext, WorldDefinition, WorldInstance } from '../../src/index.ts';
 import {
   FAMILY_ALPHA,
-  type Policy,
   runBattery,
-  type StepContext,
   type ValidationCase,
   type ValidationRow,
-  type WorldDefinition,
-  type WorldInstance,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { builtinValidationCases } from '../../worlds/validation.ts';
 
 /**

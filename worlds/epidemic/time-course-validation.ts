@@ -1,10 +1,5 @@
-import {
-  type CaseDesign,
-  collectReplicates,
-  type Json,
-  type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import type { Json, WorldDefinition } from '../../src/index.ts';
+import { type CaseDesign, collectReplicates, type ValidationCase } from '../../src/public/analysis.ts';
 import { birthDeathMoments, curveCentre, peakTime, sirOde } from './theory.ts';
 
 const num = (p: Record<string, Json>, k: string) => p[k] as number;

@@ -1,10 +1,5 @@
-import {
-  type CaseDesign,
-  collectReplicates,
-  type Json,
-  type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import type { Json, WorldDefinition } from '../../src/index.ts';
+import { type CaseDesign, collectReplicates, type ValidationCase } from '../../src/public/analysis.ts';
 import { cappedMoments, giantFraction } from '../rumor/theory.ts';
 import { world as epidemicWorld } from './index.ts';
 import { type SirRates, sirFinalSizeDistribution, tailMoments } from './theory.ts';
@@ -130,9 +125,7 @@ function finalSizeCase(
  * A per-edge SIR on G(n, z/n) against bond percolation (`perEdgeTransmissibility` in
  * theory.ts) joins this list when the world transmits per edge (docs/VALIDATION.md).
  */
-export function epidemicValidationCases(
-  world: WorldDefinition = epidemicWorld as unknown as WorldDefinition,
-): ValidationCase[] {
+export function epidemicValidationCases(world: WorldDefinition = epidemicWorld): ValidationCase[] {
   return [
     finalSizeCase(world, 0.5, 500, 300),
     finalSizeCase(world, 1.5, 2000, 20),

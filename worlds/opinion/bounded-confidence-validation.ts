@@ -1,13 +1,11 @@
+import { type Json, RunError, type WorldDefinition } from '../../src/index.ts';
 import {
   type CaseContext,
   type CaseDesign,
   collectReplicates,
-  type Json,
   type Replicate,
-  RunError,
   type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { hegselmannKrause } from './hk-reference.ts';
 import { deffuantClusters } from './theory.ts';
 

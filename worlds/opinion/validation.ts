@@ -1,15 +1,11 @@
+import { type Json, RunError, type RunResult, type Topology } from '../../src/index.ts';
 import {
   type CaseContext,
   type CaseDesign,
   collectReplicates,
-  type Json,
   type Replicate,
-  RunError,
-  type RunResult,
-  type Topology,
   type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { boundedConfidenceCases } from './bounded-confidence-validation.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
@@ -108,7 +104,7 @@ export function degrootCase(def: OpinionWorld = world): ValidationCase {
     setting: `Watts–Strogatz n=${AGENTS} k=10 β=0.1, equal weights on self and neighbours, synchronous; observed = consensus − π·x(0)`,
     source: 'M. H. DeGroot, Reaching a consensus, J. Am. Stat. Assoc. 69(345):118–121, 1974',
     quick: true,
-    world: def as unknown as WorldDefinition,
+    world: def,
     params,
     reads: [],
     design: () => exactDesign(DEGROOT_RULE, 1e-9),
@@ -157,7 +153,7 @@ export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
     source:
       'N. E. Friedkin and E. C. Johnsen, Social influence and opinions, J. Math. Sociol. 15(3–4):193–206, 1990',
     quick: true,
-    world: def as unknown as WorldDefinition,
+    world: def,
     params,
     reads: [],
     design: () => exactDesign(FJ_RULE, 1e-9),
@@ -169,6 +165,6 @@ export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
 
 /** The opinion world's validation cases, run on `def` (the opinion world unless a test passes a variant). */
 export function opinionCases(def: OpinionWorld = world): ValidationCase[] {
-  const w = def as unknown as WorldDefinition;
+  const w = def;
   return [degrootCase(def), friedkinJohnsenCase(def), ...voterCases(w), ...boundedConfidenceCases(w)];
 }

@@ -1,12 +1,10 @@
+import { type Json, RunError, type WorldDefinition } from '../../src/index.ts';
 import {
   type CaseContext,
   collectReplicates,
-  type Json,
   type Replicate,
-  RunError,
   type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { degreeWeightedShare, inverseDegreeShare } from './theory.ts';
 
 /** Far beyond the mean consensus times of these settings (tens of ticks). */

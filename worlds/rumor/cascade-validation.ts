@@ -1,12 +1,10 @@
+import type { Json, RunResult, WorldDefinition } from '../../src/index.ts';
 import {
   type CaseContext,
   type CaseDesign,
   collectReplicates,
-  type Json,
-  type RunResult,
   type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { ONE_SPREADER } from './pairwise-validation.ts';
 import {
   borelPmf,

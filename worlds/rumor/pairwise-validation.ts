@@ -1,11 +1,10 @@
+import type { Json, WorldDefinition } from '../../src/index.ts';
 import {
   type CaseContext,
   type CaseDesign,
   collectReplicates,
-  type Json,
   type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+} from '../../src/public/analysis.ts';
 import { type PairwiseModel, pairwiseChainMoments } from './pairwise-chain.ts';
 import { neverHeardLimit } from './theory.ts';
 

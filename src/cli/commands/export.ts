@@ -11,17 +11,14 @@ import {
 } from '../../report/index.ts';
 import { checkOutPath } from '../flags.ts';
 import { layoutOfLog } from '../log-layout.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine export`. */
-export interface ExportCommandOptions {
+export interface ExportCommandOptions extends LogWorldOptions {
   what?: string;
   format?: string;
   out?: string;
   quiet?: boolean;
-  /** The world file that wrote the log, when it is not built in. */
-  world?: string;
-  /** `--network-file FILE`: the network file the run read (sha256 checked). */
-  networkFile?: string;
 }
 
 const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;

@@ -6,7 +6,7 @@ import { type BrokenRow, withParams } from '../variants.ts';
 // The broken-variant table of the epidemic world's cases (docs/VALIDATION.md): each mutation
 // wraps the public world definition (test-only code); the case must fail at seed 1 with its
 // battery α and its full budget unless marked quick.
-const EPIDEMIC = world as unknown as WorldDefinition;
+const EPIDEMIC = world;
 
 const beta = (f: number) => withParams(EPIDEMIC, (p) => ({ ...p, beta: (p.beta as number) * f }));
 /** Time runs fast by a factor f: every rate × f, R0 and every end state unchanged. */

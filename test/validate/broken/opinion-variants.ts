@@ -7,7 +7,7 @@ import { type BrokenRow, withInstance, withParams } from '../variants.ts';
 // The broken-variant table of the opinion world's cases (docs/VALIDATION.md): each mutation
 // wraps the public world definition (test-only code); the case must fail at seed 1 with its
 // battery α and its full budget unless marked quick.
-const OPINION = world as unknown as WorldDefinition;
+const OPINION = world;
 const cases = (w: WorldDefinition) => opinionCases(w as unknown as typeof world);
 
 const asynchronous = withInstance(OPINION, () => ({ turnPolicy: 'async' }));

@@ -7,7 +7,7 @@ import { type BrokenRow, filterInbox, withInstance, withParams } from '../varian
 // The broken-variant table of the rumour world's cases: each mutation is a test-only wrapper
 // of the public world definition, and the case it targets must fail at seed 1, with its
 // battery α and its full budget unless marked quick (docs/VALIDATION.md lists the table).
-const RUMOR = world as unknown as WorldDefinition;
+const RUMOR = world;
 const [, ITEM] = H;
 
 type Respond = (ctx: StepContext, said: Message) => void;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runBattery, runWorld, type WorldDefinition } from '../../../src/index.ts';
+import { runWorld } from '../../../src/index.ts';
+import { runBattery } from '../../../src/public/analysis.ts';
 import { majorClusters } from '../../../worlds/opinion/bounded-confidence-validation.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { countClusters } from '../../../worlds/opinion/metrics.ts';
@@ -31,7 +32,7 @@ describe('opinion validation cases', () => {
 
   it('the world’s Hegselmann–Krause ends in the clusters of a reference written apart in the tests', async () => {
     for (const seed of [1, 2, 3]) {
-      const r = await runWorld(world as unknown as WorldDefinition, {
+      const r = await runWorld(world, {
         params: {
           model: 'hegselmann-krause',
           network: 'complete',

@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../../../core/index.ts';
+import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../../../world/index.ts';
+
+/**
+ * Reads interventions from a JSON or YAML file: one intervention object, an array of them,
+ * or `{ interventions: [...] }`. Every entry is validated; the first problem is reported
+ * with the file and the entry's position.
+ */
+export function readInterventions(path: string): Intervention[] {
+  if (!existsSync(path))
+    throw new ConfigError(`intervention file not found: ${path}`, {
+      hint: 'check the path given to --intervene',
+    });
+  const text = readFileSync(path, 'utf8');
+  let raw: unknown;
+  try {
+    raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(
+      `intervention file ${path} cannot be parsed: ${(cause as Error).message.split('\n')[0]}`,
+      { cause, hint: 'write JSON (.json) or YAML (.yaml, .yml)' },
+    );
+  }
+  rejectUnsafeKeys(raw, `intervention file ${path}`);
+  const list = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'object' &&
+        raw !== null &&
+        Array.isArray((raw as { interventions?: unknown }).interventions)
+      ? (raw as { interventions: unknown[] }).interventions
+      : [raw];
+  if (list.length === 0) throw new ConfigError(`intervention file ${path} holds no interventions`);
+  return list.map((entry, k) => parseIntervention(entry, `${path}: intervention ${k + 1}`));
+}
