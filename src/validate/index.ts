@@ -1,4 +1,5 @@
 export * from './case-plan.ts';
+export * from './case-problems.ts';
 export * from './collect-replicates.ts';
 export * from './format-battery.ts';
 export * from './judge-case.ts';

@@ -9,6 +9,7 @@ import {
   type ValidationRow,
 } from '../../validate/index.ts';
 import { checkOutPath, intFlag } from '../flags.ts';
+import { worldFileCases } from './validate/world-cases.ts';
 
 /** Options of `grapevine validate`. */
 export interface ValidateOptions {
@@ -18,6 +19,8 @@ export interface ValidateOptions {
   seed?: string;
   out?: string;
   perturb?: string;
+  /** `--world FILE`: run the file's own `validationCases` instead of the built-in ones. */
+  world?: string;
 }
 
 function progress(r: ValidationRow): string {
@@ -37,17 +40,21 @@ function summary(rows: readonly ValidationRow[], passed: boolean): string {
 }
 
 /**
- * `grapevine validate`: runs the validation battery (`cases`, handed in by the CLI entry,
- * since src/ never imports worlds/), prints the table (or JSON with --json, also written to
+ * `grapevine validate`: runs the validation battery (the built-in cases, handed in by the CLI
+ * entry since src/ never imports worlds/, or with `--world FILE` that file's own cases), prints the table (or JSON with --json, also written to
  * --out), and returns 1 if any case fails. With `--perturb KEY=FACTOR` it runs the cases that
  * read KEY with KEY multiplied by FACTOR and returns 1 if a case whose power says it must
  * detect that change passes.
  */
-export async function validateCommand(o: ValidateOptions, cases: readonly ValidationCase[]): Promise<number> {
-  // every flag is checked before the battery runs (it may take minutes)
+export async function validateCommand(
+  o: ValidateOptions,
+  builtin: () => Promise<readonly ValidationCase[]>,
+): Promise<number> {
+  // every flag, and a world file's cases, are checked before the battery runs (it may take minutes)
   const seed = intFlag('seed', o.seed) ?? 1;
   if (o.out !== undefined) checkOutPath(o.out);
   const perturb = o.perturb === undefined ? undefined : parsePerturbation(o.perturb);
+  const cases = o.world === undefined ? await builtin() : await worldFileCases(o.world);
   const rows = await runBattery(cases, {
     quick: o.quick,
     only: o.only,
