@@ -5,5 +5,5 @@ import { rumorValidationCases } from './rumor/validation.ts';
 
 /** Every built-in validation case, handed to `grapevine validate` by the CLI entry (src never imports worlds/). */
 export function builtinValidationCases(): ValidationCase[] {
-  return [...rumorValidationCases(), ...epidemicValidationCases(), ...opinionCases];
+  return [...rumorValidationCases(), ...epidemicValidationCases(), ...opinionCases()];
 }

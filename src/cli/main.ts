@@ -240,9 +240,18 @@ export function program(
     .option('--out <file.json>', 'also write the JSON report to a file')
     .option('--only <case>', 'run one case')
     .option('--seed <n>', 'base seed (default 1)')
+    .option(
+      '--perturb <key=factor>',
+      'run the cases that read a model parameter with it multiplied by factor; exit 0 when every case that must detect it fails',
+    )
+    .option(
+      '--world <file>',
+      "run a world file's own cases (its validationCases export) instead of the built-in ones",
+    )
     .action(async (o) => {
-      const cases = (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();
-      setExit(await (await import('./commands/validate.ts')).validateCommand(o, cases));
+      const builtin = async () =>
+        (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();
+      setExit(await (await import('./commands/validate.ts')).validateCommand(o, builtin));
     });
   cli
     .command('compare')

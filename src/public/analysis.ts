@@ -36,8 +36,31 @@ export {
   wilson,
 } from '../stats/index.ts';
 // Validation cases: a model against its published result (`grapevine validate`).
-export type { BatteryOptions, ValidationCase, ValidationOutcome, ValidationRow } from '../validate/index.ts';
-export { formatBattery, judgeFrequency, judgeMean, replicateStats, runBattery } from '../validate/index.ts';
+export type {
+  BatteryOptions,
+  CaseContext,
+  CaseDesign,
+  CasePlan,
+  CaseTest,
+  CaseVerdict,
+  Deviation,
+  Perturbation,
+  PerturbationRow,
+  Replicate,
+  ValidationCase,
+  ValidationRow,
+} from '../validate/index.ts';
+export {
+  batteryPassed,
+  collectReplicates,
+  FAMILY_ALPHA,
+  formatBattery,
+  judgeCase,
+  parsePerturbation,
+  planCase,
+  replicateSeed,
+  runBattery,
+} from '../validate/index.ts';
 // Validity of LLM agents: answers against human distributions, diversity, sycophancy, alienness.
 export type {
   AliennessReport,

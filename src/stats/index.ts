@@ -1,4 +1,5 @@
 export * from './average-by.ts';
+export * from './binomial.ts';
 export * from './bootstrap-ci.ts';
 export * from './holm.ts';
 export * from './mcnemar.ts';

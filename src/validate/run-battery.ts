@@ -1,38 +1,68 @@
-import { ConfigError } from '../core/index.ts';
-import { replicateStats } from './sampling-tolerance.ts';
-import type { ValidationCase, ValidationOutcome } from './validation-case.ts';
+import { ConfigError, GrapevineError, type Json } from '../core/index.ts';
+import { runWorld } from '../world/index.ts';
+import { type CasePlan, meanPower, planCase, proportionPower } from './case-plan.ts';
+import { type CaseVerdict, judgeCase } from './judge-case.ts';
+import { checkedPerturbation, type Perturbation, perturbedDesign, requireReaders } from './perturbation.ts';
+import { replicateSeed } from './replicate-seed.ts';
+import type { CaseContext, CaseDesign, Replicate, ValidationCase } from './validation-case.ts';
+
+/** The battery's false-failure rate on a correct model, split evenly over its cases (Bonferroni). */
+export const FAMILY_ALPHA = 0.01;
+
+/** What `--perturb` did to one case. */
+export interface PerturbationRow extends Perturbation {
+  /** Power to detect it, from the case's own theory at the perturbed parameters (null: `exact` case). */
+  expectedPower: number | null;
+  /** The case failed, i.e. detected the perturbation. */
+  detected: boolean;
+  /** Its expected power is at least 95%: it must detect. */
+  mustDetect: boolean;
+}
 
 /** One row of a battery's report. */
-export interface ValidationRow extends ValidationOutcome {
+export interface ValidationRow extends CaseVerdict {
   id: string;
   model: string;
   setting: string;
   source: string;
-  /** Mean of the replicates and its 95% half-width. */
-  mean: number;
-  ci: number;
+  test: CaseDesign['test'];
+  /** How the prediction, its spread and its bias were derived. */
+  rule: string;
+  /** Runs made and replicates that qualified (and were used: at most `replicates`). */
+  runs: number;
+  qualified: number;
+  /** Replicates the verdict needs and runs allowed, fixed before the runs. */
   replicates: number;
+  attempts: number;
+  /** This case's share of the battery's false-failure rate. */
+  alpha: number;
+  /** The smallest deviation the case must detect, the statistic under it, and the power to detect it. */
+  deviation: { label: string; mean: number };
+  power: number;
+  /** Replicates that deviation needs for 95% power. */
+  needed: number;
+  /** Per-replicate values, in run order. */
+  values: number[];
+  perturbation?: PerturbationRow;
 }
 
 /** Options of {@link runBattery}. */
 export interface BatteryOptions {
-  /** Only the quick cases, with fewer replicates. */
+  /** Only the quick cases, with their quick replicate budgets. */
   quick?: boolean;
   /** Only the case with this id. */
   only?: string;
-  /** Base seed (default 1). */
+  /** Base seed of the seed rule (default 1). */
   seed?: number;
-  /** Replicates per case (default 5 quick, 12 full). */
-  replicates?: number;
+  /** Family-wise false-failure rate (default {@link FAMILY_ALPHA}). */
+  familyAlpha?: number;
+  /** Run the cases that read a key with it multiplied, and report which detect it. */
+  perturb?: Perturbation;
   /** Called after each case. */
   onCase?: (row: ValidationRow) => void;
 }
 
-/** Runs validation cases one after the other and reports each against its prediction. */
-export async function runBattery(
-  cases: readonly ValidationCase[],
-  o: BatteryOptions = {},
-): Promise<ValidationRow[]> {
+function choose(cases: readonly ValidationCase[], o: BatteryOptions): ValidationCase[] {
   let chosen = o.quick ? cases.filter((c) => c.quick) : [...cases];
   if (o.only !== undefined) {
     chosen = cases.filter((c) => c.id === o.only);
@@ -41,49 +71,103 @@ export async function runBattery(
         hint: `cases: ${cases.map((c) => c.id).join(', ')}`,
       });
   }
-  const replicates = o.replicates ?? (o.quick ? 5 : 12);
+  return o.perturb ? requireReaders(chosen, o.perturb) : chosen;
+}
+
+function context(c: ValidationCase, params: Record<string, Json>, plan: CasePlan, seed: number) {
+  let runs = 0;
+  const ctx: CaseContext = {
+    replicates: plan.replicates,
+    attempts: plan.attempts,
+    run: (k, extra = {}) => {
+      if (k >= plan.attempts) throw new RangeError(`case ${c.id} asked for run ${k} of ${plan.attempts}`);
+      runs++;
+      return runWorld(c.world, { params, seed: replicateSeed(seed, k), ...extra });
+    },
+  };
+  return { ctx, runs: () => runs };
+}
+
+function perturbationRow(c: ValidationCase, d: CaseDesign, plan: CasePlan, p: Perturbation, pass: boolean) {
+  const moved = perturbedDesign(c, d, p);
+  let expectedPower: number | null = null;
+  if (moved?.test === 'mean') expectedPower = meanPower(moved, plan.z, plan.replicates);
+  if (moved?.test === 'proportion') expectedPower = proportionPower(moved, plan.alphaBand, plan.replicates);
+  return {
+    ...p,
+    expectedPower,
+    detected: !pass,
+    mustDetect: expectedPower !== null && expectedPower >= 0.95,
+  };
+}
+
+/** Runs a case and judges it; an error of a run (not of the user's input) fails the case with its message. */
+async function verdictOf(c: ValidationCase, design: CaseDesign, plan: CasePlan, ctx: CaseContext) {
+  let reps: Replicate[] = [];
+  try {
+    reps = await c.run(ctx);
+    return { reps, verdict: judgeCase(design, plan, reps) };
+  } catch (e) {
+    if (e instanceof GrapevineError && e.exitCode === 2) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    const nan = Number.NaN;
+    return {
+      reps,
+      verdict: { predicted: design.predicted, observed: nan, lo: nan, hi: nan, pass: false, reason },
+    };
+  }
+}
+
+async function runCase(c: ValidationCase, alpha: number, o: BatteryOptions): Promise<ValidationRow> {
+  const design = c.design(c.params);
+  const plan = planCase(design, alpha, o.quick ? c.quickReplicates : c.maxReplicates, c.minReplicates);
+  const params = o.perturb ? checkedPerturbation(c, o.perturb) : c.params;
+  const { ctx, runs } = context(c, params, plan, o.seed ?? 1);
+  const { reps, verdict } = await verdictOf(c, design, plan, ctx);
+  return {
+    id: c.id,
+    model: c.model,
+    setting: c.setting,
+    source: c.source,
+    test: design.test,
+    rule: design.rule,
+    ...verdict,
+    runs: runs(),
+    qualified: reps.length,
+    replicates: plan.replicates,
+    attempts: plan.attempts,
+    alpha,
+    deviation: { label: design.deviation.label, mean: design.deviation.mean },
+    power: plan.power,
+    needed: plan.needed,
+    values: reps.map((x) => x.value),
+    ...(o.perturb ? { perturbation: perturbationRow(c, design, plan, o.perturb, verdict.pass) } : {}),
+  };
+}
+
+/**
+ * Runs validation cases one after the other. The battery's false-failure rate on a correct
+ * model is `familyAlpha` (1%), split evenly over the cases run (Bonferroni: each case's α is
+ * 1%/m); each case's replicates are planned for 95% power at its stated deviation.
+ */
+export async function runBattery(
+  cases: readonly ValidationCase[],
+  o: BatteryOptions = {},
+): Promise<ValidationRow[]> {
+  const chosen = choose(cases, o);
+  // every perturbed parameter set is checked before the first run
+  if (o.perturb) for (const c of chosen) checkedPerturbation(c, o.perturb);
+  const alpha = (o.familyAlpha ?? FAMILY_ALPHA) / chosen.length;
   const rows: ValidationRow[] = [];
   for (const c of chosen) {
-    const out = await c.run({ seed: o.seed ?? 1, replicates });
-    const { mean, half } = replicateStats(out.observed);
-    const row = {
-      id: c.id,
-      model: c.model,
-      setting: c.setting,
-      source: c.source,
-      ...out,
-      mean,
-      ci: half,
-      replicates: out.observed.length,
-    };
+    const row = await runCase(c, alpha, o);
     rows.push(row);
     o.onCase?.(row);
   }
   return rows;
 }
 
-function fmt(x: number): string {
-  return Number.isFinite(x) ? x.toFixed(4) : String(x);
-}
-
-/** The report as a plain-text table: case, setting, predicted, observed mean ± 95% CI, replicates, agents, pass/fail. */
-export function formatBattery(rows: readonly ValidationRow[]): string {
-  const head = ['case', 'setting', 'predicted', 'observed (95% CI)', 'tol', 'reps', 'agents', 'result'];
-  const body = rows.map((r) => [
-    r.id,
-    r.setting,
-    fmt(r.predicted),
-    `${fmt(r.mean)} ± ${fmt(r.ci)}`,
-    fmt(r.tolerance),
-    String(r.replicates),
-    String(r.agents),
-    r.pass ? 'pass' : 'FAIL',
-  ]);
-  const widths = head.map((h, k) => Math.max(h.length, ...body.map((b) => b[k].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, k) => c.padEnd(widths[k]))
-      .join('  ')
-      .trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+/** Exit status of a battery: every case passes; under `--perturb`, every case that must detect it fails. */
+export function batteryPassed(rows: readonly ValidationRow[]): boolean {
+  return rows.every((r) => (r.perturbation ? !r.perturbation.mustDetect || r.perturbation.detected : r.pass));
 }

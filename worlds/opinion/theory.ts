@@ -160,3 +160,45 @@ export function trustMatrix(weights: TrustWeights | null, network: Topology): Ma
   }
   return w;
 }
+
+/**
+ * Degree-weighted share of opinion 1, Σ d_i·x_i / Σ d_i: the probability that opinion 1 wins
+ * the voter model in which a waking agent copies a random neighbour, on a connected network
+ * (the sum is a martingale: Sood & Redner 2005, Phys. Rev. Lett. 94:178701).
+ */
+export function degreeWeightedShare(network: Topology, x: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < network.size; i++) {
+    const d = network.degree(i);
+    num += d * x[i];
+    den += d;
+  }
+  return num / den;
+}
+
+/**
+ * Inverse-degree-weighted share Σ x_i/d_i / Σ 1/d_i: the winning probability under the
+ * invasion rule, in which a waking agent imposes its opinion on a random neighbour (Sood,
+ * Antal & Redner 2008, Phys. Rev. E 77:041121). Every agent needs a neighbour.
+ */
+export function inverseDegreeShare(network: Topology, x: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < network.size; i++) {
+    const d = network.degree(i);
+    if (d === 0)
+      throw new RangeError(`agent ${i} has no neighbour: the invasion share needs every degree ≥ 1`);
+    num += x[i] / d;
+    den += 1 / d;
+  }
+  return num / den;
+}
+
+/**
+ * Number of major opinion clusters Deffuant et al. (2000, Adv. Complex Syst. 3:87) report
+ * for bounded-confidence pair compromise from uniform opinions on [0, 1]: ⌊1/(2ε)⌋ (at least 1).
+ */
+export function deffuantClusters(epsilon: number): number {
+  return Math.max(1, Math.floor(1 / (2 * epsilon)));
+}

@@ -1,8 +1,15 @@
-import { type Json, RunError, type RunResult, runWorld, type Topology } from '../../src/index.ts';
-import type { ValidationCase, ValidationOutcome } from '../../src/public/analysis.ts';
+import { type Json, RunError, type RunResult, type Topology } from '../../src/index.ts';
+import {
+  type CaseContext,
+  type CaseDesign,
+  collectReplicates,
+  type Replicate,
+  type ValidationCase,
+} from '../../src/public/analysis.ts';
+import { boundedConfidenceCases } from './bounded-confidence-validation.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
-import { voterCase } from './voter-validation.ts';
+import { voterCases } from './voter-validation.ts';
 
 /** The opinion world, or a variant of it (tests pass deliberately broken ones). */
 export type OpinionWorld = typeof world;
@@ -15,22 +22,17 @@ const MAX_TICKS = 5000;
 const NETWORK = { n: AGENTS, network: 'watts-strogatz', k: 10, beta: 0.1, tolerance: TOLERANCE };
 
 /** What a replicate's run started from (read at tick 0) and its result. */
-interface Replicate {
+export interface Start {
   network: Topology;
   lambda: Float64Array;
   result: RunResult;
 }
 
-async function runReplicate(
-  def: OpinionWorld,
-  params: Record<string, Json>,
-  seed: number,
-): Promise<Replicate> {
-  let start: Omit<Replicate, 'result'> | undefined;
-  const result = await runWorld(def, {
-    params,
-    seed,
-    ticks: MAX_TICKS,
+/** Runs attempt k of a case, keeping the network and susceptibilities it started from. */
+export async function runReplicate(ctx: CaseContext, k: number, ticks = MAX_TICKS): Promise<Start> {
+  let start: Omit<Start, 'result'> | undefined;
+  const result = await ctx.run(k, {
+    ticks,
     onReady: (engine) => {
       const view = engine.view;
       if (!view.network) throw new RunError('the opinion world built no network');
@@ -39,6 +41,19 @@ async function runReplicate(
   });
   if (!start) throw new RunError('the run never reached tick 0');
   return { ...start, result };
+}
+
+/** Design of a deterministic case: every replicate within its own rigorous bound (`typical` stands for them in the plan). */
+function exactDesign(rule: string, typical: number): CaseDesign {
+  return {
+    test: 'exact',
+    predicted: 0,
+    sd: 0,
+    bias: typical,
+    rule,
+    deviation: { label: 'any change of the update that moves the result by 10^-6', mean: 1e-6, sd: 0 },
+    qualify: 1,
+  };
 }
 
 function maxDegree(network: Topology): number {
@@ -54,21 +69,6 @@ function numbers(summary: Record<string, Json>, key: string): number[] {
   return v as number[];
 }
 
-/** Sums the replicates up: every replicate must converge and fall inside its own band. */
-function outcome(
-  rows: { observed: number; tolerance: number; converged: boolean }[],
-  rule: string,
-): ValidationOutcome {
-  return {
-    predicted: 0,
-    observed: rows.map((r) => r.observed),
-    agents: AGENTS,
-    tolerance: Math.max(...rows.map((r) => r.tolerance)),
-    toleranceRule: rule,
-    pass: rows.every((r) => r.converged && Math.abs(r.observed) <= r.tolerance),
-  };
-}
-
 const DEGROOT_RULE =
   'observed = consensus − π·x(0) per replicate, so predicted = 0. Band per replicate: ' +
   'τ/(1−λ₂)·√(Σ_i 1/(n²π_i)) + (T(d_max+2) + n²)·ε, where τ is the stop tolerance (max |Δx| < τ), ' +
@@ -76,42 +76,41 @@ const DEGROOT_RULE =
   'and the mean differs from π·x by at most √(Σ1/(n²π_i)) times that), T the ticks run, ε machine epsilon ' +
   '(rounding of T averaging steps and of the n×n solve for π). Tolerance shown = the largest band.';
 
-async function degrootReplicate(def: OpinionWorld, seed: number) {
-  const { network, result } = await runReplicate(
-    def,
-    { ...NETWORK, model: 'degroot', reportOpinions: true },
-    seed,
-  );
+async function degrootReplicate(ctx: CaseContext, k: number): Promise<Replicate> {
+  const { network, result } = await runReplicate(ctx, k);
   const w = equalWeights(network);
   const pi = leftPerron(w);
   const lambda2 = secondEigenvalue(w, pi);
   if (!(lambda2 < 1 - 1e-9))
-    throw new RunError(`the network of seed ${seed} is not connected (λ₂ = ${lambda2}): no unique consensus`);
+    throw new RunError(`the network of run ${k} is not connected (λ₂ = ${lambda2}): no unique consensus`);
   const u = numbers(result.summary, 'initialOpinions');
   const predicted = pi.reduce((s, p, i) => s + p * u[i], 0);
   const n = network.size;
   const spread = Math.sqrt(pi.reduce((s, p) => s + 1 / (n * n * p), 0));
   const fp = (result.ticks * (maxDegree(network) + 2) + n * n) * EPS;
+  const converged = result.summary.converged === true;
   return {
-    observed: (result.summary.consensus as number) - predicted,
-    tolerance: (TOLERANCE / (1 - lambda2)) * spread + fp,
-    converged: result.summary.converged === true,
+    value: converged ? (result.summary.consensus as number) - predicted : Number.NaN,
+    bound: (TOLERANCE / (1 - lambda2)) * spread + fp,
   };
 }
 
 /** The DeGroot case, run on `def` (the opinion world unless a test passes a variant). */
 export function degrootCase(def: OpinionWorld = world): ValidationCase {
+  const params = { ...NETWORK, model: 'degroot', reportOpinions: true };
   return {
     id: 'degroot-consensus',
     model: 'DeGroot (1974)',
     setting: `Watts–Strogatz n=${AGENTS} k=10 β=0.1, equal weights on self and neighbours, synchronous; observed = consensus − π·x(0)`,
     source: 'M. H. DeGroot, Reaching a consensus, J. Am. Stat. Assoc. 69(345):118–121, 1974',
     quick: true,
-    async run({ seed, replicates }) {
-      const rows = [];
-      for (let r = 0; r < replicates; r++) rows.push(await degrootReplicate(def, seed + r));
-      return outcome(rows, DEGROOT_RULE);
-    },
+    world: def,
+    params,
+    reads: [],
+    design: () => exactDesign(DEGROOT_RULE, 1e-9),
+    maxReplicates: 12,
+    quickReplicates: 5,
+    run: (ctx) => collectReplicates(ctx, (k) => degrootReplicate(ctx, k)),
   };
 }
 
@@ -122,7 +121,23 @@ const FJ_RULE =
   '(rounding of each step, accumulated through the contraction, and the LU solve: n·ε times cond ≤ (1+ρ)/(1−ρ)). ' +
   'Tolerance shown = the largest band.';
 
-async function fjReplicate(def: OpinionWorld, seed: number) {
+async function fjReplicate(ctx: CaseContext, k: number): Promise<Replicate> {
+  const { network, lambda, result } = await runReplicate(ctx, k);
+  const u = numbers(result.summary, 'initialOpinions');
+  const x = numbers(result.summary, 'finalOpinions');
+  const expected = friedkinJohnsenSteadyState(equalWeights(network), lambda, u);
+  const rho = Math.max(...lambda);
+  const n = network.size;
+  const fp = ((maxDegree(network) + 4 + n * (1 + rho)) * EPS) / (1 - rho);
+  const converged = result.summary.converged === true;
+  return {
+    value: converged ? Math.max(...expected.map((v, i) => Math.abs(x[i] - v))) : Number.NaN,
+    bound: (rho / (1 - rho)) * TOLERANCE + fp,
+  };
+}
+
+/** The Friedkin–Johnsen case, run on `def` (the opinion world unless a test passes a variant). */
+export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
   const params = {
     ...NETWORK,
     model: 'friedkin-johnsen',
@@ -131,22 +146,6 @@ async function fjReplicate(def: OpinionWorld, seed: number) {
     lambdaMax: 0.9,
     reportOpinions: true,
   };
-  const { network, lambda, result } = await runReplicate(def, params, seed);
-  const u = numbers(result.summary, 'initialOpinions');
-  const x = numbers(result.summary, 'finalOpinions');
-  const expected = friedkinJohnsenSteadyState(equalWeights(network), lambda, u);
-  const rho = Math.max(...lambda);
-  const n = network.size;
-  const fp = ((maxDegree(network) + 4 + n * (1 + rho)) * EPS) / (1 - rho);
-  return {
-    observed: Math.max(...expected.map((v, i) => Math.abs(x[i] - v))),
-    tolerance: (rho / (1 - rho)) * TOLERANCE + fp,
-    converged: result.summary.converged === true,
-  };
-}
-
-/** The Friedkin–Johnsen case, run on `def` (the opinion world unless a test passes a variant). */
-export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
   return {
     id: 'friedkin-johnsen-steady-state',
     model: 'Friedkin–Johnsen (1990)',
@@ -154,13 +153,18 @@ export function friedkinJohnsenCase(def: OpinionWorld = world): ValidationCase {
     source:
       'N. E. Friedkin and E. C. Johnsen, Social influence and opinions, J. Math. Sociol. 15(3–4):193–206, 1990',
     quick: true,
-    async run({ seed, replicates }) {
-      const rows = [];
-      for (let r = 0; r < replicates; r++) rows.push(await fjReplicate(def, seed + r));
-      return outcome(rows, FJ_RULE);
-    },
+    world: def,
+    params,
+    reads: [],
+    design: () => exactDesign(FJ_RULE, 1e-9),
+    maxReplicates: 12,
+    quickReplicates: 5,
+    run: (ctx) => collectReplicates(ctx, (k) => fjReplicate(ctx, k)),
   };
 }
 
-/** The opinion world's validation cases. */
-export const opinionCases: ValidationCase[] = [degrootCase(), friedkinJohnsenCase(), voterCase()];
+/** The opinion world's validation cases, run on `def` (the opinion world unless a test passes a variant). */
+export function opinionCases(def: OpinionWorld = world): ValidationCase[] {
+  const w = def;
+  return [degrootCase(def), friedkinJohnsenCase(def), ...voterCases(w), ...boundedConfidenceCases(w)];
+}

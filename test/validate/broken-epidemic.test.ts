@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { EPIDEMIC_ROWS } from './broken/epidemic-variants.ts';
+import { explain, runAlone } from './variants.ts';
+
+// The epidemic rows of the broken-variant table (docs/VALIDATION.md) that npm test runs, at seed 1;
+// bench/validate-broken.ts runs every row, at several seeds.
+describe('broken epidemic models fail their cases', () => {
+  it.each(EPIDEMIC_ROWS.filter((r) => r.inTests).map((r) => [r.id, r.what, r] as const))(
+    '%s fails when %s',
+    async (_id, _what, r) => {
+      const row = await runAlone(r.cases(), r.id, { quick: r.quick });
+      expect(row.pass, explain(row)).toBe(false);
+    },
+    300_000,
+  );
+});
