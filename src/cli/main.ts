@@ -126,6 +126,13 @@ export function program(
     )
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
     .option('--ack-wait-ms <n>', 'the same in milliseconds')
+    .option(
+      '--world <file>',
+      'a world file this worker may run (repeatable; sha256 checked against each spec); built-in worlds need none',
+      collect,
+    )
+    .option('--max-run-seconds <n>', 'wall-clock limit of each run (default 21600)')
+    .option('--max-run-events <n>', 'most log lines a run may write (default 50000000)')
     .option('--quiet', 'no output')
     .action(async (o) =>
       setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),

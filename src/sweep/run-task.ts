@@ -30,7 +30,12 @@ export interface RunTask {
    * endpoint named: a world that needs an LLM opens one from them; other worlds ignore them.
    */
   llm?: LlmFlags;
+  /** Most log lines the run may write; past it the run fails and its log is removed (a queue worker's limit). */
+  maxEvents?: number;
 }
+
+/** The error code of a run stopped by a queue worker's limit (events or wall-clock time). */
+export const LIMIT_STOP = 'E_RUN_LIMIT';
 
 /** What a finished run reports back (plain data, sent between threads). */
 export interface RunOutcome {

@@ -6,6 +6,7 @@ import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
+import { checkTicksFit } from './tick-budget.ts';
 import type { WorldView } from './world-view.ts';
 
 /** How to run a world. */
@@ -133,6 +134,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   if (!Number.isSafeInteger(seed)) throw new RunError(`seed must be an integer, got ${seed}`);
   const { params, recorded } = migrateParams(def, opts.params ?? {}, opts.worldVersion);
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
+  checkTicksFit(maxTicks);
   const rng = new RngStreams(seed);
   if (def.needsLlm && !opts.llm) {
     throw new ConfigError(`world "${def.id}" needs an LLM`, {
