@@ -52,7 +52,10 @@ export type {
 } from './clock/index.ts';
 export { createTurnPolicy, PRIORITY, TURN_POLICY_NAMES } from './clock/index.ts';
 // Errors, seeded randomness, canonical JSON and hashing.
-export type { ErrorOptions, Json, LogPosition, StreamState } from './core/index.ts';
+// Reading input files safely (added with docs/SECURITY.md): a world that reads a file a
+// parameter names reads it through these, so a FIFO, a device or a /proc file is refused and
+// the size is held to the memory budget.
+export type { ErrorOptions, InputFileOptions, Json, LogPosition, StreamState } from './core/index.ts';
 export {
   ConfigError,
   canonicalJson,
@@ -64,6 +67,8 @@ export {
   Rng,
   RngStreams,
   RunError,
+  readInputFile,
+  readInputText,
   SeededStream,
   StepRng,
   sha256Hex,

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, readInputText } from '../core/index.ts';
 import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../world/index.ts';
 
 /**
@@ -13,7 +13,11 @@ export function readInterventions(path: string): Intervention[] {
     throw new ConfigError(`intervention file not found: ${path}`, {
       hint: 'check the path given to --intervene',
     });
-  const text = readFileSync(path, 'utf8');
+  const text = readInputText(path, {
+    what: 'intervention file',
+    bytesPerByte: 32,
+    maxBytes: 16 * 1024 * 1024,
+  });
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);

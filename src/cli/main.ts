@@ -8,6 +8,8 @@ import { installWorlds } from './world-catalog.ts';
 
 const NETWORK_FILE_HELP =
   'the network file the run read, if its recorded path does not lead to it (sha256 checked)';
+const INPUT_HELP =
+  'a file the run read for a parameter (PARAM=FILE, repeatable): needed when the log records no sha256 of it, or its path does not lead to it (sha256 checked)';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -76,7 +78,8 @@ export function program(
       .option('--json', 'print JSON')
       .option('--quiet', 'no output on success')
       .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-      .option('--network-file <file>', NETWORK_FILE_HELP),
+      .option('--network-file <file>', NETWORK_FILE_HELP)
+      .option('--input <param=file>', INPUT_HELP, collect),
     { cache: true, purpose: 'for LLM calls after the fork tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/fork.ts')).forkCommand(log, o)));
   addLlmOptions(
@@ -87,7 +90,8 @@ export function program(
       .option('--json', 'print JSON')
       .option('--quiet', 'no output on success')
       .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-      .option('--network-file <file>', NETWORK_FILE_HELP),
+      .option('--network-file <file>', NETWORK_FILE_HELP)
+      .option('--input <param=file>', INPUT_HELP, collect),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   addLlmOptions(cli.command('sweep'), {
@@ -129,6 +133,11 @@ export function program(
     .option(
       '--world <file>',
       'a world file this worker may run (repeatable; sha256 checked against each spec); built-in worlds need none',
+      collect,
+    )
+    .option(
+      '--input-file <file>',
+      'a data file (network, table) the parameters of a spec may name (repeatable); no other file is opened',
       collect,
     )
     .option('--max-run-seconds <n>', 'wall-clock limit of each run (default 21600)')
@@ -178,6 +187,7 @@ export function program(
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .action(async (log, o) => setExit(await (await import('./commands/replay.ts')).replayCommand(log, o)));
   cli
     .command('inspect')
@@ -188,6 +198,7 @@ export function program(
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .action(async (log, o) => setExit(await (await import('./commands/inspect.ts')).inspectCommand(log, o)));
   cli
     .command('audit')
@@ -198,6 +209,7 @@ export function program(
     .option('--json', 'print JSON')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
   cli
     .command('report')
@@ -210,6 +222,7 @@ export function program(
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
     .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
@@ -223,6 +236,7 @@ export function program(
     .option('--quiet', 'no output on success')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   cli
     .command('view')
@@ -232,6 +246,7 @@ export function program(
     .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
     .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
     .option('--network-file <file>', NETWORK_FILE_HELP)
+    .option('--input <param=file>', INPUT_HELP, collect)
     .action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
   cli
     .command('validate')

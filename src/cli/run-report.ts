@@ -25,6 +25,7 @@ import {
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
+import type { InputFileFlags } from './load-world.ts';
 import { worldOfLog } from './log-layout.ts';
 import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
@@ -37,6 +38,8 @@ export interface ReportCommandOptions {
   world?: string;
   /** `--network-file FILE`: the network file the run read (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
   /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
@@ -57,7 +60,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   if (opts.out !== undefined) checkOutPath(opts.out);
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
-  const world = await worldOfLog(path, opts.world, opts.networkFile);
+  const world = await worldOfLog(path, opts.world, opts);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
@@ -68,7 +71,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
       hint: 'give --embedding-model with a log of a world whose agents call an LLM, or leave it out',
     });
   if (analysis.header.llm) {
-    figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
+    figures.push(auditFigure(await promptAudit(path, opts.world, opts)));
     const turns = await transcriptFromLog(path);
     const text = textDiagnosticsFigure(turns, await embeddingDistance(path, turns, opts));
     if (text) figures.push(text);
@@ -113,9 +116,13 @@ function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: Repo
 }
 
 /** The prompt audit of an LLM log for its report; a log that cannot be audited says why. */
-async function promptAudit(path: string, world?: string, networkFile?: string): Promise<PromptAuditSummary> {
+async function promptAudit(
+  path: string,
+  world: string | undefined,
+  files: InputFileFlags,
+): Promise<PromptAuditSummary> {
   try {
-    const a = await auditLog(path, world, networkFile);
+    const a = await auditLog(path, world, files);
     return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
   } catch (err) {
     if (!isGrapevineError(err)) throw err;

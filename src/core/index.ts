@@ -5,6 +5,7 @@ export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './hash.ts';
+export * from './input-file.ts';
 export * from './json-shape.ts';
 export * from './memory-budget.ts';
 export * from './rng.ts';

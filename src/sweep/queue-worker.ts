@@ -36,6 +36,8 @@ export interface QueueWorkerOptions {
   locate: (ref: string) => WorldLocator;
   /** Limits of each run (wall-clock time and log events); a run past one fails. */
   limits: RunLimits;
+  /** The data files (absolute paths) a spec's parameters may name (`--input-file`); none: no file. */
+  inputFiles?: readonly string[];
   /**
    * Stops the worker: no more runs are taken, the runs under way are ended at once (their
    * threads terminated) and their specs handed back to the queue (another worker does them).
@@ -222,6 +224,7 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): P
       ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
       log,
       maxEvents: opts.limits.maxEvents,
+      inputFiles: [...(opts.inputFiles ?? [])],
       ...(opts.llm ? { llm: budget.flagsFor(opts.llm) } : {}),
     };
     const r = reused?.outcome ?? (await runLimited(task, opts, pool));

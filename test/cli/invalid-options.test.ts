@@ -36,7 +36,7 @@ function invalidValue(o: Option): string | undefined {
   if (o.argChoices) return 'bogus';
   const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
   if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
-  if (arg === 'key=value' || arg === 'key=v1,v2') return 'novalue';
+  if (arg === 'key=value' || arg === 'key=v1,v2' || arg === 'param=file') return 'novalue';
   if (arg === 'folder') return join(base, 'under-a-file');
   if (arg === 'url') return 'http://not-nats';
   if (['table', 'fmt', 'case'].includes(arg)) return 'bogus';

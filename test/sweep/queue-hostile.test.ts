@@ -13,6 +13,7 @@ import { startNats } from './nats-server.ts';
 
 const dir = tempDir('grapevine-queue-hostile-');
 const MARKER = join(dir, 'evil-ran');
+const SECRET = 'sk-worker-secret-5d2e91';
 const EVIL = join(dir, 'evil.mjs');
 let url = '';
 let server: ChildProcess;
@@ -37,6 +38,7 @@ function startWorker(args: readonly string[]): {
   });
   const exit = cli(['worker', '--queue', url, '--ack-wait-ms', '600', ...args], {
     timeoutMs: 300_000,
+    env: { HOSTILE_TEST_SECRET: SECRET },
     longLived: true,
     onSpawn: (c) => {
       children.push(c);
@@ -179,6 +181,35 @@ describe('hostile queue specs', { timeout: 240_000 }, () => {
         expect.stringMatching(/without its sha256/),
       ]),
     );
+  });
+
+  it('a spec whose parameters name /proc/self/environ gets a failure result without the secret', async () => {
+    const w = startWorker(['--logs', join(dir, 'logs-environ')]);
+    await w.ready;
+    const spec = (sweep: string, networkFile: string) =>
+      JSON.stringify({
+        sweep,
+        index: 0,
+        id: 'r0',
+        world: 'rumor',
+        params: { network: 'csv', networkFile },
+        seed: 1,
+      });
+    await publish('environ1', spec('environ1', '/proc/self/environ'));
+    await publish('environ2', spec('environ2', EVIL));
+    let r: Record<string, unknown>[] = [];
+    for (let i = 0; i < 60 && r.length < 2; i++) {
+      await new Promise((done) => setTimeout(done, 500));
+      r = [...(await results('environ1')), ...(await results('environ2'))];
+    }
+    expect(r).toHaveLength(2);
+    for (const x of r) {
+      expect(JSON.stringify(x)).not.toContain(SECRET);
+      expect(String((x.error as { message: string }).message)).toMatch(
+        /the spec names networkFile=\S+, a file this worker was not given/,
+      );
+    }
+    expect(w.stderr()).not.toContain(SECRET);
   });
 
   it('malformed specs (deep, __proto__, oversized ticks, not JSON) are dead-lettered once each', async () => {

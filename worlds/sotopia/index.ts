@@ -1,4 +1,4 @@
-import { defineWorld } from '../../src/index.ts';
+import { defineWorld, type InputFileResolver } from '../../src/index.ts';
 import { backgroundFor } from './background.ts';
 import { characterPolicy } from './character-policy.ts';
 import { environmentPolicy } from './environment-policy.ts';
@@ -15,10 +15,18 @@ import { DyadTurnPolicy } from './turns.ts';
 import { environmentView, isWriterMode, seatView, writerView } from './views.ts';
 
 /** The zhou2024 part of a run: templates (checked here), backgrounds, per-seat and writer parameters. */
-function zhouRun(episode: Episode, params: SotopiaParams, model: string, seed: number): ZhouRun {
+function zhouRun(
+  episode: Episode,
+  params: SotopiaParams,
+  model: string,
+  seed: number,
+  resolvePath?: InputFileResolver,
+): ZhouRun {
   const seatModel = (k: number) => params.seatModels[k] || model;
   return {
-    templates: loadTemplates(params.templates),
+    templates: loadTemplates(
+      params.templates && (resolvePath?.('templates', params.templates) ?? params.templates),
+    ),
     backgrounds: [backgroundFor(episode, 0), backgroundFor(episode, 1)],
     omniscient: backgroundFor(episode, 'omniscient'),
     seatParams: [0, 1].map((k) => ({
@@ -55,11 +63,14 @@ export const world = defineWorld({
   migrateParams: migrateSotopiaParams,
   needsLlm: true,
   defaultTicks: 1000,
-  create({ params, llm, model, fallbacks, seed }) {
-    const data = importSotopia(params.data || undefined);
+  create({ params, llm, model, fallbacks, seed, resolvePath }) {
+    // folders a parameter names are resolved through resolvePath: a rerun of a log opens
+    // them only when the user names them (docs/SECURITY.md)
+    const data = importSotopia(params.data ? (resolvePath?.('data', params.data) ?? params.data) : undefined);
     const episode = resolveEpisode(data, params.scenario, params.pair);
     const agentModel = model ?? 'grapevine-local';
-    const zhou = params.protocol === 'zhou2024' ? zhouRun(episode, params, agentModel, seed) : undefined;
+    const zhou =
+      params.protocol === 'zhou2024' ? zhouRun(episode, params, agentModel, seed, resolvePath) : undefined;
     const run: SotopiaRun = {
       params,
       episode,

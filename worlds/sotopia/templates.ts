@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, sha256Hex } from '../../src/index.ts';
+import { ConfigError, readInputFile, sha256Hex } from '../../src/index.ts';
 import { DIMENSION_NAMES } from './judge.ts';
 import { placeholdersOf } from './template-fill.ts';
 
@@ -58,7 +58,7 @@ function read(dir: string, file: string, shipped: string): { text: string; path:
   const own = join(dir, file);
   const path = existsSync(own) ? own : join(shipped, file);
   try {
-    return { text: readFileSync(path, 'utf8'), path };
+    return { text: readInputFile(path, { what: 'template', bytesPerByte: 4 }).toString('utf8'), path };
   } catch (cause) {
     throw new ConfigError(`cannot read template ${path}`, {
       cause,

@@ -10,6 +10,7 @@ import {
   writeTable,
 } from '../../report/index.ts';
 import { checkOutPath } from '../flags.ts';
+import { type InputFileFlags, namesInputFile } from '../load-world.ts';
 import { layoutOfLog } from '../log-layout.ts';
 
 /** Options of `grapevine export`. */
@@ -22,6 +23,8 @@ export interface ExportCommandOptions {
   world?: string;
   /** `--network-file FILE`: the network file the run read (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
 }
 
 const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;
@@ -31,11 +34,11 @@ async function table(
   path: string,
   what: (typeof WHAT)[number],
   worldFile: string | undefined,
-  networkFile: string | undefined,
+  files: InputFileFlags,
 ): Promise<ExportTable> {
   if (what === 'metrics') return metricsTable(path);
   if (what === 'events') return eventsTable(path);
-  const layout = await layoutOfLog(path, worldFile, networkFile);
+  const layout = await layoutOfLog(path, worldFile, files);
   if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
   const run = await analyzeLog(path, layout);
   if (!run.finalState)
@@ -60,9 +63,8 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
   checkOutPath(out);
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
-  if (opts.world !== undefined || opts.networkFile !== undefined)
-    await layoutOfLog(path, opts.world, opts.networkFile);
-  const rows = await writeTable(await table(path, what, opts.world, opts.networkFile), format, out);
+  if (opts.world !== undefined || namesInputFile(opts)) await layoutOfLog(path, opts.world, opts);
+  const rows = await writeTable(await table(path, what, opts.world, opts), format, out);
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;
 }

@@ -21,7 +21,7 @@ import {
 import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
 import type { ForkBatchOptions } from '../fork-batch.ts';
 import { checkForkParams } from '../fork-params.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 
 // The LLM session, the YAML reader of intervention files and the worker pool are loaded
 // only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
@@ -45,6 +45,8 @@ export interface ForkCommandOptions extends LlmFlags {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
   /** Worker threads of a batch (default 1: the children one after another in this thread). */
   workers?: string;
 }
@@ -205,7 +207,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
           children: todo,
           workers,
           worldFile: opts.world,
-          networkFile: opts.networkFile,
+          ...inputFileOptions(opts),
         },
         def.needsLlm ? opts : undefined,
       )
@@ -280,7 +282,7 @@ async function readAndCheckParent(
     const { def } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,
       logPath: path,
-      networkFile: opts.networkFile,
+      ...inputFileOptions(opts),
     });
     checkForkParams(
       def,

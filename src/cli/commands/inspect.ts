@@ -10,7 +10,7 @@ import {
 } from '../../replay/index.ts';
 import { type EngineState, runWorld, type WorldDefinition } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine inspect`. */
@@ -22,6 +22,8 @@ export interface InspectCommandOptions {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
 }
 
 /**
@@ -40,7 +42,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   const { def } = await loadWorldFromHeader(h, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   const seen = await rerunTo(def, recorded, at, agents);
   let metrics: Json = {};

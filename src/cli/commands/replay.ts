@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/index.ts';
 import { readRecordedRun, rerunLog } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import { Progress } from '../progress.ts';
 import { replayServices } from '../replay-services.ts';
 
@@ -14,6 +14,8 @@ export interface ReplayCommandOptions {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
 }
 
 /** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */
@@ -26,7 +28,7 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
   const { def } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
   const services = replayServices(recorded);

@@ -3,7 +3,7 @@ import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openContinuationLlm } from '../llm-session.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 
 /** Options of `grapevine resume`. */
 export interface ResumeCommandOptions extends LlmFlags {
@@ -13,6 +13,8 @@ export interface ResumeCommandOptions extends LlmFlags {
   world?: string;
   /** The network file the run read, where its recorded path does not lead (sha256 checked). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
+  input?: string[];
 }
 
 /**
@@ -32,7 +34,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   const { def } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};

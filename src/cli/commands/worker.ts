@@ -29,6 +29,8 @@ export interface WorkerCommandOptions extends LlmFlags {
   quiet?: boolean;
   /** World files this worker may run (repeatable); built-in worlds need none. */
   world?: string[];
+  /** Data files (networks, tables) a spec's parameters may name (repeatable). */
+  inputFile?: string[];
   maxRunSeconds?: string;
   maxRunEvents?: string;
 }
@@ -95,6 +97,7 @@ export async function workerCommand(
       logs,
       worlds,
       limits,
+      inputFiles: (opts.inputFile ?? []).map((f) => resolve(f)),
       ...(store ? { store } : {}),
       locate: (ref) => ({ loaderUrl, ref, data }),
       signal: stop.signal,

@@ -62,7 +62,7 @@ describe('prompt templates as data', () => {
     expect(r.stderr.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(2);
   });
 
-  it('a user template appears verbatim in the recorded prompts, its hash in the header; the log replays', async () => {
+  it('a user template appears verbatim in the recorded prompts, its hash in the header; the log replays with the folder named', async () => {
     const run = await cli(
       'run',
       'sotopia',
@@ -109,8 +109,13 @@ describe('prompt templates as data', () => {
     expect(judge[0].params.temperature).toBe(0);
     expect(turns[0].params.temperature).toBe(1);
     await server.close();
-    const replay = await cli('replay', log, '--verify', '--json');
-    expect(replay.code).toBe(0);
+    // a folder the log names is opened only when the user names it (docs/SECURITY.md)
+    const refused = await cli('replay', log, '--verify', '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/the log names templates=.* records no sha256 of it/);
+    expect(refused.stderr).toContain('--input templates=');
+    const replay = await cli('replay', log, '--verify', '--json', '--input', `templates=${userDir}`);
+    expect(replay.code, replay.stderr).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
     server = await startLocalLlmServer({ port: 0 });
   }, 300_000);
