@@ -1,6 +1,7 @@
 import type { Json } from '../../core/index.ts';
 import { type ChatRequest, type JsonSchemaObject, messageText } from './chat-request.ts';
 import { fieldRole } from './field-role.ts';
+import { replyBudget } from './fill-context.ts';
 import { readPromptFacts } from './prompt-facts.ts';
 import { renderScript, schemaInPrompt, scriptParticipants } from './prompt-formats.ts';
 import { planReply, type ReplyPlan } from './reply-plan.ts';
@@ -71,18 +72,21 @@ export function respond(request: ChatRequest): ResponderReply {
   const json = tool !== undefined || format?.type === 'json_schema' || format?.type === 'json_object';
   const participants = plainText && !schema ? scriptParticipants(facts.lastUserText) : undefined;
   let body: string;
-  if (schema) body = JSON.stringify(fillSchema(schema, { plan, dice, root: schema }));
+  const limit = request.max_completion_tokens ?? request.max_tokens;
+  const budget = replyBudget(limit);
+  if (schema) body = JSON.stringify(fillSchema(schema, { plan, dice, root: schema, budget }));
   else if (json) body = JSON.stringify(defaultObject(plan));
   else if (participants) body = renderScript(participants, plan.text, dice);
   else body = renderText(plan, facts.allowedActions.length > 0);
   const promptTokens = countPrompt(request, requested);
   if (tool) {
-    const call = { id: `call_${dice.key.slice(0, 24)}`, name: tool.name, arguments: body };
-    const completionTokens = countTokens(tool.name) + countTokens(body);
+    const args = limit ? (truncateToTokens(body, limit) ?? body) : body;
+    const call = { id: `call_${dice.key.slice(0, 24)}`, name: tool.name, arguments: args };
+    const completionTokens = countTokens(tool.name) + countTokens(args);
     return {
       content: null,
       toolCalls: [call],
-      finishReason: 'tool_calls',
+      finishReason: args !== body || budget.cut ? 'length' : 'tool_calls',
       json,
       promptTokens,
       completionTokens,
@@ -90,10 +94,9 @@ export function respond(request: ChatRequest): ResponderReply {
     };
   }
   const stopped = applyStop(body, request.stop);
-  const limit = request.max_completion_tokens ?? request.max_tokens;
   const truncated = limit ? truncateToTokens(stopped, limit) : null;
   const content = truncated ?? stopped;
-  const finishReason = truncated === null ? 'stop' : 'length';
+  const finishReason = truncated === null && !budget.cut ? 'stop' : 'length';
   return {
     content,
     toolCalls: [],
