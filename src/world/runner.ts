@@ -6,6 +6,7 @@ import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
+import { checkShapeFits } from './run-memory.ts';
 import { checkTicksFit } from './tick-budget.ts';
 import type { WorldView } from './world-view.ts';
 
@@ -149,6 +150,14 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     model: opts.llmInfo?.model,
     fallbacks: opts.fallbacks,
   }) as WorldInstance<unknown>;
+  // before the agents are built and the log opened: a run that cannot fit is one line, not a crash
+  checkShapeFits({
+    size: instance.size,
+    executor: instance.executor === 'columnar' ? 'columnar' : 'xstate',
+    networkBytes: instance.network?.byteLength ?? 0,
+    llm: Boolean(def.needsLlm),
+    ticks: maxTicks,
+  });
   const header = {
     ...runHeader(def, recorded ?? params, seed, maxTicks, opts),
     size: instance.size,
