@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, readInputText } from '../core/index.ts';
+import { ConfigError, checkBatchSize, readInputText } from '../core/index.ts';
 import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../world/index.ts';
+
+/** Most interventions one file may hold. */
+const MAX_INTERVENTIONS = 1_000_000;
 
 /**
  * Reads interventions from a JSON or YAML file: one intervention object, an array of them,
@@ -35,6 +38,17 @@ export function readInterventions(path: string): Intervention[] {
         Array.isArray((raw as { interventions?: unknown }).interventions)
       ? (raw as { interventions: unknown[] }).interventions
       : [raw];
-  if (list.length === 0) throw new ConfigError(`intervention file ${path} holds no interventions`);
+  if (list.length === 0)
+    throw new ConfigError(`intervention file ${path} holds no interventions`, {
+      hint: 'write one intervention object, or a list of them',
+    });
+  checkBatchSize({
+    count: list.length,
+    what: 'interventions',
+    from: `intervention file ${path}`,
+    max: MAX_INTERVENTIONS,
+    bytesEach: 256,
+    hint: 'split the interventions over several forks',
+  });
   return list.map((entry, k) => parseIntervention(entry, `${path}: intervention ${k + 1}`));
 }

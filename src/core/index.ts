@@ -1,5 +1,6 @@
 export * from './base64.ts';
 export * from './base64-text.ts';
+export * from './batch-size.ts';
 export { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 export * from './canonical-json.ts';
 export * from './engine-version.ts';

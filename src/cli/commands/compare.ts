@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../../core/index.ts';
+import { checkBatchSize, UsageError } from '../../core/index.ts';
 // The validity files are imported one by one, and the replay reader only for a log: the
 // module index would load the log reader and the message bus (rxjs) on every start-up.
 import type { SurveyAnswer } from '../../validity/answers.ts';
@@ -88,6 +88,14 @@ export async function compareCommand(
   if (opts.out) checkOutPath(opts.out);
   const seed = intFlag('seed', opts.seed) ?? 1;
   const replicates = positiveIntFlag('replicates', opts.replicates) ?? 1000;
+  checkBatchSize({
+    count: replicates,
+    what: 'bootstrap resamples',
+    from: `--replicates ${replicates}`,
+    max: 1_000_000,
+    bytesEach: 64,
+    hint: 'give --replicates 1000 to 10000 (the default is 1000)',
+  });
   const human = readHumanFile(opts.human);
   const answers = looksLikeLog(input) ? await answersFromLog(input, contributions) : readAnswersFile(input);
   const phase = opts.phase as SurveyAnswer['phase'] | undefined;

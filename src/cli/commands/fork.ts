@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Json, UsageError } from '../../core/index.ts';
+import { checkBatchSize, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import {
   type ChildFactory,
@@ -97,6 +97,9 @@ function checkOut(out: string, force: boolean | undefined): void {
     throw new UsageError(`${out} already exists`, { hint: 'choose another --out, or add --force' });
 }
 
+/** Most children one fork batch may write (each is a log file). */
+const MAX_FORK_CHILDREN = 1_000_000;
+
 /** `--at 450` or `--at 100,200,300`: distinct ticks, in the order given. */
 function parseTicks(spec: string | undefined): number[] {
   if (spec === undefined)
@@ -163,13 +166,24 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const interventions: Intervention[] = [];
   if (opts.intervene?.length) {
     const { readInterventions } = await import('../interventions-file.ts');
-    for (const file of opts.intervene) interventions.push(...readInterventions(file));
+    // one at a time: spreading 200,000 of them as arguments overflows the stack
+    for (const file of opts.intervene) for (const iv of readInterventions(file)) interventions.push(iv);
   }
   const set = parseAssignments(opts.set ?? []);
   if (Object.keys(set).length) interventions.push({ type: 'params', set: set as Record<string, Json> });
   const seed = intFlag('seed', opts.seed);
   const replicates = intFlag('replicates', opts.replicates);
-  if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
+  if (replicates !== undefined && replicates < 1)
+    throw new UsageError('--replicates must be at least 1', { hint: 'e.g. --replicates 20' });
+  if (replicates !== undefined)
+    checkBatchSize({
+      count: 2 * replicates * ticks.length,
+      what: 'fork children',
+      from: `--replicates ${replicates} at ${ticks.length} tick${ticks.length === 1 ? '' : 's'}`,
+      max: MAX_FORK_CHILDREN,
+      bytesEach: 512,
+      hint: 'give fewer replicates (each writes a treated and a control child log)',
+    });
   const single = replicates === undefined && ticks.length === 1;
   // where the children go is checked before the parent is read (nothing is written on a bad --out)
   if (single) {

@@ -128,7 +128,9 @@ function parseAgents(spec: string | undefined, size: number, json: boolean): num
   return spec.split(',').map((part) => {
     const agent = intFlag('agent', part.trim()) as number;
     if (agent >= size)
-      throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`);
+      throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`, {
+        hint: `give an agent from 0 to ${size - 1}, a comma list, or all (with --json)`,
+      });
     return agent;
   });
 }

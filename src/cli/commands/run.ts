@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { ConfigError, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
+import { ConfigError, checkJsonShape, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import {
@@ -55,8 +55,11 @@ function readConfig(path: string | undefined): {
       hint: 'the file must be a JSON object of parameters, or {"params": {...}, "seed": N, "ticks": N}',
     });
   }
+  checkJsonShape(raw, `config file ${path}`);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ConfigError(`config file ${path} must hold a JSON object`);
+    throw new ConfigError(`config file ${path} must hold a JSON object`, {
+      hint: 'the file must be a JSON object of parameters, or {"params": {...}, "seed": N, "ticks": N}',
+    });
   const obj = raw as Record<string, unknown>;
   if (!('params' in obj)) return { params: obj };
   const params = obj.params;
