@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isGrapevineError, UsageError } from '../core/index.ts';
 import {
@@ -24,9 +24,9 @@ import {
 } from '../validity/index.ts';
 import { batchFigures, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
-import { checkOutPath } from './flags.ts';
 import type { InputFileFlags } from './load-world.ts';
 import { worldOfLog } from './log-layout.ts';
+import { checkOutputFile, writeOutputText } from './output-file.ts';
 import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
 /** Options of `grapevine report`. */
@@ -40,6 +40,8 @@ export interface ReportCommandOptions {
   networkFile?: string;
   /** `--input PARAM=FILE`: files the run read (sha256 checked). */
   input?: string[];
+  /** Replace an existing report file. */
+  force?: boolean;
   /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
@@ -57,9 +59,10 @@ export function defaultReportPath(log: string): string {
  * or at `--out`; `--json` prints the same figures as JSON on stdout.
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
-  if (opts.out !== undefined) checkOutPath(opts.out);
+  const isDir = existsSync(path) && statSync(path).isDirectory();
+  checkOutputFile(opts.out ?? (isDir ? join(path, 'report.html') : defaultReportPath(path)), opts.force);
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
-  if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
+  if (isDir) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world, opts);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
@@ -108,8 +111,13 @@ async function batchReport(dir: string, opts: ReportCommandOptions): Promise<num
   return write({ ...first, log: dir }, figures, opts.out ?? join(dir, 'report.html'), opts);
 }
 
-function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: ReportCommandOptions): number {
-  writeFileSync(out, renderReportHtml(analysis, figures));
+async function write(
+  analysis: RunAnalysis,
+  figures: Figure[],
+  out: string,
+  opts: ReportCommandOptions,
+): Promise<number> {
+  await writeOutputText(out, renderReportHtml(analysis, figures), opts.force);
   if (opts.json) process.stdout.write(`${JSON.stringify(reportJson(analysis, figures))}\n`);
   else if (!opts.quiet) process.stdout.write(`report ${out} (${figures.length} figures)\n`);
   return 0;

@@ -9,9 +9,9 @@ import {
   metricsTable,
   writeTable,
 } from '../../report/index.ts';
-import { checkOutPath } from '../flags.ts';
 import { type InputFileFlags, namesInputFile } from '../load-world.ts';
 import { layoutOfLog } from '../log-layout.ts';
+import { checkOutputFile, removeOnExit, writeOutput } from '../output-file.ts';
 
 /** Options of `grapevine export`. */
 export interface ExportCommandOptions {
@@ -19,6 +19,8 @@ export interface ExportCommandOptions {
   format?: string;
   out?: string;
   quiet?: boolean;
+  /** Replace an existing output file. */
+  force?: boolean;
   /** The world file that wrote the log, when it is not built in. */
   world?: string;
   /** `--network-file FILE`: the network file the run read (sha256 checked). */
@@ -61,10 +63,13 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
-  checkOutPath(out);
+  checkOutputFile(out, opts.force);
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
   if (opts.world !== undefined || namesInputFile(opts)) await layoutOfLog(path, opts.world, opts);
-  const rows = await writeTable(await table(path, what, opts.world, opts), format, out);
+  const rows = await writeOutput(out, opts.force, async (staging) => {
+    removeOnExit(`${staging}.part`); // the table writer's own temporary file
+    return writeTable(await table(path, what, opts.world, opts), format, staging);
+  });
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;
 }

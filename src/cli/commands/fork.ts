@@ -22,6 +22,7 @@ import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
 import type { ForkBatchOptions } from '../fork-batch.ts';
 import { checkForkParams } from '../fork-params.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import { checkOutputFile, publishOutput, stagingPath } from '../output-file.ts';
 
 // The LLM session, the YAML reader of intervention files and the worker pool are loaded
 // only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
@@ -93,8 +94,7 @@ async function forkOne(
 }
 
 function checkOut(out: string, force: boolean | undefined): void {
-  if (existsSync(out) && !force)
-    throw new UsageError(`${out} already exists`, { hint: 'choose another --out, or add --force' });
+  checkOutputFile(out, force);
 }
 
 /** Most children one fork batch may write (each is a log file). */
@@ -186,10 +186,8 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     });
   const single = replicates === undefined && ticks.length === 1;
   // where the children go is checked before the parent is read (nothing is written on a bad --out)
-  if (single) {
-    checkOutPath(opts.out);
-    checkOut(opts.out, opts.force);
-  } else if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
+  if (single) checkOutputFile(opts.out, opts.force);
+  else if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
     throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
@@ -199,7 +197,11 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
-    const r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, opts.out, ivs, opts);
+    // written beside --out and published in one step: of two forks racing to one --out, one wins
+    mkdirSync(dirname(opts.out), { recursive: true });
+    const staging = stagingPath(opts.out);
+    const r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, staging, ivs, opts);
+    publishOutput(staging, opts.out, opts.force);
     report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { ConfigError, checkJsonShape, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
@@ -12,9 +12,10 @@ import {
 } from '../../world/index.ts';
 import { describeCounters } from '../describe-counters.ts';
 import { checkFileDrivenParams } from '../file-driven-params.ts';
-import { checkOutPath, configInt, intFlag } from '../flags.ts';
+import { configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { loadWorld } from '../load-world.ts';
+import { checkOutputFile } from '../output-file.ts';
 import { Progress } from '../progress.ts';
 
 /** Options of `grapevine run`. */
@@ -96,11 +97,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
   const { def, source } = await loadWorld(ref);
   const out = opts.out ?? defaultOut(def.id, seed);
-  checkOutPath(out);
-  if (existsSync(out) && !opts.force)
-    throw new UsageError(`${out} already exists`, {
-      hint: 'choose another --out, or add --force to overwrite it',
-    });
+  checkOutputFile(out, opts.force);
+  // --force replaces a symlink itself: the log is never written through it
+  if (opts.force && lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(out);
   checkNetworkParamsApplied(def, params, resolveParams(def, params));
   const inputs = new InputBuffer();
   // loaded only for LLM worlds: a rule world's run then loads no LLM client or local server
@@ -177,6 +176,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   }
   // loaded only for --report: the report's figures and their libraries cost a rule run ~0.1 CPU s at start-up
   if (opts.report)
-    await (await import('../run-report.ts')).reportCommand(out, { quiet: opts.quiet || opts.json });
+    await (await import('../run-report.ts')).reportCommand(out, {
+      quiet: opts.quiet || opts.json,
+      force: opts.force,
+    });
   return 0;
 }

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { formatBattery, runBattery, type ValidationCase } from '../../validate/index.ts';
-import { checkOutPath, intFlag } from '../flags.ts';
+import { intFlag } from '../flags.ts';
+import { checkOutputFile, writeOutputText } from '../output-file.ts';
 
 /** Options of `grapevine validate`. */
 export interface ValidateOptions {
@@ -9,6 +9,8 @@ export interface ValidateOptions {
   only?: string;
   seed?: string;
   out?: string;
+  /** Replace an existing --out file. */
+  force?: boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ValidateOptions {
 export async function validateCommand(o: ValidateOptions, cases: readonly ValidationCase[]): Promise<number> {
   // every flag is checked before the battery runs (it may take minutes)
   const seed = intFlag('seed', o.seed) ?? 1;
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutputFile(o.out, o.force);
   const rows = await runBattery(cases, {
     quick: o.quick,
     only: o.only,
@@ -28,7 +30,7 @@ export async function validateCommand(o: ValidateOptions, cases: readonly Valida
   });
   const failed = rows.filter((r) => !r.pass).length;
   const json = JSON.stringify({ quick: Boolean(o.quick), seed, passed: failed === 0, cases: rows }, null, 2);
-  if (o.out) writeFileSync(o.out, `${json}\n`);
+  if (o.out) await writeOutputText(o.out, `${json}\n`, o.force);
   process.stdout.write(
     o.json ? `${json}\n` : `${formatBattery(rows)}\n${rows.length - failed}/${rows.length} cases pass\n`,
   );
