@@ -2,7 +2,7 @@
 // respondents per cell, 1000 bootstrap resamples and 200 split halves per metric and row.
 // Run: npx tsx bench/compare.ts [--write DIR]
 // --write DIR also writes DIR/answers.csv and DIR/human.csv, the same data as files, to time
-// the whole command: npx tsx bench/paired.ts -- node bin/grapevine.mjs compare DIR/answers.csv --human DIR/human.csv
+// the whole command: npx tsx bench/tools/paired.ts -- node bin/grapevine.mjs compare DIR/answers.csv --human DIR/human.csv
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SeededStream } from '../src/core/index.ts';

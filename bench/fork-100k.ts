@@ -52,13 +52,13 @@ import {
   readSnapshotAt,
   scanLog,
 } from '../src/replay/index.ts';
-import { parseAssignments, type RunResult, runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { parseAssignments, type RunResult, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
 const BIN = join(HERE, '..', 'bin', 'grapevine.mjs');
-const def = world as unknown as WorldDefinition;
+const def = world;
 
 interface Args {
   n: number;

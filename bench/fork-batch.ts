@@ -1,5 +1,5 @@
 /**
- * Benchmark for counterfactual batches (issue 17): a rumour-world parent of `--n` agents
+ * Benchmark for counterfactual batches: a rumour-world parent of `--n` agents
  * (default 10^6) run for `--ticks` ticks with a snapshot at `--at` (default 80% of the
  * run), then `grapevine fork --at AT --replicates R` through the CLI (R treated and R
  * control children, delta by default; `--standalone` to compare). Reports the total wall
@@ -28,13 +28,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { continueRun, LogWriter, readForkParent, restoreOnce } from '../src/replay/index.ts';
-import { type Intervention, runWorld, type WorldDefinition } from '../src/world/index.ts';
+import { type Intervention, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out', 'fork-batch');
 const BIN = join(HERE, '..', 'bin', 'grapevine.mjs');
-const def = world as unknown as WorldDefinition;
+const def = world;
 
 const { values } = parseArgs({
   options: {

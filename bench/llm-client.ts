@@ -23,7 +23,7 @@ import {
   openLlm,
   resolveLlmConfig,
 } from '../src/llm/index.ts';
-import { startChildLlmServer } from './child-llm-server.ts';
+import { startChildLlmServer } from './tools/child-llm-server.ts';
 
 /** The layers, cheapest first: what each adds is the difference to the one before. */
 const LAYERS = {

@@ -15,12 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLiveLlm, resolveRunLlm } from '../src/cli/llm-session.ts';
 import { replayServices } from '../src/cli/replay-services.ts';
-import { InputBuffer, RngStreams, runWorld } from '../src/index.ts';
+import { RngStreams, runWorld } from '../src/index.ts';
+import { InputBuffer } from '../src/public/llm.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../src/replay/index.ts';
 import { world } from '../worlds/town-square/index.ts';
-import { type ChildLlmServer, startChildLlmServer } from './child-llm-server.ts';
-import { InspectorProfile } from './inspector-profile.ts';
-import { fullGc } from './rss-sampler.ts';
+import { type ChildLlmServer, startChildLlmServer } from './tools/child-llm-server.ts';
+import { InspectorProfile } from './tools/inspector-profile.ts';
+import { fullGc } from './tools/rss-sampler.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');

@@ -9,7 +9,7 @@
  * baseline, peak and the kernel's maxRSS belong to it alone. `--impl engine|baseline`
  * measures one; `--in-process` runs in this process. `--profile` writes a CPU profile of
  * each run phase (set-up excluded) to bench/out/rumor-<n>-<impl>.cpuprofile; read it with
- * `npx tsx bench/cpuprofile-summary.ts <file>` (profiled times are inflated by sampling).
+ * `npx tsx bench/tools/cpuprofile-summary.ts <file>` (profiled times are inflated by sampling).
  * Prints a Markdown table and writes the figures to bench/out/rumor-100k.json.
  */
 import { spawnSync } from 'node:child_process';

@@ -2,9 +2,9 @@ import { rmSync, statSync } from 'node:fs';
 import { LogWriter } from '../src/replay/index.ts';
 import { runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
-import { InspectorProfile } from './inspector-profile.ts';
-import { type RssFigures, RssSampler } from './rss-sampler.ts';
 import { buildRumorSetup, RumorBaseline } from './rumor-baseline.ts';
+import { InspectorProfile } from './tools/inspector-profile.ts';
+import { type RssFigures, RssSampler } from './tools/rss-sampler.ts';
 
 /** Which implementation a measurement ran. */
 export type Impl = 'engine' | 'baseline';

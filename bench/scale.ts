@@ -1,5 +1,5 @@
 /**
- * Whole-process scale benchmark (issue 16): every figure times a complete process, start-up,
+ * Whole-process scale benchmark: every figure times a complete process, start-up,
  * network generation and log writing included, from outside.
  *
  *   npx tsx bench/scale.ts [--only mt,1m,10m] [--runs 5] [--mesa-runs 3] [--runs-10m 1] [--seed 1]
@@ -14,7 +14,7 @@
  *   on): it runs in the first `--mesa-runs` rounds (default 3), after the other two, and is
  *   reported as Mesa wall / grapevine wall pair by pair. Its random numbers are not
  *   grapevine's, so its ticks and reach are printed beside the engine's to compare in
- *   distribution (bench/README.md).
+ *   distribution (docs/PERFORMANCE.md).
  * - 1m: the same world at 10^6 agents (goal <= 5 s wall, <= 1 GB peak RSS).
  * - 10m: 10^7 agents (goal: completes, <= 6 GB peak RSS); `--runs-10m` runs (default 1).
  * Peak RSS and CPU (user + system) are GNU time's figures for the child (n/a without
@@ -228,7 +228,7 @@ function mtSection(runs: number, mesaRuns: number, seed: number): Record<string,
     `\nMesa / grapevine, pair by pair: wall median ${median(mesaRatios).toFixed(1)}x (${mesaRatios.map((x) => x.toFixed(1)).join(', ')}; goal >= 30x); CPU-time median ${mesaCpu ? `${median(mesaCpu).toFixed(1)}x` : 'n/a'}; load after: ${load()}`,
   );
   console.log(
-    `same model, in distribution (different random numbers): grapevine ${engine[0].ticks} ticks, ${reach(engine[0].aware)}; Mesa ${mesaAll[0].ticks} ticks, ${reach(mesaAll[0].aware)} (bench/README.md compares over seeds)`,
+    `same model, in distribution (different random numbers): grapevine ${engine[0].ticks} ticks, ${reach(engine[0].aware)}; Mesa ${mesaAll[0].ticks} ticks, ${reach(mesaAll[0].aware)} (docs/PERFORMANCE.md compares over seeds)`,
   );
   return {
     engine: e,

@@ -15,10 +15,11 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { openLiveLlm, resolveRunLlm } from '../src/cli/llm-session.ts';
 import { replayServices } from '../src/cli/replay-services.ts';
-import { InputBuffer, RngStreams, runWorld } from '../src/index.ts';
+import { RngStreams, runWorld } from '../src/index.ts';
+import { InputBuffer } from '../src/public/llm.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../src/replay/index.ts';
 import { world } from '../worlds/survey/index.ts';
-import { startChildLlmServer } from './child-llm-server.ts';
+import { startChildLlmServer } from './tools/child-llm-server.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { timedCli, type Usage } from './timed-cli.ts';
+import { timedCli, type Usage } from './tools/timed-cli.ts';
 
 const { values } = parseArgs({
   options: {

@@ -1,10 +1,10 @@
 // Used by scripts/bundle-cli.mjs. Rewrites `import { a, b } from '…/index.ts'` (an import
-// from a module's barrel, as worlds do with src/index.ts) into imports from the modules that
-// define `a` and `b`. esbuild splits code by which entry points reach a file through its
-// imports, and a barrel reaches every module it re-exports: without this, a world that
-// imports three names of the public API would load the chunks of the whole engine (the
-// sweep's NATS client included) when it runs. The bundle's behaviour is unchanged: the same
-// bindings, from the same modules, each evaluated once.
+// from a module's barrel, as worlds do with src/index.ts and the entries of src/public/) into
+// imports from the modules that define `a` and `b`. esbuild splits code by which entry points
+// reach a file through its imports, and a barrel reaches every module it re-exports: without
+// this, a world that imports three names of the public API would load the chunks of the whole
+// engine (the sweep's NATS client included) when it runs. The bundle's behaviour is
+// unchanged: the same bindings, from the same modules, each evaluated once.
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
@@ -13,7 +13,8 @@ const STAR = /export\s+\*\s+from\s*'([^']+)'/g;
 const LOCAL =
   /^export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
 const LOCAL_LIST = /^export\s*\{([^}]*)\}\s*;/gm;
-const BARREL_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']*index\.ts)'\s*;/g;
+const BARREL_IMPORT =
+  /import\s*\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']*(?:index|\/src\/public\/[\w-]+)\.ts)'\s*;/g;
 
 /** What one file exports: names defined in it, names re-exported by name, `export *` sources. */
 const shapes = new Map();

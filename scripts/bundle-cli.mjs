@@ -1,29 +1,50 @@
 // Bundles the CLI for a fast start (called by scripts/build.mjs after tsc has written dist/):
 // esbuild turns the ~400 ES modules of src/ and worlds/ into a few files in dist/cli/, one
-// entry for the CLI, one for the built-in worlds and one for the public API, the rest split
-// into chunks that a command imports only when it runs (each command, each world). Packages
-// stay external (node_modules, loaded by Node as before). The library entry of the package
-// (dist/src/index.js and its .d.ts, from tsc) is not touched.
+// entry for the CLI, one for the built-in worlds and one for each entry of the public API
+// (`grapevine`, and `grapevine/<name>` for each file of src/public/), the rest split into
+// chunks that a command imports only when it runs (each command, each world). Packages stay
+// external (node_modules, loaded by Node as before). The library entries of the package
+// (dist/src/index.js, dist/src/public/*.js and their .d.ts, from tsc) are not touched.
 //
 // Two rewrites keep the bundled code behaving as the compiled files do:
 // - `import.meta.url` in a source file becomes the URL that file has in dist/ (tsc's output),
 //   so the data files, type declarations, worker modules and hooks it names by a relative
 //   URL are found where the build put them. Every output file lies in dist/cli/, so one
 //   relative URL per source file is right whichever output file its code lands in.
-// - src/cli/engine-entry.ts names the bundle's public entry (dist/cli/index.js): a user's
-//   world file that imports `grapevine` then shares the CLI's module instances.
+// - src/cli/engine-entry.ts names the bundle's public entries (dist/cli/index.js for
+//   `grapevine`, dist/cli/<name>.js for `grapevine/<name>`): a user's world file that imports
+//   them then shares the CLI's module instances.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { unbarrelImports } from './barrel-imports.mjs';
 
-/** Output files of the bundle, named as bin/grapevine.mjs and engine-entry expect them. */
-const ENTRIES = {
-  main: 'src/cli/main.ts',
-  worlds: 'worlds/index.ts',
-  index: 'src/index.ts',
-};
+/** The subpaths of the public API: `grapevine/<name>` is src/public/<name>.ts. @param {string} root */
+function publicSubpaths(root) {
+  return readdirSync(join(root, 'src', 'public'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+/**
+ * Output files of the bundle, named as bin/grapevine.mjs and engine-entry expect them: the
+ * CLI, the built-in worlds, and each entry of the public API.
+ * @param {string} root
+ */
+function bundleEntries(root) {
+  const subpaths = Object.fromEntries(publicSubpaths(root).map((name) => [name, `src/public/${name}.ts`]));
+  return { main: 'src/cli/main.ts', worlds: 'worlds/index.ts', index: 'src/index.ts', ...subpaths };
+}
+
+/** The bundle's engine-entry.ts: the URL of each public entry, by specifier. @param {string} root */
+function bundledEngineEntries(root) {
+  const urls = [['grapevine', 'index'], ...publicSubpaths(root).map((n) => [`grapevine/${n}`, n])]
+    .map(([specifier, file]) => `${JSON.stringify(specifier)}: new URL('./${file}.js', import.meta.url).href`)
+    .join(', ');
+  return `export function engineEntries() { return { ${urls} }; }\n`;
+}
 
 /**
  * Packages left to Node: loaded only by the commands that need them (the TypeScript
@@ -73,11 +94,8 @@ function importMetaPlugin(root, outdir) {
       build.onLoad({ filter: /\.ts$/ }, async (args) => {
         const rel = relative(root, args.path);
         if (rel.startsWith('..') || rel.split(sep).includes('node_modules')) return undefined;
-        if (rel === join('src', 'cli', 'engine-entry.ts')) {
-          const contents =
-            "export function engineEntry() { return new URL('./index.js', import.meta.url).href; }\n";
-          return { contents, loader: 'js' };
-        }
+        if (rel === join('src', 'cli', 'engine-entry.ts'))
+          return { contents: bundledEngineEntries(root), loader: 'js' };
         const source = unbarrelImports(args.path, await readFile(args.path, 'utf8'), root);
         if (!source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
         const compiled = join(dist, rel.replace(/\.ts$/, '.js'));
@@ -283,8 +301,9 @@ const MERGED_COMMAND = 'src/cli/commands/run.ts';
  * @param {string} staged esbuild's output directory
  * @param {string} outdir where the merged files go
  * @param {import('esbuild').Metafile} metafile esbuild's metafile of `staged`
+ * @param {Record<string, string>} entryFiles the bundle's entries (see {@link bundleEntries})
  */
-async function mergeEngineChunks(root, staged, outdir, metafile) {
+async function mergeEngineChunks(root, staged, outdir, metafile, entryFiles) {
   const { rolldown } = await import('rolldown');
   const outputs = metafile.outputs;
   const staticClosure = (start) => {
@@ -301,7 +320,7 @@ async function mergeEngineChunks(root, staged, outdir, metafile) {
   const out = (file) => relative(root, join(staged, file)).split(sep).join('/');
   const command = Object.keys(outputs).find((o) => outputs[o].entryPoint === MERGED_COMMAND);
   if (!command) throw new Error(`bundle-cli: no output holds ${MERGED_COMMAND}`);
-  const entries = Object.keys(ENTRIES).map((name) => out(`${name}.js`));
+  const entries = Object.keys(entryFiles).map((name) => out(`${name}.js`));
   const cliStart = staticClosure(out('main.js'));
   const merged = new Set(
     [...staticClosure(command)]
@@ -312,7 +331,7 @@ async function mergeEngineChunks(root, staged, outdir, metafile) {
   // helpers) go into one file of their own
   const cli = new Set([...cliStart].filter((o) => !entries.includes(o)).map((o) => join(root, o)));
   const bundle = await rolldown({
-    input: Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, join(staged, `${name}.js`)])),
+    input: Object.fromEntries(Object.keys(entryFiles).map((name) => [name, join(staged, `${name}.js`)])),
     // esbuild's output names packages and Node's modules by bare specifiers: they stay imports.
     external: (id) => !id.startsWith('.') && !isAbsolute(id),
     platform: 'node',
@@ -346,10 +365,11 @@ export async function bundleCli(root) {
   const { build } = await import('esbuild');
   const outdir = join(root, 'dist', 'cli');
   const staged = join(root, 'dist', '.cli-chunks');
+  const entryFiles = bundleEntries(root);
   rmSync(staged, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, join(root, src)])),
+    entryPoints: Object.fromEntries(Object.entries(entryFiles).map(([name, src]) => [name, join(root, src)])),
     outdir: staged,
     metafile: true,
     bundle: true,
@@ -377,7 +397,7 @@ export async function bundleCli(root) {
     ],
   });
   rmSync(outdir, { recursive: true, force: true });
-  await mergeEngineChunks(root, staged, outdir, metafile);
+  await mergeEngineChunks(root, staged, outdir, metafile, entryFiles);
   rmSync(staged, { recursive: true, force: true });
   await toCommonJs(outdir);
 }

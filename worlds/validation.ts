@@ -1,4 +1,4 @@
-import type { ValidationCase } from '../src/index.ts';
+import type { ValidationCase } from '../src/public/analysis.ts';
 import { epidemicValidationCases } from './epidemic/validation.ts';
 import { opinionCases } from './opinion/validation.ts';
 import { rumorValidationCases } from './rumor/validation.ts';

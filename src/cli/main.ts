@@ -3,13 +3,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { ENGINE_VERSION } from '../core/engine-version.ts';
 import type { CliContribution } from './cli-contribution.ts';
 import { addLlmOptions } from './llm-options.ts';
+import { addLogWorldOptions } from './log-world-options.ts';
 import { reportError } from './report-error.ts';
 import { installWorlds } from './world-catalog.ts';
-
-const NETWORK_FILE_HELP =
-  'the network file the run read, if its recorded path does not lead to it (sha256 checked)';
-const INPUT_HELP =
-  'a file the run read for a parameter (PARAM=FILE, repeatable): needed when the log records no sha256 of it, or its path does not lead to it (sha256 checked)';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -59,39 +55,37 @@ export function program(
     { budget: true, cache: true, fallbacks: true },
   ).action(async (world, o) => setExit(await (await import('./commands/run.ts')).runCommand(world, o)));
   addLlmOptions(
-    cli
-      .command('fork')
-      .description('rewind a run to a tick, change something, and run on (a "what if")')
-      .argument('<log>', 'parent log')
-      .option('--at <tick>', 'fork after this tick (T1,T2,... for a batch)')
-      .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
-      .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
-      .option('--seed <n>', 'reseed the future (same past, another random future)')
-      .option('--replicates <n>', 'write N treated and N control children with different future seeds')
-      .option('--workers <n>', 'worker threads of a batch (default 1; worth it when children are long)')
-      .option('--out <path>', 'child log (or directory with --replicates)')
-      .option('--force', 'overwrite existing outputs')
-      .option(
-        '--standalone',
-        'copy the shared past into each child (default: a delta child naming the parent)',
-      )
-      .option('--json', 'print JSON')
-      .option('--quiet', 'no output on success')
-      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-      .option('--network-file <file>', NETWORK_FILE_HELP)
-      .option('--input <param=file>', INPUT_HELP, collect),
+    addLogWorldOptions(
+      cli
+        .command('fork')
+        .description('rewind a run to a tick, change something, and run on (a "what if")')
+        .argument('<log>', 'parent log')
+        .option('--at <tick>', 'fork after this tick (T1,T2,... for a batch)')
+        .option('--intervene <file>', 'interventions (JSON or YAML), repeatable', collect)
+        .option('--set <key=value>', 'change a world parameter at the fork, repeatable', collect)
+        .option('--seed <n>', 'reseed the future (same past, another random future)')
+        .option('--replicates <n>', 'write N treated and N control children with different future seeds')
+        .option('--workers <n>', 'worker threads of a batch (default 1; worth it when children are long)')
+        .option('--out <path>', 'child log (or directory with --replicates)')
+        .option('--force', 'overwrite existing outputs')
+        .option(
+          '--standalone',
+          'copy the shared past into each child (default: a delta child naming the parent)',
+        )
+        .option('--json', 'print JSON')
+        .option('--quiet', 'no output on success'),
+    ),
     { cache: true, purpose: 'for LLM calls after the fork tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/fork.ts')).forkCommand(log, o)));
   addLlmOptions(
-    cli
-      .command('resume')
-      .description('continue an interrupted run from its last complete tick, appending to its log')
-      .argument('<log>', 'log of the interrupted run')
-      .option('--json', 'print JSON')
-      .option('--quiet', 'no output on success')
-      .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-      .option('--network-file <file>', NETWORK_FILE_HELP)
-      .option('--input <param=file>', INPUT_HELP, collect),
+    addLogWorldOptions(
+      cli
+        .command('resume')
+        .description('continue an interrupted run from its last complete tick, appending to its log')
+        .argument('<log>', 'log of the interrupted run')
+        .option('--json', 'print JSON')
+        .option('--quiet', 'no output on success'),
+    ),
     { cache: true, purpose: 'for LLM calls after the last complete tick' },
   ).action(async (log, o) => setExit(await (await import('./commands/resume.ts')).resumeCommand(log, o)));
   addLlmOptions(cli.command('sweep'), {
@@ -107,6 +101,10 @@ export function program(
     .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
     .option('--replicates <n>', 'runs per parameter point (default 1)')
     .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option(
+      '--shared-seeds',
+      'replicate r of every point runs with the same seed (runs pair up across points)',
+    )
     .option('--ticks <n>', 'maximum ticks of each run')
     .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')
@@ -161,8 +159,9 @@ export function program(
     .argument('<a>', 'a log, or a fork --replicates directory')
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
+    .option('--welch', 'a batch: also the unpaired (Welch) interval beside the paired ones')
     .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
-  cli
+  const serveLlm = cli
     .command('serve-llm')
     .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -175,79 +174,76 @@ export function program(
     .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
-    .option('--synthetic <file>', 'answer survey questions as synthetic respondents from a ground-truth file')
     .option('--no-logprobs', 'answer logprobs requests with logprobs: null (an endpoint without them)')
+    .option('--world <file>', 'a world file whose exported responders answer its own prompts (asked first)')
     .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
-  cli
-    .command('replay')
-    .description('rerun a log and check that it reproduces it exactly')
-    .argument('<log>', 'replay log')
-    .option('--verify', 'compare the rerun with the log line by line')
-    .option('--json', 'print JSON')
-    .option('--quiet', 'no output on success')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
-    .action(async (log, o) => setExit(await (await import('./commands/replay.ts')).replayCommand(log, o)));
-  cli
-    .command('inspect')
-    .description('what an agent had observed and which state it was in at a tick')
-    .argument('<log>', 'replay log')
-    .option('--agent <id>', 'agent index, a comma list, or all (with --json)')
-    .option('--at <tick>', 'tick (default: the last)')
-    .option('--json', 'print JSON')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
-    .action(async (log, o) => setExit(await (await import('./commands/inspect.ts')).inspectCommand(log, o)));
-  cli
-    .command('audit')
-    .description(
-      "check every recorded prompt for other agents' private texts (goals, secrets, environment-only text)",
-    )
-    .argument('<log>', 'a --log full replay log, or a directory of them')
-    .option('--json', 'print JSON')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
-    .action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
-  cli
-    .command('report')
-    .description(
-      'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
-    )
-    .argument('<log>', 'replay log')
-    .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
-    .option('--json', 'print the figures as JSON')
-    .option('--quiet', 'no output on success')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
+  // options that the contributions' responders read (e.g. the survey world's --synthetic)
+  for (const c of contributions)
+    for (const option of c.responders?.options ?? []) serveLlm.option(option.flags, option.description);
+  addLogWorldOptions(
+    cli
+      .command('replay')
+      .description('rerun a log and check that it reproduces it exactly')
+      .argument('<log>', 'replay log')
+      .option('--verify', 'compare the rerun with the log line by line')
+      .option('--json', 'print JSON')
+      .option('--quiet', 'no output on success'),
+  ).action(async (log, o) => setExit(await (await import('./commands/replay.ts')).replayCommand(log, o)));
+  addLogWorldOptions(
+    cli
+      .command('inspect')
+      .description('what an agent had observed and which state it was in at a tick')
+      .argument('<log>', 'replay log')
+      .option('--agent <id>', 'agent index, a comma list, or all (with --json)')
+      .option('--at <tick>', 'tick (default: the last)')
+      .option('--json', 'print JSON'),
+  ).action(async (log, o) => setExit(await (await import('./commands/inspect.ts')).inspectCommand(log, o)));
+  addLogWorldOptions(
+    cli
+      .command('audit')
+      .description(
+        "check every recorded prompt for other agents' private texts (goals, secrets, environment-only text)",
+      )
+      .argument('<log>', 'a --log full replay log, or a directory of them')
+      .option('--json', 'print JSON'),
+  ).action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
+  addLogWorldOptions(
+    cli
+      .command('report')
+      .description(
+        'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
+      )
+      .argument('<log>', 'replay log, or a fork --replicates folder')
+      .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
+      .option('--force', 'replace an existing report file')
+      .option('--json', 'print the figures as JSON')
+      .option('--quiet', 'no output on success'),
+  )
     .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
     .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
+    .option('--welch', 'a fork batch folder: also the unpaired (Welch) interval beside the paired ones')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
-  cli
-    .command('export')
-    .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
-    .argument('<log>', 'replay log')
-    .option('--what <table>', 'metrics | agents | cascades | events')
-    .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
-    .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
-    .option('--quiet', 'no output on success')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
-    .action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
-  cli
-    .command('view')
-    .description('replay a run in the browser: network, curves, agents, who knows what (served on 127.0.0.1)')
-    .argument('<log>', 'replay log')
-    .option('--port <n>', 'port (0 = any free port)', '8790')
-    .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
-    .option('--world <file>', 'the world file that wrote the log (sha256 checked first)')
-    .option('--network-file <file>', NETWORK_FILE_HELP)
-    .option('--input <param=file>', INPUT_HELP, collect)
-    .action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
+  addLogWorldOptions(
+    cli
+      .command('export')
+      .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
+      .argument('<log>', 'replay log')
+      .option('--what <table>', 'metrics | agents | cascades | events')
+      .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
+      .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+      .option('--force', 'replace an existing output file')
+      .option('--quiet', 'no output on success'),
+  ).action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
+  addLogWorldOptions(
+    cli
+      .command('view')
+      .description(
+        'replay a run in the browser: network, curves, agents, who knows what (served on 127.0.0.1)',
+      )
+      .argument('<log>', 'replay log')
+      .option('--port <n>', 'port (0 = any free port)', '8790')
+      .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000'),
+  ).action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
   cli
     .command('validate')
     .description(
@@ -256,6 +252,7 @@ export function program(
     .option('--quick', 'the quick battery (under a minute)')
     .option('--json', 'print JSON')
     .option('--out <file.json>', 'also write the JSON report to a file')
+    .option('--force', 'replace an existing --out file')
     .option('--only <case>', 'run one case')
     .option('--seed <n>', 'base seed (default 1)')
     .action(async (o) => {
@@ -268,6 +265,7 @@ export function program(
     .argument('<answers>', 'answers file (.csv/.ndjson) or a survey log')
     .option('--human <file>', 'human reference distributions (.csv/.ndjson)')
     .option('--out <path>', 'also write an HTML report')
+    .option('--force', 'replace an existing --out file')
     .option('--json', 'print JSON')
     .option('--seed <n>', 'seed of the bootstrap (default 1)')
     .option('--replicates <n>', 'bootstrap resamples (default 1000)')
@@ -323,7 +321,10 @@ export async function main(argv: string[], contributions: readonly CliContributi
       code = c;
     };
     const cli = program(setExit, contributions);
-    const io = { setExit };
+    const io = {
+      setExit,
+      startLocalLlm: async () => (await import('./local-llm.ts')).startShippedServer(),
+    };
     for (const c of contributions) if (needsRegistering(cli, c, argv)) await c.register?.(cli, io);
     await cli.parseAsync(argv, { from: 'user' });
     return code;

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, readInputFile, sha256Hex, terminalSafe, UsageError } from '../core/index.ts';
 import type { InputFileResolver } from '../world/index.ts';
 
@@ -35,6 +35,58 @@ export function recordedInputHash(header: Record<string, unknown>, param: string
     const sha =
       typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).sha256 : undefined;
     if (typeof sha === 'string') return sha;
+  }
+  return undefined;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+/** A file name a folder record may hold: one plain name, no separator, not `.` or `..`. */
+const PLAIN_NAME = /^(?!\.\.?$)[\w.-]+$/;
+
+/**
+ * The `{file: sha256}` record a header keeps of a folder's files under `record`:
+ * `inputs.<record>` or `inputs.<group>.<record>`. Undefined when there is none or it is not
+ * such a map (every name plain, every hash 64 hex digits).
+ */
+export function recordedFolderHashes(
+  header: Record<string, unknown>,
+  record: string,
+): Record<string, string> | undefined {
+  const inputs = header.inputs;
+  if (typeof inputs !== 'object' || inputs === null) return undefined;
+  const isRecord = (v: unknown): v is Record<string, string> =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.keys(v).length > 0 &&
+    Object.entries(v).every(([k, h]) => PLAIN_NAME.test(k) && typeof h === 'string' && SHA256.test(h));
+  const direct = (inputs as Record<string, unknown>)[record];
+  if (isRecord(direct)) return direct;
+  for (const group of Object.values(inputs)) {
+    const entry =
+      typeof group === 'object' && group !== null ? (group as Record<string, unknown>)[record] : undefined;
+    if (isRecord(entry)) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * Why folder `dir` does not hold what `hashes` records (a file so named that is there but has
+ * other bytes, or cannot be read as an input file), or undefined when it does. A recorded
+ * name absent from the folder passes: the world then read its own copy, as the run did.
+ */
+function folderMismatch(dir: string, hashes: Record<string, string>, param: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `${terminalSafe(dir)} is not a folder`;
+  } catch {
+    return `${terminalSafe(dir)} does not exist`;
+  }
+  for (const [name, want] of Object.entries(hashes)) {
+    const file = join(dir, name);
+    if (!existsSync(file)) continue;
+    const h = hashOf(file, param);
+    if ('why' in h) return h.why;
+    if (h.sha !== want) return `${terminalSafe(file)} does not have the recorded sha256`;
   }
   return undefined;
 }
@@ -78,11 +130,13 @@ export function recordedInputResolver(rec: RecordedInputs): InputFileResolver {
     named.set(param, { flag: `--input ${param}=${file}`, file });
   if (rec.networkFile !== undefined)
     named.set('networkFile', { flag: `--network-file ${rec.networkFile}`, file: rec.networkFile });
-  return (param, path) => {
+  return (param, path, record = param) => {
     const want = recordedInputHash(rec.header, param);
     const given = named.get(param);
     if (given) return override(param, given.flag, given.file, want);
     const shown = terminalSafe(path);
+    const folder = want === undefined ? recordedFolderHashes(rec.header, record) : undefined;
+    if (folder) return recordedFolder(rec, param, path, folder);
     if (want === undefined)
       throw new ConfigError(
         `the log names ${param}=${shown} but records no sha256 of it: grapevine never opens a file because a log names it`,
@@ -120,4 +174,24 @@ function override(param: string, flag: string, file: string, want: string | unde
       hint: `give the ${param} file the run read (the same bytes)`,
     });
   return path;
+}
+
+/** The folder a log names for `param`, used only when its files have the recorded hashes. */
+function recordedFolder(
+  rec: RecordedInputs,
+  param: string,
+  path: string,
+  hashes: Record<string, string>,
+): string {
+  const candidates = [resolve(path)];
+  if (!isAbsolute(path) && rec.logPath) candidates.push(resolve(dirname(rec.logPath), path));
+  const found: string[] = [];
+  for (const c of [...new Set(candidates)]) {
+    const why = folderMismatch(c, hashes, param);
+    if (why === undefined) return c;
+    found.push(why);
+  }
+  throw new ConfigError(`${param} ${terminalSafe(path)}: ${found.join('; ')}`, {
+    hint: `give the folder the run read: --input ${param}=FOLDER`,
+  });
 }

@@ -22,30 +22,27 @@ import {
   type Turn,
   transcriptFromLog,
 } from '../validity/index.ts';
-import { batchFigures, forkOverlayFigures } from './batch-report.ts';
+import { batchReport as batchReportPage, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import type { InputFileFlags } from './load-world.ts';
 import { worldOfLog } from './log-layout.ts';
+import type { LogWorldOptions } from './log-world-options.ts';
 import { checkOutputFile, writeOutputText } from './output-file.ts';
 import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
 /** Options of `grapevine report`. */
-export interface ReportCommandOptions {
+export interface ReportCommandOptions extends LogWorldOptions {
   out?: string;
   json?: boolean;
   quiet?: boolean;
-  /** The world file that wrote the log, when it is not built in. */
-  world?: string;
-  /** `--network-file FILE`: the network file the run read (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
   /** Replace an existing report file. */
   force?: boolean;
   /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
   embeddingBaseUrl?: string;
+  /** A fork batch: also the unpaired (Welch) interval beside the paired ones. */
+  welch?: boolean;
 }
 
 /** Where a log's report goes by default: beside the log, `<name>.report.html`. */
@@ -105,10 +102,14 @@ async function embeddingDistance(
   return { model, distance: meanPairwiseCosineDistanceCi(vectors, { clusters, seed: 'report' }) };
 }
 
-/** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */
+/** `grapevine report <dir>` on a `fork --replicates` directory: the batch as a paired experiment. */
 async function batchReport(dir: string, opts: ReportCommandOptions): Promise<number> {
-  const { first, figures } = await batchFigures(dir);
-  return write({ ...first, log: dir }, figures, opts.out ?? join(dir, 'report.html'), opts);
+  const out = opts.out ?? join(dir, 'report.html');
+  const page = await batchReportPage(dir, { welch: opts.welch });
+  await writeOutputText(out, page.html, opts.force);
+  if (opts.json) process.stdout.write(`${JSON.stringify(page.json)}\n`);
+  else if (!opts.quiet) process.stdout.write(`report ${out} (${page.figures} figures and tables)\n`);
+  return 0;
 }
 
 async function write(

@@ -1,7 +1,7 @@
 import { register } from 'node:module';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { engineEntry } from './engine-entry.ts';
+import { engineEntries } from './engine-entry.ts';
 import type { ResolveHookData } from './grapevine-resolve-hook.ts';
 
 /** True when this module runs from the TypeScript sources rather than from dist/. */
@@ -12,20 +12,21 @@ let hooked = false;
 let typescriptLoaded = false;
 
 /**
- * Registers, once per process, the hook that makes `import … from 'grapevine'` the running
- * engine. From the sources (tests in-process) Node's own package self-reference does it.
+ * Registers, once per process, the hook that makes `import … from 'grapevine'` (and from its
+ * subpaths) the running engine. From the sources (tests in-process) Node's own package self-reference does it.
  */
 function hookGrapevine(): void {
   if (hooked || FROM_SOURCES) return;
   hooked = true;
-  const data: ResolveHookData = { entry: engineEntry() };
+  const data: ResolveHookData = { entries: engineEntries() };
   register(new URL(`./grapevine-resolve-hook${EXT}`, import.meta.url), { data });
 }
 
 /**
  * Imports a user's world file (.js, .mjs, .ts, .mts) from any folder. A TypeScript file
  * loads the tsx loader first (only then: the compiled CLI starts without it); the bare
- * specifier `grapevine` resolves to this engine, so the world's objects and ours are one.
+ * specifier `grapevine` and its subpaths resolve to this engine, so the world's objects and
+ * ours are one.
  */
 export async function importWorldFile(path: string): Promise<Record<string, unknown>> {
   if (/^\.[mc]?ts$/.test(extname(path)) && !typescriptLoaded && !FROM_SOURCES) {

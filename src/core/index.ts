@@ -5,6 +5,7 @@ export { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
+export * from './format-number.ts';
 export * from './hash.ts';
 export * from './input-file.ts';
 export * from './json-shape.ts';

@@ -192,8 +192,8 @@ export class CsrTopology implements Topology {
  * (u's own are read before they can be overwritten); an edge to a node v < u could land on
  * unread far ends, so it is written into row v after the pass. Same rows as the blocked
  * build (`partitionedRows`), with no array for the far ends: less memory at every size, and
- * less CPU at 4*10^6 and 10^7 nodes too, where the blocked build used to win over a direct
- * fill from a separate far-end array (bench/README.md "scale", session 12).
+ * less CPU than the blocked build at 4*10^6 and 10^7 nodes too (docs/PERFORMANCE.md,
+ * "Networks").
  */
 function fillOwnedInPlace(size: number, per: number, rows: Int32Array, offsets: Int32Array): void {
   endOffsets(offsets);

@@ -1,4 +1,5 @@
 import type { RunAnalysis } from './analyze-log.ts';
+import type { Asymmetry } from './asymmetry.ts';
 import type { ChartSeries, ChartSpec } from './svg-chart.ts';
 
 /** A table figure. */
@@ -31,21 +32,28 @@ function chart(title: string, yLabel: string, s: ChartSeries[], more: Partial<Ch
   return { title, xLabel: 'tick', yLabel, series: s, ...more };
 }
 
-/** Per item: state counts; all items: fraction aware and new per tick. */
+/** True when a metric is 0 (or absent) at every tick. */
+function allZero(a: RunAnalysis, key: string): boolean {
+  return a.metrics[key].every((v) => v === 0 || v === null);
+}
+
+/** Per item: its count metrics; all items: fraction aware and new per tick. */
 function spreadFigures(a: RunAnalysis): Figure[] {
   const figs: Figure[] = [];
   for (const item of a.items) {
-    const keys = itemKeys(a, item).filter((k) => {
+    const counts = itemKeys(a, item).filter((k) => {
       const m = k.slice(item.length + 1);
       return m !== 'new' && !FRACTION.test(m);
     });
+    const keys = counts.filter((k) => !allZero(a, k));
     if (!keys.length) continue;
+    const zero = counts.filter((k) => allZero(a, k));
     figs.push({
       id: `states-${item}`,
-      title: `${item}: agents per state`,
-      caption: `Number of agents in each state of "${item}" at the end of every tick: the metrics ${keys.map((k) => `"${k}"`).join(', ')} of the log's tick lines, plotted as recorded.`,
+      title: `${item}: agents per tick`,
+      caption: `The count metrics of "${item}" at the end of every tick, as the log's tick lines record them: ${keys.map((k) => `"${k}"`).join(', ')}${zero.length ? ` (${zero.map((k) => `"${k}"`).join(', ')} stay 0 throughout and are left out)` : ''}. Which of them count agents in a state of the item's statechart, and which count something else (such as agents who ever heard it), is the world's definition.`,
       chart: chart(
-        `${item}: agents per state`,
+        `${item}: agents per tick`,
         'agents',
         keys.map((k) => series(a, k, k.slice(item.length + 1))),
       ),
@@ -80,8 +88,9 @@ function spreadFigures(a: RunAnalysis): Figure[] {
   return figs;
 }
 
-function round(v: number | null | undefined, d = 3): number | null {
-  return v === null || v === undefined ? null : Number(v.toFixed(d));
+/** A table cell of an optional number (the page formats it; the JSON keeps it whole). */
+function orNull(v: number | null | undefined): number | null {
+  return v === null || v === undefined ? null : v;
 }
 
 /** Cascade tables and the size-virality scatter. */
@@ -99,8 +108,8 @@ function cascadeFigures(a: RunAnalysis): Figure[] {
       big?.size ?? null,
       big?.depth ?? null,
       big?.maxBreadth ?? null,
-      round(big?.virality),
-      round(meanV),
+      orNull(big?.virality),
+      orNull(meanV),
       c.orphans,
     ];
   });
@@ -171,9 +180,9 @@ function cascadeFigures(a: RunAnalysis): Figure[] {
             `${m.kind} ${m.k}`,
             r.item,
             r.cascades,
-            round(r.meanDepth),
-            round(r.meanMaxBreadth),
-            round(r.meanVirality),
+            orNull(r.meanDepth),
+            orNull(r.meanMaxBreadth),
+            orNull(r.meanVirality),
           ]),
         ),
       },
@@ -199,18 +208,38 @@ function asymmetryFigures(a: RunAnalysis): Figure[] {
         ]),
       },
     ];
-    if (x.final)
-      figs.push({
-        id: `asymmetry-final-${x.a}-${x.b}`,
-        title: `States of ${x.a} × ${x.b} at tick ${a.snapshotTick}`,
-        caption: `Agents by their state for ${x.a} (rows) and for ${x.b} (columns), from the statechart regions in the snapshot at tick ${a.snapshotTick}.`,
-        table: {
-          columns: [`${x.a} \\ ${x.b}`, ...x.final.statesB],
-          rows: x.final.statesA.map((s, i) => [s, ...(x.final as NonNullable<typeof x.final>).counts[i]]),
-        },
-      });
+    if (x.final) figs.push(finalStatesTable(a, x.a, x.b, x.final));
     return figs;
   });
+}
+
+/**
+ * Agents by (state for a, state for b) at the snapshot, without the states no agent is in
+ * (named in the caption): a statechart state that nobody reached is not a row of zeros.
+ */
+function finalStatesTable(
+  a: RunAnalysis,
+  itemA: string,
+  itemB: string,
+  final: NonNullable<Asymmetry['final']>,
+): Figure {
+  const rows = final.statesA.map((_, i) => i).filter((i) => final.counts[i].some((c) => c > 0));
+  const cols = final.statesB.map((_, j) => j).filter((j) => final.counts.some((r) => r[j] > 0));
+  const emptyA = final.statesA.filter((_, i) => !rows.includes(i));
+  const emptyB = final.statesB.filter((_, j) => !cols.includes(j));
+  const empty = [
+    ...(emptyA.length ? [`${emptyA.join(', ')} of ${itemA}`] : []),
+    ...(emptyB.length ? [`${emptyB.join(', ')} of ${itemB}`] : []),
+  ];
+  return {
+    id: `asymmetry-final-${itemA}-${itemB}`,
+    title: `States of ${itemA} × ${itemB} at tick ${a.snapshotTick}`,
+    caption: `Agents by the state of their statechart region for ${itemA} (rows) and for ${itemB} (columns), from the snapshot at tick ${a.snapshotTick}.${empty.length ? ` No agent is in state ${empty.join(', or ')}: those rows and columns are left out.` : ''}`,
+    table: {
+      columns: [`${itemA} \\ ${itemB}`, ...cols.map((j) => final.statesB[j])],
+      rows: rows.map((i) => [final.statesA[i], ...cols.map((j) => final.counts[i][j])]),
+    },
+  };
 }
 
 function llmFigures(a: RunAnalysis): Figure[] {

@@ -43,7 +43,9 @@ export const MAX_SWEEP_RUNS = 10_000_000;
 export const MIN_BYTES_PER_PLANNED_RUN = 192;
 
 /**
- * Plans every (point, replicate) run of a sweep, with its seed (see `runSeed`).
+ * Plans every (point, replicate) run of a sweep, with its seed (see `runSeed`): with
+ * `seeds: 'shared'`, replicate r of every point gets the seed that replicate r of a sweep with
+ * nothing swept gets, so the runs of one replicate pair up across the points.
  * @throws ConfigError when points × replicates exceeds {@link MAX_SWEEP_RUNS} or the memory budget.
  */
 export function planSweep(spec: SweepSpec): SweepPlan {
@@ -69,7 +71,7 @@ export function planSweep(spec: SweepSpec): SweepPlan {
         id,
         point: p,
         replicate: r,
-        seed: runSeed(spec.seed, point, r),
+        seed: runSeed(spec.seed, spec.seeds === 'shared' ? {} : point, r),
         params,
         log: `runs/${id}.ndjson`,
       });

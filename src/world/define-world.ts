@@ -30,8 +30,13 @@ export interface WorldSetup<P> {
   resolvePath?: InputFileResolver;
 }
 
-/** Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}). */
-export type InputFileResolver = (param: string, path: string) => string;
+/**
+ * Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}).
+ * For a folder, `record` names the key under which the world records its files' sha256
+ * (`inputs.<group>.<record>: {file: sha256}`; default `param`): a rerun then reads the
+ * recorded folder only when each file so named is absent from it or has its recorded hash.
+ */
+export type InputFileResolver = (param: string, path: string, record?: string) => string;
 
 /** A private item of one agent (goal, secret...), for prompt audits. */
 export interface PrivateItem {
@@ -99,7 +104,11 @@ export interface WorldInstance<P = unknown> {
 /** A network generator parameter of `networkFromParams` (besides `n` and a file network's `networkFile`). */
 export type NetworkGeneratorParam = 'k' | 'beta' | 'm' | 'blocks' | 'pIn' | 'pOut';
 
-/** A world: parameters with defaults, and how to build it. */
+/**
+ * A world: parameters with defaults, and how to build it. Without a type argument it is
+ * any world: every result of {@link defineWorld} is one as it is (a list of worlds, a
+ * loader, `runWorld`), while the world's own code keeps its parameters' types.
+ */
 export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
   readonly kind: 'grapevine-world';
   /** Short id, e.g. `rumor`. */

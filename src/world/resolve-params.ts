@@ -53,9 +53,9 @@ export function parseAssignments(pairs: readonly string[]): Record<string, unkno
   return out;
 }
 
-/** One line per parameter: name, type, default, description. */
+/** One line per parameter of a world (or of any object holding a `params` schema): name, type, default, description. */
 export function describeParams(
-  def: WorldDefinition,
+  def: Pick<WorldDefinition, 'params'>,
 ): { name: string; type: string; default: unknown; description: string }[] {
   return Object.entries(def.params.shape).map(([name, schema]) => {
     const s = schema as z.ZodType;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { RngStreams } from '../core/index.ts';
 import type { WorldDefinition } from './define-world.ts';
 import { describeParams } from './resolve-params.ts';
@@ -28,7 +29,7 @@ function paramsProblems(params: unknown): string[] {
     }
   }
   try {
-    describeParams({ params: schema } as unknown as WorldDefinition);
+    describeParams({ params: schema as z.ZodObject });
   } catch (err) {
     problems.push(`\`params\` cannot be described as JSON Schema: ${(err as Error).message}`);
   }

@@ -27,8 +27,20 @@ const FLOORS: Record<string, number> = {
   report: 6,
   validity: 6,
   sweep: 7,
-  cli: 8,
+  // the shipped local LLM server: above every engine floor, so no engine module can start it
+  // or know what its responders know (worlds hand the CLI their responders)
+  'llm-server': 8,
+  cli: 9,
+  public: 10,
 };
+
+/** The package's public entries: `grapevine` (src/index.ts) and `grapevine/<name>` (src/public/<name>.ts). */
+function isEntry(path: string): boolean {
+  return path === 'src/index.ts' || /^src\/public\/[^/]+\.ts$/.test(path);
+}
+
+/** A CLI command's file (its helpers live in a folder of the same name beside it). */
+const COMMAND = /^src\/cli\/commands\/[^/]+\.ts$/;
 
 function moduleOf(path: string): string | undefined {
   return /^src\/([^/]+)\//.exec(path)?.[1];
@@ -45,15 +57,60 @@ describe('import rules', () => {
     expect(violations((e) => e.from.startsWith('src/') && e.to.startsWith('worlds/'))).toEqual([]);
   });
 
-  it('worlds import only the public API (src/index.ts) from the engine', () => {
+  it('worlds import only the public entries (src/index.ts, src/public/*.ts) from the engine', () => {
     expect(
-      violations((e) => e.from.startsWith('worlds/') && e.to.startsWith('src/') && e.to !== 'src/index.ts'),
+      violations((e) => e.from.startsWith('worlds/') && e.to.startsWith('src/') && !isEntry(e.to)),
     ).toEqual([]);
+    // the rule sees the subpaths: built-in worlds use them
+    expect(edges.some((e) => e.from.startsWith('worlds/') && e.to === 'src/public/llm.ts')).toBe(true);
   });
 
   it('no CLI command file imports another', () => {
-    const command = /^src\/cli\/commands\//;
-    expect(violations((e) => command.test(e.from) && command.test(e.to))).toEqual([]);
+    expect(violations((e) => COMMAND.test(e.from) && COMMAND.test(e.to))).toEqual([]);
+  });
+
+  it("a command's own folder (src/cli/commands/<command>/) serves that command only", () => {
+    const owner = (path: string) => /^src\/cli\/commands\/([^/]+)\//.exec(path)?.[1];
+    const commandOf = (path: string) => /^src\/cli\/commands\/([^/.]+)\.ts$/.exec(path)?.[1] ?? owner(path);
+    expect(violations((e) => owner(e.to) !== undefined && commandOf(e.from) !== owner(e.to))).toEqual([]);
+    expect(edges.some((e) => e.from === 'src/cli/commands/fork.ts' && owner(e.to) === 'fork')).toBe(true);
+  });
+
+  it('a file of the shared CLI folder serves the program, a public entry, or two commands or more', () => {
+    // who reaches each file of src/cli/ (not its commands) through files of that folder only
+    const shared = (path: string) => /^src\/cli\/[^/]+\.ts$/.test(path) && path !== 'src/cli/main.ts';
+    const reached = (starts: string[]) => {
+      const seen = new Set<string>();
+      const queue = [...starts];
+      while (queue.length > 0) {
+        const from = queue.pop();
+        for (const e of edges)
+          if (e.from === from && shared(e.to) && !seen.has(e.to)) {
+            seen.add(e.to);
+            queue.push(e.to);
+          }
+      }
+      return seen;
+    };
+    const files = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+    const commands = files.filter((f) => COMMAND.test(f));
+    const folderOf = (command: string) => command.replace(/\.ts$/, '/');
+    const users = new Map<string, string[]>();
+    const use = (user: string, starts: string[]) => {
+      for (const f of reached(starts)) users.set(f, [...(users.get(f) ?? []), user]);
+    };
+    use('main', ['src/cli/main.ts']);
+    for (const entry of files.filter(isEntry)) use('entry', [entry]);
+    for (const c of commands) use(c, [c, ...files.filter((f) => f.startsWith(folderOf(c)))]);
+    const lonely = files
+      .filter(shared)
+      .filter((f) => {
+        const u = users.get(f) ?? [];
+        return !u.includes('main') && !u.includes('entry') && u.length < 2;
+      })
+      .map((f) => `${f} <- ${(users.get(f) ?? ['nobody']).join(', ')}`);
+    expect(lonely).toEqual([]);
+    expect(commands.length).toBeGreaterThan(15);
   });
 
   it('a module imports only modules on lower floors, never upwards', () => {
@@ -64,8 +121,30 @@ describe('import rules', () => {
     expect(violations(upward)).toEqual([]);
   });
 
-  it('nothing inside src/ imports the public face src/index.ts', () => {
-    expect(violations((e) => e.from.startsWith('src/') && e.to === 'src/index.ts')).toEqual([]);
+  it('the local LLM server imports nothing of the engine but core', () => {
+    const server = (p: string) => p.startsWith('src/llm-server/');
+    expect(
+      violations(
+        (e) => server(e.from) && e.to.startsWith('src/') && !server(e.to) && moduleOf(e.to) !== 'core',
+      ),
+    ).toEqual([]);
+    expect(edges.some((e) => server(e.from) && moduleOf(e.to) === 'core')).toBe(true);
+  });
+
+  it('only the CLI imports the local LLM server', () => {
+    expect(
+      violations(
+        (e) =>
+          e.to.startsWith('src/llm-server/') &&
+          e.from.startsWith('src/') &&
+          !['cli', 'llm-server'].includes(moduleOf(e.from) ?? '') &&
+          !isEntry(e.from),
+      ),
+    ).toEqual([]);
+  });
+
+  it('nothing inside src/ imports a public entry (src/index.ts, src/public/*.ts)', () => {
+    expect(violations((e) => e.from.startsWith('src/') && isEntry(e.to))).toEqual([]);
   });
 
   it('has no import cycles at load time (type-only imports are erased and order nothing)', () => {

@@ -1,4 +1,4 @@
-// Issue 15 (session 7): the deliveries in flight are checked as they grow, against half the
+// Issue 15: the deliveries in flight are checked as they grow, against half the
 // run's memory budget, at a cost of one addition and one comparison per send.
 import { describe, expect, it } from 'vitest';
 import {

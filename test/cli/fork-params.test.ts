@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkForkParams } from '../../src/cli/fork-params.ts';
+import { checkForkParams } from '../../src/cli/commands/fork/fork-params.ts';
 import { ConfigError } from '../../src/core/index.ts';
 import type { WorldDefinition } from '../../src/world/index.ts';
 import { world as opinion } from '../../worlds/opinion/index.ts';
@@ -19,7 +19,7 @@ const refusal = (def: WorldDefinition, set: Record<string, unknown>): ConfigErro
 
 describe('a fork cannot change the stochastic block model it was built on', () => {
   it('rumor (its table of parameters read at creation) refuses blocks, pIn and pOut', () => {
-    const def = rumor as unknown as WorldDefinition;
+    const def = rumor;
     for (const [k, v] of [
       ['blocks', 3],
       ['pIn', 0.2],
@@ -30,7 +30,7 @@ describe('a fork cannot change the stochastic block model it was built on', () =
   });
 
   it('opinion (found by building it both ways) refuses them, and its hint does not list n or network as changeable', () => {
-    const def = opinion as unknown as WorldDefinition;
+    const def = opinion;
     const e = refusal(def, { pIn: 0.3 });
     expect(e?.message).toContain('a fork cannot change pIn');
     expect(e?.hint).toContain('a fork keeps what the world was built with');

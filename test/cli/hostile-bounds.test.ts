@@ -4,9 +4,10 @@
 import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-bounds-');
+const dir = tempDir('bounds');
 const log = join(dir, 'parent.ndjson');
 
 beforeAll(async () => {

@@ -6,10 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, hasStack } from '../support/cli.ts';
 import { lines, reChain } from '../support/logs.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-hostile-files-');
+const dir = tempDir('hostile-files');
 const SECRET = 'sk-hostile-marker-8c1f0e';
 const ENV = { HOSTILE_TEST_SECRET: SECRET };
 const log = join(dir, 'rumor.ndjson');

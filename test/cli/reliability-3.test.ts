@@ -1,4 +1,4 @@
-// Issue 15, remaining cases (session 5): generator parameters a network ignores are refused,
+// Issue 15, remaining cases: generator parameters a network ignores are refused,
 // and the error paths found by walking every command end cleanly.
 import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -16,8 +16,9 @@ import {
   type WorldDefinition,
 } from '../../src/world/index.ts';
 import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { startView } from '../viewer/browser.ts';
-import { cli, tempDir } from './run-cli.ts';
 
 const dir = tempDir();
 
@@ -29,8 +30,8 @@ function expectOneLine(stderr: string): void {
   expect(stderr).not.toMatch(/\n\s+at /);
 }
 
-// Deliveries in flight that cannot fit: see test/cli/reliability-4.test.ts (session 7: checked
-// as they grow, against the one memory budget of src/core/memory-budget.ts).
+// Deliveries in flight that cannot fit: see test/cli/reliability-4.test.ts (checked as they
+// grow, against the one memory budget of src/core/memory-budget.ts).
 
 /** Two values of each generator parameter (both valid for every network that reads it). */
 const TWO_VALUES: Record<string, [number, number]> = {

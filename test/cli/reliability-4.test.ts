@@ -1,4 +1,4 @@
-// Issue 15 (session 7): a run too large to hold its own deliveries stops cleanly instead of
+// Issue 15: a run too large to hold its own deliveries stops cleanly instead of
 // being killed for lack of memory (the budget lowered with GRAPEVINE_MEMORY_LIMIT, never a
 // real out-of-memory): exit 1 and one line saying how much it needs, and a log that ends
 // at the last complete tick and is kept, so that `resume` continues it where more memory
@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir();
 

@@ -1,22 +1,23 @@
 // A world file written by a user in a folder outside the checkout (docs/examples/
 // bounded-confidence.ts, the example of docs/API.md): it imports 'grapevine', and the
 // compiled CLI lists, checks, runs and replays it there.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { SUBPATH_WORLD, UNKNOWN_SUBPATH_WORLD, WILSON_3_OF_10 } from './subpath-world-fixture.ts';
 
 const EXAMPLE = resolve('docs/examples/bounded-confidence.ts');
 let dir: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-user-'));
+  dir = tempDir('user');
   copyFileSync(EXAMPLE, join(dir, 'bounded-confidence.ts'));
 });
 
 // Every case is independent (its own files in the folder): they run side by side, at most
-// two children per test worker (run-cli.ts); a type check costs seconds of CPU.
+// two children per test worker (support/cli.ts); a type check costs seconds of CPU.
 describe.concurrent('a world file outside the checkout', { timeout: 180_000 }, () => {
   it('is listed with its parameters', async () => {
     const r = await cli(['worlds', './bounded-confidence.ts', '--json'], { cwd: dir });
@@ -115,6 +116,42 @@ describe.concurrent('a world file using zod members the engine does not', { time
     expect(bad.code).toBe(2);
     expect(bad.stderr.split('\n')[0]).toBe(
       'grapevine: parameter "contact" of world "mail": Invalid email address (got "nobody")',
+    );
+  });
+});
+
+describe.concurrent('a world file importing subpath entries (grapevine/analysis, grapevine/replay)', {
+  timeout: 180_000,
+}, () => {
+  it('passes grapevine check: the subpaths have their types', async () => {
+    writeFileSync(join(dir, 'subpaths-check.ts'), SUBPATH_WORLD);
+    const r = await cli(['check', './subpaths-check.ts'], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('runs on the engine that runs it, and its log verifies', async () => {
+    writeFileSync(join(dir, 'subpaths.ts'), SUBPATH_WORLD);
+    const out = join(dir, 'subpaths.ndjson');
+    const run = await cli(['run', './subpaths.ts', '--ticks', '2', '--out', out, '--json'], { cwd: dir });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const { summary, digest } = JSON.parse(run.stdout);
+    expect(summary.lo).toBeCloseTo(WILSON_3_OF_10.lo, 4);
+    expect(summary.hi).toBeCloseTo(WILSON_3_OF_10.hi, 4);
+    const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]);
+    expect(summary.format).toBe(header.format);
+    // an error class of grapevine/replay extends the GrapevineError of grapevine: one engine
+    expect(summary.shared).toBe(true);
+    const replay = await cli(['replay', out, '--verify', '--json', '--world', './subpaths.ts'], { cwd: dir });
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest });
+  });
+
+  it('a subpath the package does not export fails in one line naming the entries there are (exit 2)', async () => {
+    writeFileSync(join(dir, 'internals.ts'), UNKNOWN_SUBPATH_WORLD);
+    const r = await cli(['run', './internals.ts', '--quiet'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^grapevine: cannot load world file .*internals\.ts: 'grapevine\/internals' is not an entry of grapevine \(its entries: grapevine, grapevine\/analysis, grapevine\/cli, grapevine\/llm, grapevine\/replay, grapevine\/sweep\)$/,
     );
   });
 });

@@ -15,11 +15,11 @@ import {
   readForkParent,
   scanLog,
 } from '../../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('delta-read-index');
 const parent = join(dir, 'parent.ndjson');
 const child = join(dir, 'child.ndjson');

@@ -8,11 +8,11 @@ import { RngStreams } from '../../src/core/index.ts';
 import { NetworkShare, networkFromParams, type WorldNetworkParams } from '../../src/network/index.ts';
 import { continueRun, LogWriter, readForkParent, restoreOnce } from '../../src/replay/index.ts';
 import type { Intervention } from '../../src/world/index.ts';
-import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('restore-once');
 const parent = join(dir, 'parent.ndjson');
 const params = { n: 200, model: 'independent-cascade', p: 0.5, network: 'watts-strogatz', k: 6, beta: 0.01 };

@@ -1,4 +1,4 @@
-// Issue 17, session 10: a fork reads its restore snapshot from the line's bytes (columns
+// Issue 17: a fork reads its restore snapshot from the line's bytes (columns
 // decoded straight into their arrays, see parseSnapshotLine), and a run that ends on a
 // snapshot tick writes its final snapshot from the periodic one's bytes. Neither may change
 // a byte or a digest: a fork without intervention keeps the parent's digest, a delta child
@@ -19,11 +19,12 @@ import {
   readRecordedRun,
   restoreOnce,
 } from '../../src/replay/index.ts';
-import { type Intervention, runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { type Intervention, runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir, verifyInProcess } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { verifyInProcess } from './helpers.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('snapshot-bytes');
 // 30,000 agents: a snapshot line of ~1.2 Mi characters, which the writer writes as bytes
 const params = {

@@ -12,11 +12,11 @@ import {
   parentIndexPath,
   readForkParent,
 } from '../../src/replay/index.ts';
-import { runWorld, type WorldDefinition } from '../../src/world/index.ts';
+import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const def = world as unknown as WorldDefinition;
+const def = world;
 const dir = tempDir('writer-index');
 const BOUND = 'GRAPEVINE_LOG_LINE_BOUND';
 

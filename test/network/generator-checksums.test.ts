@@ -17,7 +17,7 @@ function checksum(t: CsrTopology): string {
   return `${t.size}:${t.edgeCount}:${h.toString(16).padStart(8, '0')}`;
 }
 
-// Recorded from the generators before the typed-array rewrites of session 4 (commit 826c228):
+// Recorded from the generators as they were before their typed-array rewrites (commit 826c228):
 // the same seed must keep giving the same graph, or worlds' digests would change.
 const CASES: [string, () => CsrTopology, string][] = [
   [
@@ -88,8 +88,8 @@ describe('the lattice built from owned edges', () => {
   });
 });
 
-// Recorded from main before the Watts-Strogatz rows were filled in place over the lattice's far
-// ends (session 12): the graph and the network stream's next draw after it, on the `network`
+// Recorded from the blocked build, before the Watts-Strogatz rows were filled in place over the
+// lattice's far ends: the graph and the network stream's next draw after it, on the `network`
 // stream of a run's seed, as worlds build it.
 const WS_RECORDED: [n: number, k: number, beta: number, seed: number, sum: string, next: number][] = [
   [100000, 10, 0.1, 1, '100000:500000:6f7f1999', 0.38133397811962366],

@@ -11,8 +11,8 @@ import {
 import { meanCi } from '../../src/stats/index.ts';
 import { resolveParams, type WorldDefinition } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { cliInProcess } from '../cli/in-process-cli.ts';
-import { hasStack } from '../cli/run-cli.ts';
+import { hasStack } from '../support/cli.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
 
 const SIZES = [300, 500];
 const P = [
@@ -120,7 +120,8 @@ describe('the stochastic block model as a world network (blocks, pIn, pOut)', ()
       pIn: 0.3,
       pOut: 0,
     });
-    const built = (world as WorldDefinition).create({ params, seed: 1, rng: new RngStreams(1) }) as {
+    const def: WorldDefinition = world;
+    const built = def.create({ params, seed: 1, rng: new RngStreams(1) }) as {
       network?: CsrTopology;
     };
     const t = built.network as CsrTopology;

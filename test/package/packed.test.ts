@@ -7,20 +7,13 @@
 // gets a lock file that pins exactly the versions of this checkout's package-lock.json (the
 // production ones, with their integrity hashes) and installs with `npm ci --offline`.
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SUBPATH_WORLD, WILSON_3_OF_10 } from '../cli/subpath-world-fixture.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const exec = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -56,13 +49,8 @@ function projectLock(tarball: string, integrity: string): object {
 let dir: string | undefined;
 let project: string;
 
-// the installed project holds ~190 MB of dependencies: every run used to leave one behind
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 600_000);
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
+  dir = tempDir('pack');
   // dist/ is fresh (test/support/build-fresh.ts): pack it as it is, without a second build.
   const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: ROOT,
@@ -93,6 +81,34 @@ describe('the packed package, installed in a fresh project', () => {
     expect(lib.stdout.trim()).toBe('function');
   });
 
+  it('is a library with subpath entries, each with its types, and no other subpath', async () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'grapevine', 'package.json'), 'utf8'));
+    const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json');
+    expect(subpaths.sort()).toEqual(['./analysis', './cli', './llm', './replay', './sweep']);
+    for (const [sub, name] of [
+      ['analysis', 'wilson'],
+      ['cli', 'Progress'],
+      ['llm', 'decideStructured'],
+      ['replay', 'readLog'],
+      ['sweep', 'runSweep'],
+    ]) {
+      const code = `const m = await import('grapevine/${sub}'); console.log(typeof m.${name})`;
+      const r = await exec(process.execPath, ['--input-type=module', '-e', code], { cwd: project });
+      expect(r.stdout.trim(), sub).toBe('function');
+      expect(readdirSync(join(project, 'node_modules', 'grapevine', 'dist', 'src', 'public'))).toContain(
+        `${sub}.d.ts`,
+      );
+    }
+    const internal = exec(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('grapevine/src/core/rng.js')"],
+      {
+        cwd: project,
+      },
+    );
+    await expect(internal).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
   it('runs a built-in world that reads shipped data (town-square personas)', async () => {
     const bin = join(project, 'node_modules', '.bin', 'grapevine');
     const r = await cli(['run', 'town-square', '--ticks', '2', '--out', 'ts.ndjson', '--json'], {
@@ -115,5 +131,20 @@ describe('the packed package, installed in a fresh project', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ world: 'bounded-confidence', ticks: 30 });
     // `check` type-checks the file with TypeScript: ~10 CPU-s, past a minute on a loaded machine
+  }, 300_000);
+
+  it("checks and runs a user's world file that imports subpath entries", async () => {
+    writeFileSync(join(project, 'subpaths.ts'), SUBPATH_WORLD);
+    const bin = join(project, 'node_modules', '.bin', 'grapevine');
+    const check = await cli(['check', './subpaths.ts'], { cwd: project, bin: bin });
+    expect(check).toMatchObject({ code: 0, stderr: '' });
+    const run = await cli(['run', './subpaths.ts', '--ticks', '1', '--out', 'sp.ndjson', '--json'], {
+      cwd: project,
+      bin: bin,
+    });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const { summary } = JSON.parse(run.stdout);
+    expect(summary.lo).toBeCloseTo(WILSON_3_OF_10.lo, 4);
+    expect(summary.shared).toBe(true);
   }, 300_000);
 });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  judgeFrequency,
-  judgeMean,
-  type Message,
-  replicateStats,
-  runBattery,
-  type StepContext,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import type { Message, StepContext, WorldDefinition } from '../../src/index.ts';
+import { judgeFrequency, judgeMean, replicateStats, runBattery } from '../../src/public/analysis.ts';
 import { world as epidemic } from '../../worlds/epidemic/index.ts';
 import { epidemicValidationCases } from '../../worlds/epidemic/validation.ts';
 import { world as rumor } from '../../worlds/rumor/index.ts';
@@ -56,7 +49,7 @@ describe('grapevine validate --quick', () => {
   it('fails a Maki–Thompson whose spreaders never stop', async () => {
     // the responder never says it already knew: tellers go on for ever, everyone hears
     const broken = variant(
-      rumor as unknown as WorldDefinition,
+      rumor,
       (p) => p,
       (i) => {
         const respond = i.respond!;
@@ -79,7 +72,7 @@ describe('grapevine validate --quick', () => {
   }, 300_000);
 
   it('fails an SIR whose transmission probability is twice what it should be', async () => {
-    const broken = variant(epidemic as unknown as WorldDefinition, (p) => ({
+    const broken = variant(epidemic, (p) => ({
       ...p,
       beta: Math.min(1, 2 * (p.beta as number)),
     }));

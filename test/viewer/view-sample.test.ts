@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleNetwork } from '../../src/cli/view-sample.ts';
+import { sampleNetwork } from '../../src/cli/commands/view/view-sample.ts';
 import { ringLattice } from '../../src/network/index.ts';
 
 describe('the viewer network sample', () => {

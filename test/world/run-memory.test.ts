@@ -9,9 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXECUTOR_BYTES_PER_AGENT, LLM_BYTES_PER_AGENT_TICK } from '../../src/world/index.ts';
-import { BIN, cleanEnv, cli, tempDir } from '../cli/run-cli.ts';
+import { BIN, cleanEnv, cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-run-memory-');
+const dir = tempDir('run-memory');
 const PRELOAD = join(dir, 'live-memory.cjs');
 writeFileSync(
   PRELOAD,

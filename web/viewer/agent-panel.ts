@@ -1,4 +1,4 @@
-import type { AgentDetail, ViewModel } from '../../src/cli/view-types.ts';
+import type { AgentDetail, ViewModel } from '../../src/cli/commands/view/view-types.ts';
 
 function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,4 +1,4 @@
-import type { ViewModel } from '../../src/cli/view-types.ts';
+import type { ViewModel } from '../../src/cli/commands/view/view-types.ts';
 
 /** The names of the asymmetry classes of {@link knowsClass} (the first two items with provenance). */
 export function knowsLabels(model: ViewModel): string[] {

@@ -1,4 +1,4 @@
-import type { AgentDetail, ViewModel } from '../../src/cli/view-types.ts';
+import type { AgentDetail, ViewModel } from '../../src/cli/commands/view/view-types.ts';
 import { agentPanel } from './agent-panel.ts';
 import { knowsClass, knowsColour, knowsLabels } from './knows.ts';
 import { lineChart } from './line-chart.ts';

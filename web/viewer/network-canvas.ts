@@ -1,4 +1,4 @@
-import type { ViewModel } from '../../src/cli/view-types.ts';
+import type { ViewModel } from '../../src/cli/commands/view/view-types.ts';
 
 /**
  * Draws the sampled network on a canvas: edges in light grey, each agent a dot in the colour

@@ -1,4 +1,5 @@
-import { judgeMean, runWorld, type ValidationCase, type WorldDefinition } from '../../src/index.ts';
+import { runWorld, type WorldDefinition } from '../../src/index.ts';
+import { judgeMean, type ValidationCase } from '../../src/public/analysis.ts';
 import { giantFraction } from '../rumor/theory.ts';
 import { world as epidemicWorld } from './index.ts';
 
@@ -38,8 +39,6 @@ function sirCase(world: WorldDefinition, r0: number, n: number, quick: boolean):
 }
 
 /** The epidemic world's validation cases; `world` may be a variant (tests break it on purpose). */
-export function epidemicValidationCases(
-  world: WorldDefinition = epidemicWorld as unknown as WorldDefinition,
-): ValidationCase[] {
+export function epidemicValidationCases(world: WorldDefinition = epidemicWorld): ValidationCase[] {
   return [sirCase(world, 0.5, 3000, true), sirCase(world, 1.5, 3000, true), sirCase(world, 2.5, 3000, true)];
 }

@@ -1,13 +1,5 @@
-import {
-  type Json,
-  RunError,
-  type RunResult,
-  runWorld,
-  type Topology,
-  type ValidationCase,
-  type ValidationOutcome,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import { type Json, RunError, type RunResult, runWorld, type Topology } from '../../src/index.ts';
+import type { ValidationCase, ValidationOutcome } from '../../src/public/analysis.ts';
 import { world } from './index.ts';
 import { equalWeights, friedkinJohnsenSteadyState, leftPerron, secondEigenvalue } from './theory.ts';
 import { voterCase } from './voter-validation.ts';
@@ -35,7 +27,7 @@ async function runReplicate(
   seed: number,
 ): Promise<Replicate> {
   let start: Omit<Replicate, 'result'> | undefined;
-  const result = await runWorld(def as unknown as WorldDefinition, {
+  const result = await runWorld(def, {
     params,
     seed,
     ticks: MAX_TICKS,

@@ -1,11 +1,5 @@
-import {
-  type Json,
-  RunError,
-  runWorld,
-  type ValidationCase,
-  type ValidationOutcome,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import { type Json, RunError, runWorld, type WorldDefinition } from '../../src/index.ts';
+import type { ValidationCase, ValidationOutcome } from '../../src/public/analysis.ts';
 import { world } from './index.ts';
 
 const AGENTS = 100;
@@ -53,7 +47,7 @@ function judge(wins: number[]): ValidationOutcome {
  * degree-regular network the degree-weighted share, which decides in general, equals s).
  * `def` is the opinion world unless a test passes a variant.
  */
-export function voterCase(def: WorldDefinition = world as unknown as WorldDefinition): ValidationCase {
+export function voterCase(def: WorldDefinition = world): ValidationCase {
   return {
     id: 'voter-exit-probability',
     model: 'Voter model (Clifford & Sudbury 1973; Holley & Liggett 1975)',

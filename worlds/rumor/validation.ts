@@ -1,10 +1,5 @@
-import {
-  judgeFrequency,
-  judgeMean,
-  runWorld,
-  type ValidationCase,
-  type WorldDefinition,
-} from '../../src/index.ts';
+import { runWorld, type WorldDefinition } from '../../src/index.ts';
+import { judgeFrequency, judgeMean, type ValidationCase } from '../../src/public/analysis.ts';
 import { world as rumorWorld } from './index.ts';
 import { giantFraction, neverHeardLimit, wattsCascadeRatio } from './theory.ts';
 
@@ -136,9 +131,7 @@ function wattsCase(
 }
 
 /** The rumour world's validation cases; `world` may be a variant (tests break it on purpose). */
-export function rumorValidationCases(
-  world: WorldDefinition = rumorWorld as unknown as WorldDefinition,
-): ValidationCase[] {
+export function rumorValidationCases(world: WorldDefinition = rumorWorld): ValidationCase[] {
   return [
     pairwiseCase(world, 'maki-thompson', 5000, true),
     pairwiseCase(world, 'daley-kendall', 5000, true),

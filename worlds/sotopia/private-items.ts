@@ -1,5 +1,5 @@
 import type { PrivateItem } from '../../src/index.ts';
-import { normalizeText } from '../../src/index.ts';
+import { normalizeText } from '../../src/public/analysis.ts';
 import type { Episode } from './episode.ts';
 import { type MarkupSegment, parseMarkup, plainText, renderFor, tidy } from './markup.ts';
 import type { Protocol } from './params.ts';

@@ -1,4 +1,6 @@
-import { LogFormatError, readLog, type SurveyAnswer, type TokenLogprob } from '../../src/index.ts';
+import type { SurveyAnswer } from '../../src/public/analysis.ts';
+import type { TokenLogprob } from '../../src/public/llm.ts';
+import { LogFormatError, readLog } from '../../src/public/replay.ts';
 import { logprobShares } from './logprob-shares.ts';
 import { promptLines, type SurveyPhase } from './prompt.ts';
 import { type ReplySpec, readReply } from './reply.ts';

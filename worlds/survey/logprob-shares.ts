@@ -1,4 +1,4 @@
-import type { TokenLogprob } from '../../src/index.ts';
+import type { TokenLogprob } from '../../src/public/llm.ts';
 
 /** Alternatives asked for at each token: OpenAI's maximum `top_logprobs`. */
 export const TOP_LOGPROBS = 20;

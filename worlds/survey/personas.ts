@@ -1,4 +1,4 @@
-import { ConfigError, type SeededStream, z } from '../../src/index.ts';
+import { ConfigError, type Rng, z } from '../../src/index.ts';
 import { parseRows, readTableFile, type TableFile } from './table-file.ts';
 
 /** A respondent's persona: attributes (`gender: female`) and an optional free-text description. */
@@ -55,7 +55,7 @@ function describe(p: { attributes: Record<string, string>; description?: string 
 }
 
 /** Draws an index with probability proportional to `weights` (which sum to more than 0). */
-function drawWeighted(weights: readonly number[], total: number, rng: SeededStream): number {
+function drawWeighted(weights: readonly number[], total: number, rng: Rng): number {
   let u = rng.next() * total;
   for (let k = 0; k < weights.length; k++) {
     u -= weights[k];
@@ -64,7 +64,7 @@ function drawWeighted(weights: readonly number[], total: number, rng: SeededStre
   return weights.length - 1;
 }
 
-function sampleMarginals(file: TableFile, n: number, rng: SeededStream): Persona[] {
+function sampleMarginals(file: TableFile, n: number, rng: Rng): Persona[] {
   const rows = parseRows(file, marginalRow, HINTS.marginals);
   const attrs = new Map<string, { values: string[]; shares: number[] }>();
   for (const r of rows) {
@@ -97,7 +97,7 @@ export function loadPersonas(
   path: string,
   mode: PersonaMode,
   n: number,
-  rng: SeededStream,
+  rng: Rng,
 ): { personas: Persona[]; file: TableFile } {
   const file = readTableFile(path);
   if (mode === 'marginals') return { personas: sampleMarginals(file, n, rng), file };

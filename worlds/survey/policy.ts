@@ -1,14 +1,13 @@
-import {
-  type Decision,
-  decideStructured,
-  type Json,
-  type LlmPort,
-  type OutgoingMessage,
-  type RngStreams,
-  type StepContext,
-  type Topology,
-  type z,
+import type {
+  Decision,
+  Json,
+  OutgoingMessage,
+  RngStreams,
+  StepContext,
+  Topology,
+  z,
 } from '../../src/index.ts';
+import { decideStructured, type LlmPort } from '../../src/public/llm.ts';
 import type { SurveyItem } from './items.ts';
 import { TOP_LOGPROBS } from './logprob-shares.ts';
 import type { SurveyParams } from './params.ts';

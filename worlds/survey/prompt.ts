@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/index.ts';
+import type { ChatMessage } from '../../src/public/llm.ts';
 import type { SurveyItem } from './items.ts';
 import type { Persona } from './personas.ts';
 import type { ReplySpec } from './reply.ts';

@@ -1,4 +1,5 @@
-import { parseJsonLenient, z } from '../../src/index.ts';
+import { z } from '../../src/index.ts';
+import { parseJsonLenient } from '../../src/public/llm.ts';
 
 /** What a reply to one question must hold: the item's kind, option ids, bounds, the elicitation. */
 export interface ReplySpec {

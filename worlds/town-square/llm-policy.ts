@@ -1,16 +1,12 @@
+import { type Decision, type Json, type OutgoingMessage, type StepContext, z } from '../../src/index.ts';
 import {
-  type Decision,
   decideStructured,
   emptyMemory,
   fitToBudget,
-  type Json,
   type MemoryStreamState,
-  type OutgoingMessage,
   recall,
   remember,
-  type StepContext,
-  z,
-} from '../../src/index.ts';
+} from '../../src/public/llm.ts';
 import { takeInbox } from './observe.ts';
 import { ACTIONS, buildPrompt } from './prompt.ts';
 import { contactsOf, ITEM_HANDLES, type Town } from './town.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/index.ts';
+import type { ChatMessage } from '../../src/public/llm.ts';
 import type { Resident } from './cast.ts';
 
 /** What one LLM agent may see when it decides: its own profile, what it knows, its memories, its contacts. */

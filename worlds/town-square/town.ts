@@ -1,4 +1,5 @@
-import type { FallbackCounter, LlmPort, Topology } from '../../src/index.ts';
+import type { Topology } from '../../src/index.ts';
+import type { FallbackCounter, LlmPort } from '../../src/public/llm.ts';
 import type { Resident } from './cast.ts';
 import { TOWN_ITEMS, type TownItem } from './items.ts';
 import { townAgent } from './machine.ts';

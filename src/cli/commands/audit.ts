@@ -6,16 +6,11 @@ import { readHeader } from '../../replay/index.ts';
 import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { type InputFileFlags, inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine audit`. */
-export interface AuditCommandOptions {
+export interface AuditCommandOptions extends LogWorldOptions {
   json?: boolean;
-  /** The world file that wrote the logs (never taken from a log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 /** The audit of one log. */

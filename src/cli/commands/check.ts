@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WorldNotFoundError } from '../../core/index.ts';
 import { checkWorld, isWorldDefinition } from '../../world/index.ts';
-import { typeCheckWorld } from '../type-check-world.ts';
 import { importWorldFile } from '../world-file-import.ts';
+import { typeCheckWorld } from './check/type-check-world.ts';
 
 /** Options of `grapevine check`. */
 export interface CheckCommandOptions {

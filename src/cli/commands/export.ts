@@ -11,22 +11,17 @@ import {
 } from '../../report/index.ts';
 import { type InputFileFlags, namesInputFile } from '../load-world.ts';
 import { layoutOfLog } from '../log-layout.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 import { checkOutputFile, removeOnExit, writeOutput } from '../output-file.ts';
 
 /** Options of `grapevine export`. */
-export interface ExportCommandOptions {
+export interface ExportCommandOptions extends LogWorldOptions {
   what?: string;
   format?: string;
   out?: string;
   quiet?: boolean;
   /** Replace an existing output file. */
   force?: boolean;
-  /** The world file that wrote the log, when it is not built in. */
-  world?: string;
-  /** `--network-file FILE`: the network file the run read (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;

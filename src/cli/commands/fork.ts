@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkBatchSize, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
+import type { LlmResponder } from '../../llm-server/index.ts';
 import {
   type ChildFactory,
   continueRun,
@@ -18,11 +19,12 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
-import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import type { ForkBatchOptions } from '../fork-batch.ts';
-import { checkForkParams } from '../fork-params.ts';
+import { intFlag, positiveIntFlag } from '../flags.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 import { checkOutputFile, publishOutput, stagingPath } from '../output-file.ts';
+import type { ForkBatchOptions } from './fork/fork-batch.ts';
+import { checkForkParams } from './fork/fork-params.ts';
 
 // The LLM session, the YAML reader of intervention files and the worker pool are loaded
 // only when a fork needs them: a rule world's single fork then compiles ~0.5 MB less of
@@ -30,7 +32,7 @@ import { checkOutputFile, publishOutput, stagingPath } from '../output-file.ts';
 const llmSession = () => import('../llm-session.ts');
 
 /** Options of `grapevine fork`. */
-export interface ForkCommandOptions extends LlmFlags {
+export interface ForkCommandOptions extends LlmFlags, LogWorldOptions {
   at?: string;
   intervene?: string[];
   set?: string[];
@@ -42,12 +44,6 @@ export interface ForkCommandOptions extends LlmFlags {
   force?: boolean;
   /** Copy the parent's past into each child instead of naming the parent (delta child). */
   standalone?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
   /** Worker threads of a batch (default 1: the children one after another in this thread). */
   workers?: string;
 }
@@ -62,6 +58,8 @@ interface ForkPlan {
   ownsRecorded?: boolean;
   /** A batch's children of this tick, restored once (see restoreOnce); a rule world only. */
   shared?: ChildFactory;
+  /** A world file's responders for the shipped local LLM server. */
+  responders?: readonly LlmResponder[];
 }
 
 /** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
@@ -78,9 +76,10 @@ async function forkOne(
   const base = { def, recorded, path, atTick, out, interventions, layout, ownsRecorded };
   if (plan.shared) return plan.shared.fork({ out, interventions, layout, wall });
   if (!def.needsLlm) return continueRun({ ...base, wall });
-  const { openContinuationLlm } = await llmSession();
+  const { openContinuationLlm, shippedServerStarter } = await llmSession();
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
+    localServer: shippedServerStarter(plan.responders),
   });
   try {
     return await continueRun({
@@ -165,7 +164,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     });
   const interventions: Intervention[] = [];
   if (opts.intervene?.length) {
-    const { readInterventions } = await import('../interventions-file.ts');
+    const { readInterventions } = await import('./fork/interventions-file.ts');
     // one at a time: spreading 200,000 of them as arguments overflows the stack
     for (const file of opts.intervene) for (const iv of readInterventions(file)) interventions.push(iv);
   }
@@ -191,9 +190,9 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
-  const { recorded, def } = await readAndCheckParent(path, ticks, set, opts);
+  const { recorded, def, responders } = await readAndCheckParent(path, ticks, set, opts);
   const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
-  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout });
+  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout, responders });
   if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
@@ -211,7 +210,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   for (const c of todo) mkdirSync(dirname(c.out), { recursive: true });
   // with --workers N > 1 the children run on the worker pool; otherwise one after another
   // here: a pool thread costs ~2 CPU s to start (it loads the engine and reads the parent),
-  // more than a short child (bench/fork-batch-pool.ts)
+  // more than a short child (bench/studies/fork-batch-pool.ts)
   const pooled = Math.min(workers ?? 1, todo.length) > 1;
   const children: Record<string, Json>[] = pooled
     ? await pooledBatch(
@@ -226,6 +225,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
           ...inputFileOptions(opts),
         },
         def.needsLlm ? opts : undefined,
+        responders,
       )
     : [];
   let shared: ChildFactory | undefined;
@@ -249,12 +249,13 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
 async function pooledBatch(
   o: ForkBatchOptions,
   flags: LlmFlags | undefined,
+  responders: readonly LlmResponder[] | undefined,
 ): Promise<Record<string, Json>[]> {
-  const { runForkBatch } = await import('../fork-batch.ts');
+  const { runForkBatch } = await import('./fork/fork-batch.ts');
   if (!flags) return runForkBatch(o);
   const { openBatchLlm } = await import('../batch-llm.ts');
   const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;
-  const llm = await openBatchLlm({ ...flags, model });
+  const llm = await openBatchLlm({ ...flags, model }, process.env, responders);
   try {
     return await runForkBatch({ ...o, llm: llm.flags });
   } finally {
@@ -290,12 +291,12 @@ async function readAndCheckParent(
   ticks: readonly number[],
   set: Record<string, unknown>,
   opts: ForkCommandOptions,
-): Promise<{ recorded: RecordedRun; def: WorldDefinition }> {
+): Promise<{ recorded: RecordedRun; def: WorldDefinition; responders?: readonly LlmResponder[] }> {
   const hadIndex = existsSync(parentIndexPath(path));
   try {
     const recorded = await readForkParent(path, ticks);
     for (const t of ticks) endOfTick(recorded, t);
-    const { def } = await loadWorldFromHeader(recorded.header, {
+    const { def, responders } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,
       logPath: path,
       ...inputFileOptions(opts),
@@ -313,7 +314,7 @@ async function readAndCheckParent(
         ...opts,
         model: opts.model ?? (recorded.header.llm as { model: string }).model,
       });
-    return { recorded, def };
+    return { recorded, def, responders };
   } catch (err) {
     if (!hadIndex) dropParentIndex(path);
     throw err;

@@ -11,19 +11,14 @@ import {
 import { type EngineState, runWorld, type WorldDefinition } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine inspect`. */
-export interface InspectCommandOptions {
+export interface InspectCommandOptions extends LogWorldOptions {
   agent?: string;
   at?: string;
   json?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 /**

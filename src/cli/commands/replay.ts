@@ -2,20 +2,15 @@ import { UsageError } from '../../core/index.ts';
 import { readRecordedRun, rerunLog } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 import { Progress } from '../progress.ts';
 import { replayServices } from '../replay-services.ts';
 
 /** Options of `grapevine replay`. */
-export interface ReplayCommandOptions {
+export interface ReplayCommandOptions extends LogWorldOptions {
   verify?: boolean;
   json?: boolean;
   quiet?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 /** `grapevine replay <log> --verify`: reruns a log and proves it reproduces it. */

@@ -2,19 +2,14 @@ import { UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
-import { openContinuationLlm } from '../llm-session.ts';
+import { openContinuationLlm, shippedServerStarter } from '../llm-session.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine resume`. */
-export interface ResumeCommandOptions extends LlmFlags {
+export interface ResumeCommandOptions extends LlmFlags, LogWorldOptions {
   json?: boolean;
   quiet?: boolean;
-  /** The world file that wrote the log (never taken from the log itself). */
-  world?: string;
-  /** The network file the run read, where its recorded path does not lead (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 /**
@@ -31,7 +26,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   }
   // A run killed before its tick-0 line is resumed from its header (at = -1).
   const at = lastTick(recorded);
-  const { def } = await loadWorldFromHeader(recorded.header, {
+  const { def, responders } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
     ...inputFileOptions(opts),
@@ -39,7 +34,9 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
   if (def.needsLlm) {
-    const llm = await openContinuationLlm(recorded, at, opts);
+    const llm = await openContinuationLlm(recorded, at, opts, process.env, {
+      localServer: shippedServerStarter(responders),
+    });
     services = llm.services;
     close = () => llm.close();
   }

@@ -1,19 +1,14 @@
 import { UsageError } from '../../core/index.ts';
 import { intFlag, positiveIntFlag } from '../flags.ts';
-import { buildViewData } from '../view-model.ts';
-import { startViewServer, viewerBundleDir } from '../view-server.ts';
+import type { LogWorldOptions } from '../log-world-options.ts';
+import { buildViewData } from './view/view-model.ts';
+import { startViewServer, viewerBundleDir } from './view/view-server.ts';
 
 /** Options of `grapevine view`. */
-export interface ViewCommandOptions {
+export interface ViewCommandOptions extends LogWorldOptions {
   port?: string;
   /** Most agents drawn (default 2000). */
   maxNodes?: string;
-  /** The world file that wrote the log, when it is not built in. */
-  world?: string;
-  /** `--network-file FILE`: the network file the run read (sha256 checked). */
-  networkFile?: string;
-  /** `--input PARAM=FILE`: files the run read (sha256 checked). */
-  input?: string[];
 }
 
 /**

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type Json, runWorld, type WorldDefinition } from '../../../src/index.ts';
+import { ConfigError, type Json, runWorld } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { loadTrustWeights } from '../../../worlds/opinion/trust-weights.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-opinion-inputs-'));
+const dir = tempDir('opinion-inputs');
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -15,7 +15,7 @@ function file(name: string, text: string): string {
 }
 
 async function failure(params: Record<string, Json>): Promise<ConfigError> {
-  const err = await runWorld(world as unknown as WorldDefinition, { params, ticks: 1 }).catch((e) => e);
+  const err = await runWorld(world, { params, ticks: 1 }).catch((e) => e);
   expect(err).toBeInstanceOf(ConfigError);
   expect(err.exitCode).toBe(2);
   return err as ConfigError;
@@ -52,7 +52,7 @@ describe('trust weights file', () => {
   it('accepts rows that sum to 1 within 1e-9 only', async () => {
     const near = file('near.csv', '0,0,0.5\n0,1,0.5000000005\n1,1,1\n');
     await expect(
-      runWorld(world as unknown as WorldDefinition, {
+      runWorld(world, {
         params: { weights: 'file', weightsFile: near },
         ticks: 1,
       }),

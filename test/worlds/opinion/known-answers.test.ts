@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Json, runWorld, type WorldDefinition } from '../../../src/index.ts';
+import { type Json, runWorld } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { countClusters } from '../../../worlds/opinion/metrics.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-opinion-'));
+const dir = tempDir('opinion');
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -20,7 +20,7 @@ const W = file('w.csv', 'i,j,w\n0,0,0.5\n0,1,0.5\n1,0,0.25\n1,1,0.5\n1,2,0.25\n2
 const X0 = file('x0.csv', '0,1\n1,0\n2,0\n');
 
 async function opinionsAfter(ticks: number, params: Record<string, Json>): Promise<Record<string, Json>> {
-  const r = await runWorld(world as unknown as WorldDefinition, {
+  const r = await runWorld(world, {
     params: { reportOpinions: true, tolerance: 1e-15, ...params },
     ticks,
   });
@@ -96,7 +96,7 @@ describe('opinion world: hand-computed answers on 3 agents', () => {
     const two = await opinionsAfter(2, p);
     expect(two.finalOpinions).toEqual([0.25, 0.25, 0.25]);
     expect(two.clusters).toBe(1);
-    const r = await runWorld(world as unknown as WorldDefinition, { params: p, ticks: 100 });
+    const r = await runWorld(world, { params: p, ticks: 100 });
     expect(r.reason).toBe('converged');
     expect(r.ticks).toBe(3);
   });

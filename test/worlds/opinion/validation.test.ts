@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorldDefinition, WorldInstance } from '../../../src/index.ts';
+import type { WorldInstance } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import {
   degrootCase,
@@ -59,7 +59,7 @@ describe('the battery can fail', () => {
     expect(o.pass).toBe(true);
     // a responder that always claims opinion 1: opinion 1 wins every replicate
     const biased = broken({ respond: (ctx) => ctx.reply('say', undefined, 1) });
-    const b = await voterCase(biased as unknown as WorldDefinition).run({ seed: 1, replicates: 1 });
+    const b = await voterCase(biased).run({ seed: 1, replicates: 1 });
     expect(b.pass).toBe(false);
   }, 120_000);
 });

@@ -1,4 +1,5 @@
-import { type CommandOutput, PROCESS_OUTPUT, UsageError } from '../../../src/index.ts';
+import { UsageError } from '../../../src/index.ts';
+import { type CommandOutput, PROCESS_OUTPUT } from '../../../src/public/cli.ts';
 import { importSotopia } from '../importer.ts';
 
 /** Options of `grapevine sotopia import`. */

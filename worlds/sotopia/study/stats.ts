@@ -1,4 +1,4 @@
-import { meanCi, pairedTTest as pairedT } from '../../../src/index.ts';
+import { meanCi, pairedTTest as pairedT } from '../../../src/public/analysis.ts';
 
 /** Mean, standard error and n of a sample; `mean` is null when empty, `se` when n < 2. */
 export interface MeanSe {

@@ -9,9 +9,9 @@ import {
   meanPairwiseCosineDistanceCi,
   type Turn,
   transcriptFromLog,
-} from '../../../src/index.ts';
+} from '../../../src/public/analysis.ts';
 import type { Mode } from '../views.ts';
-import type { EpisodeResult } from './report.ts';
+import type { EpisodeResult } from './report-rows.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

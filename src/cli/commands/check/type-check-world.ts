@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One compiler diagnostic, as `file:line:col: error TSnnnn: message`. */
+export type TypeProblem = string;
+
+/**
+ * The public type declarations of the running engine, as TypeScript `paths`: `grapevine` is
+ * dist/src/index.d.ts and `grapevine/<name>` dist/src/public/<name>.d.ts (src/index.ts and
+ * src/public/<name>.ts from the sources).
+ */
+function publicTypes(): Record<string, string[]> {
+  const src = fileURLToPath(new URL('../../../', import.meta.url));
+  const ext = existsSync(join(src, 'index.d.ts')) ? '.d.ts' : '.ts';
+  return { grapevine: [join(src, `index${ext}`)], 'grapevine/*': [join(src, 'public', `*${ext}`)] };
+}
+
+/**
+ * Type-checks a user's world file (strict, ESM, NodeNext) with the TypeScript compiler,
+ * the bare specifier `grapevine` and its subpaths mapped to this engine's public types. The compiler is
+ * loaded here only (`grapevine check`), never at CLI start-up.
+ */
+export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
+  const ts = (await import('typescript')).default;
+  const options: import('typescript').CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2023.d.ts'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    allowJs: true,
+    checkJs: /\.[mc]?js$/.test(path),
+    resolveJsonModule: true,
+    esModuleInterop: true,
+    paths: publicTypes(),
+    typeRoots: typeRoots(path),
+  };
+  const program = ts.createProgram([path], options);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.category === ts.DiagnosticCategory.Error)
+    .map((d) => {
+      const text = ts.flattenDiagnosticMessageText(d.messageText, '\n  ');
+      if (!d.file || d.start === undefined) return `error TS${d.code}: ${text}`;
+      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+      return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
+    });
+}
+
+/** Where @types packages are looked up: the world's own folders, and this engine's (for node). */
+function typeRoots(path: string): string[] {
+  const roots: string[] = [];
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    roots.push(`${dir}/node_modules/@types`);
+    if (dirname(dir) === dir) break;
+  }
+  try {
+    const nodeTypes = createRequire(import.meta.url).resolve('@types/node/package.json');
+    roots.push(dirname(dirname(nodeTypes)));
+  } catch {
+    // @types/node is a development dependency: an installed grapevine may not have it.
+  }
+  return roots.filter((r) => existsSync(r));
+}
