@@ -190,7 +190,12 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
-  const { recorded, def, responders } = await readAndCheckParent(path, ticks, set, opts);
+  const { recorded, def, responders } = await readAndCheckParent(
+    path,
+    ticks,
+    paramsSetBy(interventions),
+    opts,
+  );
   const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
   const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout, responders });
   if (single) {
@@ -286,6 +291,19 @@ function report(result: Record<string, unknown>, opts: ForkCommandOptions): void
  * parameters, the LLM flags of a world that needs an LLM). A verification index that this read created is removed again when a check
  * fails, so a refused fork leaves nothing behind.
  */
+/**
+ * Every parameter the fork's interventions set (`--set` and `params` interventions of an
+ * --intervene file alike): all follow the same rules, so a file cannot record a change the
+ * world never applies.
+ */
+function paramsSetBy(interventions: readonly Intervention[]): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const iv of interventions)
+    if (iv.type === 'params')
+      for (const [k, v] of Object.entries((iv as { set: Record<string, unknown> }).set)) set[k] = v;
+  return set;
+}
+
 async function readAndCheckParent(
   path: string,
   ticks: readonly number[],
