@@ -37,7 +37,7 @@ export function checkOutputFile(out: string, force: boolean | undefined, flag = 
 }
 
 const pending = new Set<string>();
-let hooked = false;
+let unhook: (() => void) | undefined;
 
 function removePending(): void {
   for (const p of pending) rmSync(p, { force: true });
@@ -45,27 +45,50 @@ function removePending(): void {
 }
 
 /**
- * Removes the registered temporary files when the process exits, and on SIGINT/SIGTERM when
- * no other handler (a run that stops at a tick boundary) is listening: then the signal ends
- * the process as it would have, after the removal.
+ * While temporary files are registered, removes them when the process exits, and on
+ * SIGINT/SIGTERM when no other handler (a run that stops at a tick boundary) is listening:
+ * then the signal ends the process as it would have, after the removal. The handlers are
+ * taken off once no temporary file is left (a command run in-process leaves none behind).
  */
 function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', removePending);
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    if (process.listenerCount(sig) > 0) continue;
-    process.once(sig, () => {
-      removePending();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    });
-  }
+  if (unhook) return;
+  const onSignal = (sig: NodeJS.Signals) => {
+    removePending();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  const signals = (['SIGINT', 'SIGTERM'] as const).filter((sig) => process.listenerCount(sig) === 0);
+  process.on('exit', removePending);
+  for (const sig of signals) process.on(sig, onSignal);
+  unhook = () => {
+    process.off('exit', removePending);
+    for (const sig of signals) process.off(sig, onSignal);
+    unhook = undefined;
+  };
 }
 
-/** Registers a temporary file (or one a library writes beside it) for removal on exit. */
-export function removeOnExit(path: string): void {
+/** Forgets a temporary file (removed or published); the exit hooks go with the last one. */
+function forget(path: string): void {
+  pending.delete(path);
+  if (pending.size === 0) unhook?.();
+}
+
+/** Removes a temporary file now (if it is still there) and forgets it. */
+export function discardTemporary(path: string): void {
+  rmSync(path, { force: true });
+  forget(path);
+}
+
+/**
+ * Registers a temporary file (or one a library writes beside it) for removal on exit;
+ * returns the function that removes it now and forgets it.
+ */
+export function removeOnExit(path: string): () => void {
   hookExit();
   pending.add(path);
+  return () => {
+    rmSync(path, { force: true });
+    forget(path);
+  };
 }
 
 /** A temporary path beside `out`, with the same name ending (so `.gz` still means gzip), removed on exit. */
@@ -96,7 +119,7 @@ export function publishOutput(staging: string, out: string, force: boolean | und
     }
   } finally {
     rmSync(staging, { force: true });
-    pending.delete(staging);
+    forget(staging);
   }
 }
 
@@ -118,7 +141,7 @@ export async function writeOutput<T>(
     return result;
   } finally {
     rmSync(staging, { force: true });
-    pending.delete(staging);
+    forget(staging);
   }
 }
 

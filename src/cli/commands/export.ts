@@ -62,8 +62,12 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
   if (opts.world !== undefined || namesInputFile(opts)) await layoutOfLog(path, opts.world, opts);
   const rows = await writeOutput(out, opts.force, async (staging) => {
-    removeOnExit(`${staging}.part`); // the table writer's own temporary file
-    return writeTable(await table(path, what, opts.world, opts), format, staging);
+    const part = removeOnExit(`${staging}.part`); // the table writer's own temporary file
+    try {
+      return await writeTable(await table(path, what, opts.world, opts), format, staging);
+    } finally {
+      part();
+    }
   });
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;

@@ -1,5 +1,11 @@
 import { flattenLog } from '../../replay/index.ts';
-import { checkOutputFile, publishOutput, removeOnExit, stagingPath } from '../output-file.ts';
+import {
+  checkOutputFile,
+  discardTemporary,
+  publishOutput,
+  removeOnExit,
+  stagingPath,
+} from '../output-file.ts';
 
 /** Options of `grapevine flatten`. */
 export interface FlattenCommandOptions {
@@ -20,9 +26,15 @@ export async function flattenCommand(path: string, opts: FlattenCommandOptions):
   // in place, flattenLog renames its own temporary file over the child; to --out, it writes a
   // staging file that is then published (one of two flattens racing to one --out wins)
   const target = opts.out === undefined ? path : stagingPath(opts.out);
-  removeOnExit(`${target}.tmp-${process.pid}`); // flattenLog's temporary file, if the process is stopped
-  const summary = await flattenLog(path, target);
-  if (opts.out !== undefined) publishOutput(target, opts.out, opts.force);
+  const tmp = removeOnExit(`${target}.tmp-${process.pid}`); // flattenLog's temporary file, if the process is stopped
+  let summary: Awaited<ReturnType<typeof flattenLog>>;
+  try {
+    summary = await flattenLog(path, target);
+    if (opts.out !== undefined) publishOutput(target, opts.out, opts.force);
+  } finally {
+    tmp();
+    if (opts.out !== undefined) discardTemporary(target);
+  }
   const result = {
     log: out,
     child: path,

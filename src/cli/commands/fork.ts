@@ -22,7 +22,7 @@ import {
 import { intFlag, positiveIntFlag } from '../flags.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
-import { checkOutputFile, publishOutput, stagingPath } from '../output-file.ts';
+import { checkOutputFile, discardTemporary, publishOutput, stagingPath } from '../output-file.ts';
 import type { ForkBatchOptions } from './fork/fork-batch.ts';
 import { checkForkParams } from './fork/fork-params.ts';
 
@@ -204,8 +204,13 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     // written beside --out and published in one step: of two forks racing to one --out, one wins
     mkdirSync(dirname(opts.out), { recursive: true });
     const staging = stagingPath(opts.out);
-    const r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, staging, ivs, opts);
-    publishOutput(staging, opts.out, opts.force);
+    let r: Awaited<ReturnType<typeof forkOne>>;
+    try {
+      r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, staging, ivs, opts);
+      publishOutput(staging, opts.out, opts.force);
+    } finally {
+      discardTemporary(staging);
+    }
     report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }

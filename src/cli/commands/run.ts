@@ -173,7 +173,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     await llm?.close();
   }
   const wallMs = Date.now() - started;
-  const llmWarning = llm ? session?.checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
+  const llmWarning = llm
+    ? session?.checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks), llm.unreachable?.())
+    : undefined;
   if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);
   const llmSummary = llm
     ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
