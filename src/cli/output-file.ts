@@ -1,4 +1,4 @@
-import { linkSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../core/index.ts';
 import { checkOutPath } from './flags.ts';
@@ -91,8 +91,38 @@ export function removeOnExit(path: string): () => void {
   };
 }
 
-/** A temporary path beside `out`, with the same name ending (so `.gz` still means gzip), removed on exit. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the staging files (and their own temporary files) of killed writers of `out`. */
+function removeStaleStaging(out: string): void {
+  const prefix = `.${basename(out)}.grapevine-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(out));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+      rmSync(join(dirname(out), name), { force: true });
+  }
+}
+
+/**
+ * A temporary path beside `out`, with the same name ending (so `.gz` still means gzip),
+ * removed on exit; the staging files of killed writers of `out` are removed first.
+ */
 export function stagingPath(out: string): string {
+  removeStaleStaging(out);
   const tag = `${process.pid}-${Math.floor(performance.now() * 1000).toString(36)}`;
   const path = join(dirname(out), `.${basename(out)}.grapevine-${tag}-${basename(out)}`);
   removeOnExit(path);

@@ -117,6 +117,25 @@ describe('concurrent writers to one --out', { timeout: 120_000 }, () => {
   );
 });
 
+describe('files left by killed writers', () => {
+  it('a fork removes the staging and partial files of dead processes beside its --out', {
+    timeout: 60_000,
+  }, async () => {
+    const folder = join(dir, 'stale');
+    mkdirSync(folder);
+    const out = join(folder, 'out.ndjson');
+    const stale = [
+      '.out.ndjson.grapevine-999999-k1-out.ndjson',
+      '.out.ndjson.grapevine-999999-k1-out.ndjson.partial-999999',
+      'out.ndjson.partial-999998',
+    ];
+    for (const f of stale) writeFileSync(join(folder, f), 'x');
+    const r = await cli(['fork', parent, '--at', '5', '--out', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(folder)).toEqual(['out.ndjson']);
+  });
+});
+
 describe('fork --out in a folder that does not exist yet', () => {
   it('creates the folder as run does, and the child verifies', { timeout: 60_000 }, async () => {
     const out = join(dir, 'missing', 'dir', 'x.ndjson');

@@ -11,6 +11,7 @@ import {
   parentIndexPath,
   type RecordedRun,
   readForkParent,
+  removeStalePartials,
   restoreOnce,
 } from '../../replay/index.ts';
 import {
@@ -203,6 +204,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
     // written beside --out and published in one step: of two forks racing to one --out, one wins
     mkdirSync(dirname(opts.out), { recursive: true });
+    removeStalePartials(opts.out); // those of killed forks that wrote to --out itself
     const staging = stagingPath(opts.out);
     let r: Awaited<ReturnType<typeof forkOne>>;
     try {
