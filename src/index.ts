@@ -47,7 +47,10 @@ export type {
 } from './clock/index.ts';
 export { createTurnPolicy, PRIORITY, TURN_POLICY_NAMES } from './clock/index.ts';
 // Errors, seeded randomness, canonical JSON and hashing.
-export type { ErrorOptions, Json } from './core/index.ts';
+// Reading input files safely (docs/SECURITY.md): a world that reads a file a parameter names
+// reads it through these, so a FIFO, a device or a /proc file is refused and the size is held
+// to the memory budget.
+export type { ErrorOptions, InputFileOptions, Json } from './core/index.ts';
 export {
   ConfigError,
   canonicalJson,
@@ -56,6 +59,8 @@ export {
   Rng,
   RngStreams,
   RunError,
+  readInputFile,
+  readInputText,
   sha256Hex,
   UsageError,
 } from './core/index.ts';

@@ -11,7 +11,9 @@ import { UsageError } from '../core/index.ts';
 export function intFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`--${name} must be a non-negative integer up to 2^53-1, got "${value}"`);
+    throw new UsageError(`--${name} must be a non-negative integer up to 2^53-1, got "${value}"`, {
+      hint: `give a whole number, e.g. --${name} 10`,
+    });
   return Number(value);
 }
 
@@ -19,7 +21,9 @@ export function intFlag(name: string, value: string | undefined): number | undef
 export function positiveIntFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || !(Number(value) >= 1) || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+    throw new UsageError(`--${name} must be a positive integer, got "${value}"`, {
+      hint: `give a whole number of at least 1, e.g. --${name} 10`,
+    });
   return Number(value);
 }
 

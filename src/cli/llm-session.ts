@@ -25,6 +25,8 @@ export interface LlmSession {
   counters: LlmCounters;
   /** A reason to stop at a tick boundary (budget spent), or null. */
   shouldStop(): string | null;
+  /** Why the endpoint cannot be reached, once no call ever connected; else undefined. */
+  unreachable?(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function openLiveLlm(
     endpoint: llm.endpoint,
     counters: session.counters,
     shouldStop: () => session.budgetSpent(),
+    unreachable: () => session.unreachable?.(),
     close: () => llm.close(),
   };
 }
@@ -70,14 +73,22 @@ export async function openLiveLlm(
  * connection, 401...) decided nothing: it failed (exit 1), unless the user asked for
  * fallbacks. Some failed calls only warn.
  */
-export function checkLlmFailures(counters: LlmCounters, allowFallbacks: boolean): string | undefined {
+export function checkLlmFailures(
+  counters: LlmCounters,
+  allowFallbacks: boolean,
+  unreachable?: string,
+): string | undefined {
   if (counters.failures === 0) return undefined;
   const all = counters.failures === counters.calls;
   if (all && !allowFallbacks)
     throw new RunError(
-      `every LLM call failed (${counters.failures} of ${counters.calls}); no agent decided anything`,
+      unreachable
+        ? `every LLM call failed (${counters.failures} of ${counters.calls}): the endpoint cannot be reached, ${unreachable}`
+        : `every LLM call failed (${counters.failures} of ${counters.calls}); no agent decided anything`,
       {
-        hint: 'check the endpoint and key (see the llm events in the log for the errors), or pass --allow-fallbacks to accept a run of default actions',
+        hint: unreachable
+          ? 'start the server, or fix --llm-base-url / OPENAI_BASE_URL (or leave both out for the shipped local server); --allow-fallbacks accepts a run of default actions'
+          : 'check the endpoint and key (see the llm events in the log for the errors), or pass --allow-fallbacks to accept a run of default actions',
       },
     );
   return `${counters.failures} of ${counters.calls} LLM calls failed after all retries; those agents fell back to their default action (see the llm events in the log)`;

@@ -8,7 +8,7 @@ import {
   worldDefinitionProblems,
   worldInstanceProblems,
 } from '../world/index.ts';
-import { recordedInputResolver } from './recorded-input-files.ts';
+import { parseInputFlags, recordedInputResolver } from './recorded-input-files.ts';
 import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
 import { importWorldFile as importModule } from './world-file-import.ts';
 
@@ -127,6 +127,28 @@ function headerWorld(header: Record<string, unknown>): HeaderWorld {
   return w as unknown as HeaderWorld;
 }
 
+/** The flags of a log-reading command that name the files its run read (`--network-file`, `--input`). */
+export interface InputFileFlags {
+  networkFile?: string;
+  /** `--input PARAM=FILE`, repeatable. */
+  input?: string[];
+}
+
+/** {@link InputFileFlags} as {@link HeaderWorldOptions}. @throws UsageError for a malformed `--input`. */
+export function inputFileOptions(
+  flags: InputFileFlags = {},
+): Pick<HeaderWorldOptions, 'networkFile' | 'inputs'> {
+  return {
+    ...(flags.networkFile === undefined ? {} : { networkFile: flags.networkFile }),
+    ...(flags.input?.length ? { inputs: parseInputFlags(flags.input) } : {}),
+  };
+}
+
+/** True when the flags name a file. */
+export function namesInputFile(flags: InputFileFlags = {}): boolean {
+  return flags.networkFile !== undefined || (flags.input?.length ?? 0) > 0;
+}
+
 /** Options of {@link loadWorldFromHeader}. */
 export interface HeaderWorldOptions {
   /** A world file the user named on the command line (`--world FILE`). */
@@ -135,6 +157,8 @@ export interface HeaderWorldOptions {
   logPath?: string;
   /** `--network-file FILE`: read this network file (it must have the log's recorded sha256). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: read these files for the run's parameters (each must have the recorded sha256). */
+  inputs?: Record<string, string>;
 }
 
 /**
@@ -163,7 +187,18 @@ export async function loadWorldFromHeader(
     throw new ConfigError(`--network-file ${opts.networkFile}: the log's run read no network file`, {
       hint: 'drop --network-file',
     });
-  const resolvePath = recordedInputResolver({ header, logPath: opts.logPath, networkFile: opts.networkFile });
+  const params = (header.params ?? {}) as Record<string, unknown>;
+  for (const param of Object.keys(opts.inputs ?? {}))
+    if (typeof params[param] !== 'string' || params[param] === '')
+      throw new ConfigError(`--input ${param}=...: the log's run names no ${param} file`, {
+        hint: `drop --input ${param}=...`,
+      });
+  const resolvePath = recordedInputResolver({
+    header,
+    logPath: opts.logPath,
+    networkFile: opts.networkFile,
+    inputs: opts.inputs,
+  });
   const def = loaded.def;
   return {
     ...loaded,

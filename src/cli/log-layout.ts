@@ -1,9 +1,9 @@
-import { isGrapevineError, RngStreams } from '../core/index.ts';
+import { isGrapevineError, RngStreams, terminalLine } from '../core/index.ts';
 import type { Topology } from '../network/index.ts';
 import { readHeader } from '../replay/index.ts';
 import type { StateLayout } from '../report/index.ts';
 import { migrateParams } from '../world/index.ts';
-import { loadWorldFromHeader } from './load-world.ts';
+import { type InputFileFlags, inputFileOptions, loadWorldFromHeader, namesInputFile } from './load-world.ts';
 
 /**
  * The agent machine layout of the world that wrote a log, needed to name the columns of
@@ -14,9 +14,9 @@ import { loadWorldFromHeader } from './load-world.ts';
 export async function layoutOfLog(
   path: string,
   worldFile?: string,
-  networkFile?: string,
+  files: InputFileFlags = {},
 ): Promise<StateLayout | undefined> {
-  return (await worldOfLog(path, worldFile, networkFile))?.layout;
+  return (await worldOfLog(path, worldFile, files))?.layout;
 }
 
 /**
@@ -26,12 +26,16 @@ export async function layoutOfLog(
 export async function worldOfLog(
   path: string,
   worldFile?: string,
-  /** `--network-file FILE` (its sha256 must be the log's). */
-  networkFile?: string,
+  /** `--network-file FILE`, `--input PARAM=FILE` (their sha256 must be the log's). */
+  files: InputFileFlags = {},
 ): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
   const header = await readHeader(path);
   try {
-    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
+    const { def } = await loadWorldFromHeader(header, {
+      worldFile,
+      logPath: path,
+      ...inputFileOptions(files),
+    });
     const seed = header.seed as number;
     const version = (header.world as { version?: string } | undefined)?.version;
     const instance = def.create({
@@ -43,8 +47,8 @@ export async function worldOfLog(
     return { layout: instance.agents.layout, network: instance.network };
   } catch (err) {
     // a file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
-    if (!isGrapevineError(err) || worldFile !== undefined || networkFile !== undefined) throw err;
-    process.stderr.write(`grapevine: warning: no cascades or asymmetry: ${err.message}\n`);
+    if (!isGrapevineError(err) || worldFile !== undefined || namesInputFile(files)) throw err;
+    process.stderr.write(`grapevine: warning: no cascades or asymmetry: ${terminalLine(err.message)}\n`);
     return undefined;
   }
 }

@@ -10,6 +10,8 @@ export interface LogWorldOptions {
   world?: string;
   /** `--network-file FILE`: the network file the run read (its recorded sha256 checked first). */
   networkFile?: string;
+  /** `--input PARAM=FILE`: a file the run read for a parameter (its recorded sha256 checked first). */
+  input?: string[];
 }
 
 /** Declares {@link LogWorldOptions} on a command, once for every command that reads a log. */
@@ -19,5 +21,10 @@ export function addLogWorldOptions(cmd: Command): Command {
     .option(
       '--network-file <file>',
       'the network file the run read, if its recorded path does not lead to it (sha256 checked)',
+    )
+    .option(
+      '--input <param=file>',
+      'a file the run read for a parameter (PARAM=FILE, repeatable): needed when the log records no sha256 of it, or its path does not lead to it (sha256 checked)',
+      (value: string, previous: string[] = []) => [...previous, value],
     );
 }

@@ -128,6 +128,18 @@ export function program(
     )
     .option('--ack-wait <n>', 'seconds before an unacknowledged run is handed to another worker (default 30)')
     .option('--ack-wait-ms <n>', 'the same in milliseconds')
+    .option(
+      '--world <file>',
+      'a world file this worker may run (repeatable; sha256 checked against each spec); built-in worlds need none',
+      collect,
+    )
+    .option(
+      '--input-file <file>',
+      'a data file (network, table) the parameters of a spec may name (repeatable); no other file is opened',
+      collect,
+    )
+    .option('--max-run-seconds <n>', 'wall-clock limit of each run (default 21600)')
+    .option('--max-run-events <n>', 'most log lines a run may write (default 50000000)')
     .option('--quiet', 'no output')
     .action(async (o) =>
       setExit(await (await import('./commands/worker.ts')).workerCommand(o, contributions)),
@@ -203,6 +215,7 @@ export function program(
       )
       .argument('<log>', 'replay log, or a fork --replicates folder')
       .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
+      .option('--force', 'replace an existing report file')
       .option('--json', 'print the figures as JSON')
       .option('--quiet', 'no output on success'),
   )
@@ -218,6 +231,7 @@ export function program(
       .option('--what <table>', 'metrics | agents | cascades | events')
       .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
       .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+      .option('--force', 'replace an existing output file')
       .option('--quiet', 'no output on success'),
   ).action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   addLogWorldOptions(
@@ -238,6 +252,7 @@ export function program(
     .option('--quick', 'the quick battery (under a minute)')
     .option('--json', 'print JSON')
     .option('--out <file.json>', 'also write the JSON report to a file')
+    .option('--force', 'replace an existing --out file')
     .option('--only <case>', 'run one case')
     .option('--seed <n>', 'base seed (default 1)')
     .option(
@@ -259,6 +274,7 @@ export function program(
     .argument('<answers>', 'answers file (.csv/.ndjson) or a survey log')
     .option('--human <file>', 'human reference distributions (.csv/.ndjson)')
     .option('--out <path>', 'also write an HTML report')
+    .option('--force', 'replace an existing --out file')
     .option('--json', 'print JSON')
     .option('--seed <n>', 'seed of the bootstrap (default 1)')
     .option('--replicates <n>', 'bootstrap resamples (default 1000)')

@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isGrapevineError, UsageError } from '../core/index.ts';
 import {
@@ -24,9 +24,10 @@ import {
 } from '../validity/index.ts';
 import { batchReport as batchReportPage, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
-import { checkOutPath } from './flags.ts';
+import type { InputFileFlags } from './load-world.ts';
 import { worldOfLog } from './log-layout.ts';
 import type { LogWorldOptions } from './log-world-options.ts';
+import { checkOutputFile, writeOutputText } from './output-file.ts';
 import { textDiagnosticsFigure } from './text-diagnostics-figure.ts';
 
 /** Options of `grapevine report`. */
@@ -34,6 +35,8 @@ export interface ReportCommandOptions extends LogWorldOptions {
   out?: string;
   json?: boolean;
   quiet?: boolean;
+  /** Replace an existing report file. */
+  force?: boolean;
   /** `--embedding-model`: embed the log's message texts for the mean pairwise cosine distance. */
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
@@ -53,10 +56,11 @@ export function defaultReportPath(log: string): string {
  * or at `--out`; `--json` prints the same figures as JSON on stdout.
  */
 export async function reportCommand(path: string, opts: ReportCommandOptions): Promise<number> {
-  if (opts.out !== undefined) checkOutPath(opts.out);
+  const isDir = existsSync(path) && statSync(path).isDirectory();
+  checkOutputFile(opts.out ?? (isDir ? join(path, 'report.html') : defaultReportPath(path)), opts.force);
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
-  if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
-  const world = await worldOfLog(path, opts.world, opts.networkFile);
+  if (isDir) return batchReport(path, opts);
+  const world = await worldOfLog(path, opts.world, opts);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
@@ -67,7 +71,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
       hint: 'give --embedding-model with a log of a world whose agents call an LLM, or leave it out',
     });
   if (analysis.header.llm) {
-    figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
+    figures.push(auditFigure(await promptAudit(path, opts.world, opts)));
     const turns = await transcriptFromLog(path);
     const text = textDiagnosticsFigure(turns, await embeddingDistance(path, turns, opts));
     if (text) figures.push(text);
@@ -102,23 +106,32 @@ async function embeddingDistance(
 async function batchReport(dir: string, opts: ReportCommandOptions): Promise<number> {
   const out = opts.out ?? join(dir, 'report.html');
   const page = await batchReportPage(dir, { welch: opts.welch });
-  writeFileSync(out, page.html);
+  await writeOutputText(out, page.html, opts.force);
   if (opts.json) process.stdout.write(`${JSON.stringify(page.json)}\n`);
   else if (!opts.quiet) process.stdout.write(`report ${out} (${page.figures} figures and tables)\n`);
   return 0;
 }
 
-function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: ReportCommandOptions): number {
-  writeFileSync(out, renderReportHtml(analysis, figures));
+async function write(
+  analysis: RunAnalysis,
+  figures: Figure[],
+  out: string,
+  opts: ReportCommandOptions,
+): Promise<number> {
+  await writeOutputText(out, renderReportHtml(analysis, figures), opts.force);
   if (opts.json) process.stdout.write(`${JSON.stringify(reportJson(analysis, figures))}\n`);
   else if (!opts.quiet) process.stdout.write(`report ${out} (${figures.length} figures)\n`);
   return 0;
 }
 
 /** The prompt audit of an LLM log for its report; a log that cannot be audited says why. */
-async function promptAudit(path: string, world?: string, networkFile?: string): Promise<PromptAuditSummary> {
+async function promptAudit(
+  path: string,
+  world: string | undefined,
+  files: InputFileFlags,
+): Promise<PromptAuditSummary> {
   try {
-    const a = await auditLog(path, world, networkFile);
+    const a = await auditLog(path, world, files);
     return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
   } catch (err) {
     if (!isGrapevineError(err)) throw err;

@@ -1,11 +1,15 @@
 export * from './base64.ts';
 export * from './base64-text.ts';
+export * from './batch-size.ts';
 export { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 export * from './canonical-json.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './format-number.ts';
 export * from './hash.ts';
+export * from './input-file.ts';
+export * from './json-shape.ts';
 export * from './memory-budget.ts';
 export * from './rng.ts';
+export * from './terminal-text.ts';
 export * from './unzeroed.ts';

@@ -9,8 +9,43 @@ export interface FillContext {
   dice: RequestDice;
   /** The root schema, for `$ref`s. */
   root: JsonSchemaObject;
+  /**
+   * Characters the reply may still take (about its JSON text): each value spends from it, and
+   * once it is spent no more items or properties are added and strings are cut, so a schema
+   * asking for 10^8 items or a 10^9-character string costs no more than the budget.
+   */
+  budget: FillBudget;
   /** The role of a property name: the responders' declared roles, then the generic vocabulary (`fieldRole`). */
   roleOf(key: string): FieldRole;
+}
+
+/** What is left of a reply's size, and whether the filler had to stop short of the schema. */
+export interface FillBudget {
+  chars: number;
+  cut: boolean;
+}
+
+/** Most characters of one schema-filled reply, whatever the request asks. */
+export const MAX_REPLY_CHARS = 256 * 1024;
+
+/**
+ * The budget of one reply: {@link MAX_REPLY_CHARS}, or less with `max_tokens` (16 characters
+ * a token, above what a token of this server's tokenizer holds; the reply is then cut at the
+ * token limit exactly).
+ */
+export function replyBudget(maxTokens: number | null | undefined): FillBudget {
+  const byTokens = maxTokens ? maxTokens * 16 : Number.POSITIVE_INFINITY;
+  return { chars: Math.min(MAX_REPLY_CHARS, byTokens), cut: false };
+}
+
+/** Spends `n` characters; false (and the budget marked cut) when none were left. */
+export function spend(budget: FillBudget, n: number): boolean {
+  if (budget.chars <= 0) {
+    budget.cut = true;
+    return false;
+  }
+  budget.chars -= n;
+  return true;
 }
 
 /** Where a value sits: the keys and indexes leading to it, and whether a sibling is a number. */

@@ -56,9 +56,10 @@ export interface ResponderKit {
   plan(): ReplyPlan;
   /**
    * A reply with `body` as the generic responder ends one: a tool call when the request
-   * forces a tool, else the content cut at `stop` and at `max_completion_tokens`, with token counts.
+   * forces a tool, else the content cut at `stop` and at `max_completion_tokens`, with token counts;
+   * `cut` says the body is already shorter than asked (the finish reason is then `length`).
    */
-  finish(body: string): ResponderReply;
+  finish(body: string, cut?: boolean): ResponderReply;
   /** A JSON reply sent whole (no stop or length cut), with its tokens' log-probabilities when given. */
   jsonReply(content: string, tokens?: readonly WireTokenLogprob[]): ResponderReply;
   /** The text of a message (its string content, or its text parts joined by newlines). */

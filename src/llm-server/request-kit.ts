@@ -83,16 +83,24 @@ export class RequestKit implements ResponderKit {
     return this.planned;
   }
 
-  finish(body: string): ResponderReply {
+  /** The token limit a request sets (`max_completion_tokens`, else `max_tokens`). */
+  get maxTokens(): number | null | undefined {
+    return this.request.max_completion_tokens ?? this.request.max_tokens;
+  }
+
+  finish(body: string, cut = false): ResponderReply {
     const { request, dice, tool } = this;
     const promptTokens = this.promptTokens(this.requested);
+    const limit = this.maxTokens;
     if (tool) {
-      const call = { id: `call_${dice.key.slice(0, 24)}`, name: tool.name, arguments: body };
-      const completionTokens = countTokens(tool.name) + countTokens(body);
+      // a tool call's arguments are cut at the token limit as content is
+      const args = limit ? (truncateToTokens(body, limit) ?? body) : body;
+      const call = { id: `call_${dice.key.slice(0, 24)}`, name: tool.name, arguments: args };
+      const completionTokens = countTokens(tool.name) + countTokens(args);
       return {
         content: null,
         toolCalls: [call],
-        finishReason: 'tool_calls',
+        finishReason: args !== body || cut ? 'length' : 'tool_calls',
         json: this.json,
         promptTokens,
         completionTokens,
@@ -100,13 +108,12 @@ export class RequestKit implements ResponderKit {
       };
     }
     const stopped = applyStop(body, request.stop);
-    const limit = request.max_completion_tokens ?? request.max_tokens;
     const truncated = limit ? truncateToTokens(stopped, limit) : null;
     const content = truncated ?? stopped;
     return {
       content,
       toolCalls: [],
-      finishReason: truncated === null ? 'stop' : 'length',
+      finishReason: truncated === null && !cut ? 'stop' : 'length',
       json: this.json,
       promptTokens,
       completionTokens: countTokens(content),

@@ -1,4 +1,5 @@
 import type { Json } from '../core/index.ts';
+import { replyBudget } from './fill-context.ts';
 import type { LlmResponder } from './llm-responder.ts';
 import type { ReplyPlan } from './reply-plan.ts';
 import { fillSchema } from './schema-filler.ts';
@@ -14,9 +15,10 @@ export const schemaResponder: LlmResponder = {
     const { schema } = kit;
     if (!schema) return undefined;
     const roleOf = (key: string) => kit.roleOf(key);
-    return kit.finish(
-      JSON.stringify(fillSchema(schema, { plan: kit.plan(), dice: kit.dice, root: schema, roleOf })),
-    );
+    // the reply is held to a character budget (max_tokens and a hard cap), whatever the schema asks
+    const budget = replyBudget(kit.request.max_completion_tokens ?? kit.request.max_tokens);
+    const value = fillSchema(schema, { plan: kit.plan(), dice: kit.dice, root: schema, roleOf, budget });
+    return kit.finish(JSON.stringify(value), budget.cut);
   },
 };
 

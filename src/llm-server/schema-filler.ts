@@ -1,5 +1,5 @@
 import type { Json } from '../core/index.ts';
-import { type FillContext, type FillPath, lastKey } from './fill-context.ts';
+import { type FillContext, type FillPath, lastKey, spend } from './fill-context.ts';
 import { classifyAction } from './reply-plan.ts';
 import {
   isObject,
@@ -21,15 +21,17 @@ const MAX_DEPTH = 12;
  * strings get the in-character line, the addressee, a reason... by the role of the property
  * name (`ctx.roleOf`, see `field-role.ts`); integers and numbers fall mid-range within `minimum`/`maximum`
  * (0..10 when unbounded), as a judge's scores would; arrays get `max(minItems, 1)` items
- * capped by `maxItems` (tuples via `prefixItems` or an `items` array); `anyOf`/`oneOf` take the first non-null
- * branch. `pattern` is not honoured.
+ * capped by `maxItems` (tuples via `prefixItems` or an `items` array); `anyOf`/`oneOf` take the
+ * first non-null branch. `pattern` is not honoured. The reply's size is held to `ctx.budget`: a
+ * schema that asks for more (`minItems: 100000000`, a huge `minLength`) gets what fits, and the
+ * budget says it was cut.
  */
 export function fillSchema(schema: unknown, ctx: FillContext): Json {
   return fill(schema, ctx, { keys: [], besideScore: false }, 0);
 }
 
 function fill(raw: unknown, ctx: FillContext, path: FillPath, depth: number): Json {
-  if (depth > MAX_DEPTH) return null;
+  if (depth > MAX_DEPTH || !spend(ctx.budget, 2)) return null;
   const node = resolveNode(raw, ctx.root);
   const key = lastKey(path);
   const role = ctx.roleOf(key);
@@ -68,8 +70,10 @@ function fillObject(node: SchemaNode, ctx: FillContext, path: FillPath, depth: n
   const keys = [...Object.keys(props), ...required.filter((k) => !(k in props))];
   const besideScore = keys.some((k) => isNumeric(props[k], ctx));
   const out: Record<string, Json> = {};
-  for (const k of keys)
+  for (const k of keys) {
+    if (!spend(ctx.budget, k.length + 4)) break;
     out[k] = fill(props[k] ?? {}, ctx, { keys: [...path.keys, k], besideScore }, depth + 1);
+  }
   return out;
 }
 
@@ -90,13 +94,14 @@ function fillArray(node: SchemaNode, ctx: FillContext, path: FillPath, depth: nu
   if (node.uniqueItems === true && Array.isArray(itemNode.enum) && prefix.length === 0) {
     const start = ctx.dice.int(`enum:${path.keys.join('.')}`, itemNode.enum.length);
     const values = itemNode.enum as Json[];
-    return Array.from(
-      { length: Math.min(count, values.length) },
-      (_, i) => values[(start + i) % values.length],
-    );
+    const n = Math.min(count, values.length, Math.max(0, Math.floor(ctx.budget.chars / 4)));
+    if (n < Math.min(count, values.length)) ctx.budget.cut = true;
+    ctx.budget.chars -= n * 4;
+    return Array.from({ length: n }, (_, i) => values[(start + i) % values.length]);
   }
   const out: Json[] = [];
   for (let i = 0; i < count; i++) {
+    if (!spend(ctx.budget, 1)) break;
     const child = i < prefix.length ? prefix[i] : (items ?? {});
     out.push(fill(child, ctx, { keys: [...path.keys, i], besideScore }, depth + 1));
   }

@@ -10,8 +10,13 @@ export function fillString(node: SchemaNode, ctx: FillContext, path: FillPath): 
   const value = byFormat(node.format, ctx) ?? byRole(ctx, path);
   const min = numberKeyword(node, 'minLength') ?? 0;
   const max = numberKeyword(node, 'maxLength');
-  const long = value.length >= min ? value : value.padEnd(min, value.length > 0 ? '.' : '-');
-  return max === undefined ? long : long.slice(0, max);
+  const room = Math.max(0, Math.floor(ctx.budget.chars));
+  const want = Math.min(min, room);
+  if (min > room) ctx.budget.cut = true;
+  const long = value.length >= want ? value : value.padEnd(want, value.length > 0 ? '.' : '-');
+  const out = (max === undefined ? long : long.slice(0, max)).slice(0, room);
+  ctx.budget.chars -= out.length;
+  return out;
 }
 
 function byRole(ctx: FillContext, path: FillPath): string {

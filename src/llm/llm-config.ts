@@ -1,4 +1,4 @@
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, redactUrlCredentials } from '../core/index.ts';
 import { ApiKey } from './api-key.ts';
 import { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from './llm-defaults.ts';
 import { parseModelRef } from './model-ref.ts';
@@ -172,7 +172,15 @@ function resolveUrl(raw: string, name: string): string {
     throw new ConfigError(`${name} is not a URL: ${JSON.stringify(safeUrl(raw))}`, { hint: URL_HINT });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ConfigError(`${name} must be an http or https URL, got ${parsed.protocol}`, { hint: URL_HINT });
+    throw new ConfigError(
+      `${name} must be an http or https URL, got ${JSON.stringify(redactUrlCredentials(raw.trim()))}`,
+      // `localhost:11434` parses as scheme `localhost:`: the user most likely meant http://
+      {
+        hint: /^[\w.-]+:\d+$/.test(raw.trim())
+          ? `give the scheme and path: http://${raw.trim()}/v1 (an OpenAI-compatible server's base URL)`
+          : URL_HINT,
+      },
+    );
   return raw.trim().replace(/\/+$/, '');
 }
 

@@ -38,6 +38,8 @@ export interface LlmSession {
   counters: LlmCounters;
   /** `budget-exhausted` once this session reached `--budget-tokens` / `--budget-usd`, else null. */
   budgetSpent(): string | null;
+  /** Why the endpoint cannot be reached, once no call ever connected (see `RetryingPort.unreachable`). */
+  unreachable?(): string | undefined;
 }
 
 /** An opened LLM: one client, one concurrency limit, one rate limit, shared by its sessions. */
@@ -181,12 +183,13 @@ function openSession(
   options: LlmSessionOptions,
 ): LlmSession {
   const counters = zeroCounters();
-  let port: LlmPort = new RetryingPort(shared, {
+  const retrying = new RetryingPort(shared, {
     ...options.retry,
     maxAttempts: config.maxAttempts,
     rng: options.streams.stream(LLM_RETRY_STREAM),
     sleep: options.sleep,
   });
+  let port: LlmPort = retrying;
   if (config.cacheDir) port = new CachePort(port, { dir: config.cacheDir });
   const recorder = new RecordingPort(
     port,
@@ -197,5 +200,10 @@ function openSession(
     },
     { now: options.now },
   );
-  return { port: recorder, counters, budgetSpent: () => budgetSpent(counters, config) };
+  return {
+    port: recorder,
+    counters,
+    budgetSpent: () => budgetSpent(counters, config),
+    unreachable: () => retrying.unreachable,
+  };
 }

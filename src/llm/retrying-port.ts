@@ -27,7 +27,10 @@ export function timerSleep(ms: number): Promise<void> {
  * exponential back-off and jitter, honouring the server's retry-after. In JSON mode a reply
  * whose text cannot be made into JSON even by the lenient parser counts as malformed. Each
  * failed attempt is kept in `reply.attempts`; when all fail, the last {@link LlmCallError} is
- * thrown with every attempt. Non-retryable failures (4xx) are thrown at once.
+ * thrown with every attempt. Non-retryable failures (4xx) are thrown at once. An endpoint
+ * that never answered and refused a call's every attempt (no connection, no such host) is
+ * not retried again: each later call that cannot connect either fails at its first attempt,
+ * so a dead endpoint fails a run in seconds, and {@link unreachable} says why.
  */
 export class RetryingPort implements LlmPort {
   private readonly rng: Rng;
@@ -36,6 +39,8 @@ export class RetryingPort implements LlmPort {
   private readonly maxDelayMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private retries = 0;
+  private answered = false;
+  private deadReason: string | undefined;
 
   constructor(
     private readonly inner: LlmPort,
@@ -46,6 +51,14 @@ export class RetryingPort implements LlmPort {
     this.baseDelayMs = options.baseDelayMs ?? 200;
     this.maxDelayMs = options.maxDelayMs ?? 20_000;
     this.sleep = options.sleep ?? timerSleep;
+  }
+
+  /**
+   * Why the endpoint cannot be reached (`connection refused: …`, `host not found: …`) once a
+   * call gave up without ever connecting and no call was ever answered; else undefined.
+   */
+  get unreachable(): string | undefined {
+    return this.answered ? undefined : this.deadReason;
   }
 
   /** Number of retried attempts so far (across all calls). */
@@ -59,6 +72,7 @@ export class RetryingPort implements LlmPort {
       let failure: LlmCallError;
       try {
         const reply = await this.inner.complete(request);
+        this.answered = true;
         const malformed = checkJson(request, reply);
         if (!malformed) return { ...reply, attempts: [...attempts, ...reply.attempts] };
         failure = malformed;
@@ -66,9 +80,12 @@ export class RetryingPort implements LlmPort {
         if (!(err instanceof LlmCallError)) throw err;
         failure = err;
       }
-      const last = !failure.retryable || n >= this.maxAttempts;
+      const unreachable = !this.answered && failure.kind === 'connection';
+      const last =
+        !failure.retryable || n >= this.maxAttempts || (unreachable && this.deadReason !== undefined);
       const backoffMs = last ? 0 : this.backoff(n, failure.retryAfterMs);
       attempts.push(attemptOf(failure, backoffMs));
+      if (last && unreachable) this.deadReason ??= connectionReason(failure.message);
       if (last) throw failure.withAttempts(attempts, finalMessage(failure, n));
       this.retries++;
       await this.sleep(backoffMs);
@@ -101,6 +118,14 @@ function checkJson(request: LlmRequest, reply: LlmReply): LlmCallError | undefin
       usage: reply.usage,
     },
   );
+}
+
+/** What a connection failure's message says, in words: refused, no such host, or the failure itself. */
+function connectionReason(message: string): string {
+  const detail = message.replace(/^LLM call failed \(connection\): /, '');
+  if (/ECONNREFUSED/.test(message)) return `connection refused (${detail})`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return `host not found in DNS (${detail})`;
+  return `no connection (${detail})`;
 }
 
 function finalMessage(err: LlmCallError, attempts: number): string {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   ConfigError,
@@ -6,6 +5,7 @@ import {
   type MemoryBudget,
   memoryBudget,
   type Rng,
+  readInputFile,
   sha256Hex,
 } from '../core/index.ts';
 import { generateNetwork } from './generate-network.ts';
@@ -116,7 +116,7 @@ export function networkFromParams(
     const path = resolvePath('networkFile', p.networkFile);
     return {
       topology: loadEdgeListCsv(path).topology,
-      inputs: { networkFile: sha256Hex(readFileSync(path)) },
+      inputs: { networkFile: sha256Hex(readInputFile(path, { what: 'edge list', bytesPerByte: 1 })) },
     };
   }
   if ((p.network === 'watts-strogatz' || p.network === 'ring-lattice') && !Number.isInteger(p.k))

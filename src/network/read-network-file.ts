@@ -1,30 +1,19 @@
-import { readFileSync, statSync } from 'node:fs';
-import { ConfigError } from '../core/index.ts';
+import { readInputText } from '../core/index.ts';
 
 /**
- * Reads a network file as UTF-8 text (without a byte-order mark), turning a missing or
- * unreadable file into a {@link ConfigError}. Internal to the network module.
- * @param what What the file should be, for the message, e.g. `edge list`.
+ * Memory per byte of an edge list while it is parsed: csv-parse's records and their line
+ * numbers, the text, the labels and the edge list. A 12.9 MB file of 10^6 lines took 77
+ * bytes per byte (heap and buffers, Node 20); the check uses a round lower figure.
  */
-export function readNetworkFile(path: string, what: string): string {
-  let text: string;
-  try {
-    // A device or pipe (/dev/zero) would be read until memory runs out: only regular files.
-    const info = statSync(path);
-    if (!info.isFile() && !info.isDirectory())
-      throw new ConfigError(`cannot read ${what} ${path}: not a regular file`, {
-        hint: 'give the path of an edge-list file',
-      });
-    text = readFileSync(path, 'utf8');
-  } catch (cause) {
-    if (cause instanceof ConfigError) throw cause;
-    const code = (cause as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(cause);
-    throw new ConfigError(`cannot read ${what} ${path}: ${reason}`, {
-      hint: 'check the path; relative paths are resolved against the working directory or the config file',
-      cause,
-    });
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+export const EDGE_LIST_BYTES_PER_BYTE = 64;
+
+/**
+ * Reads a network file as UTF-8 text (without a byte-order mark) through `readInputFile`:
+ * a regular file only (no FIFO, device or /proc file), within the memory budget at
+ * `bytesPerByte`, in bounded time. Internal to the network module.
+ * @param what What the file should be, for the message, e.g. `edge list`.
+ * @throws ConfigError naming the file and why it cannot be read.
+ */
+export function readNetworkFile(path: string, what: string, bytesPerByte = EDGE_LIST_BYTES_PER_BYTE): string {
+  return readInputText(path, { what, bytesPerByte });
 }

@@ -19,6 +19,7 @@ export type { RerunOptions } from './continue/rerun-log.ts';
 export { rerunLog } from './continue/rerun-log.ts';
 export type { ChildFactory, ForkChild } from './continue/restore-once.ts';
 export { restoreOnce } from './continue/restore-once.ts';
+export { removeStalePartials } from './continue/stale-partials.ts';
 export type { LogHeader } from './format/log-format.ts';
 export { LOG_FORMAT } from './format/log-format.ts';
 export { dropParentIndex, parentIndexPath } from './format/log-index.ts';

@@ -1,4 +1,4 @@
-import type { Json } from '../core/index.ts';
+import { canonicalJson, type Json } from '../core/index.ts';
 import { readLog } from '../replay/index.ts';
 import type { RunOutcome } from './run-task.ts';
 
@@ -6,12 +6,14 @@ import type { RunOutcome } from './run-task.ts';
  * The outcome of a finished run read back from its log, with the hash chain verified:
  * digest, end reason and ticks, the last tick's metrics and the end's summary (the same
  * values the run reported). Undefined when the log is missing, damaged, unfinished, or
- * holds another seed: such a run must be redone.
+ * holds another seed, or (when `params` are given) another value of one of them: such a run
+ * must be redone.
  */
 export async function loggedOutcome(
   path: string,
   index: number,
   seed: number,
+  params?: Record<string, Json>,
 ): Promise<RunOutcome | undefined> {
   let metrics: Record<string, number> = {};
   let end: Record<string, unknown> | undefined;
@@ -22,6 +24,7 @@ export async function loggedOutcome(
       if (step.done) {
         const s = step.value;
         if (!s.complete || !end || s.digest === null || s.header.seed !== seed) return undefined;
+        if (params && !sameParams(params, s.header.params)) return undefined;
         return {
           index,
           digest: s.digest,
@@ -38,4 +41,13 @@ export async function loggedOutcome(
   } catch {
     return undefined;
   }
+}
+
+/** True when the log header's parameters hold each planned value. */
+function sameParams(planned: Record<string, Json>, recorded: unknown): boolean {
+  if (typeof recorded !== 'object' || recorded === null) return false;
+  const r = recorded as Record<string, unknown>;
+  return Object.entries(planned).every(
+    ([k, v]) => Object.hasOwn(r, k) && canonicalJson(r[k] as Json) === canonicalJson(v),
+  );
 }

@@ -5,4 +5,4 @@
 // in the bundled CLI (esbuild's chunk for a CommonJS module exports its module.exports so).
 export { AckPolicy, jetstream, jetstreamManager, RetentionPolicy } from '@nats-io/jetstream';
 export { Objm, StorageType } from '@nats-io/obj';
-export { connect } from '@nats-io/transport-node';
+export { connect, credsAuthenticator } from '@nats-io/transport-node';

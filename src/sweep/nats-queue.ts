@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager, RetentionPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { UsageError } from '../core/index.ts';
+import { NATS_ENV, parseQueueUrl } from './nats-url.ts';
 
 /** The work-queue stream of run specs (subjects `grapevine.runs.<sweep>`). */
 export const RUNS_STREAM = 'GRAPEVINE_RUNS';
@@ -28,20 +29,28 @@ export interface NatsQueue {
  * @throws UsageError (exit 2) when the server cannot be reached or has no JetStream.
  */
 export async function openNatsQueue(url: string, ackWaitMs?: number): Promise<NatsQueue> {
-  if (!/^nats:\/\/[^/\s]+$/.test(url))
-    throw new UsageError(`--queue must be nats://HOST:PORT, got "${url}"`, {
-      hint: 'e.g. --queue nats://127.0.0.1:4222',
-    });
+  const endpoint = parseQueueUrl(url);
   // The NATS client is loaded here, not at import: a world file that imports `grapevine` and
   // never opens a queue does not pay for it.
-  const { connect, jetstream, jetstreamManager, RetentionPolicy } = await import('./nats-client.ts');
+  const { connect, credsAuthenticator, jetstream, jetstreamManager, RetentionPolicy } = await import(
+    './nats-client.ts'
+  );
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    nc = await connect({
+      servers: endpoint.server,
+      timeout: 3000,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      ...(endpoint.user === undefined ? {} : { user: endpoint.user, pass: endpoint.pass }),
+      ...(endpoint.token === undefined ? {} : { token: endpoint.token }),
+      ...(endpoint.creds ? { authenticator: credsAuthenticator(endpoint.creds) } : {}),
+      ...(endpoint.tls ? { tls: endpoint.tls } : {}),
+    });
   } catch (cause) {
-    throw new UsageError(`cannot reach the queue at ${url}: ${(cause as Error).message}`, {
+    throw new UsageError(`cannot reach the queue at ${endpoint.shown}: ${(cause as Error).message}`, {
       cause,
-      hint: 'start it with: nats-server -js (docs/DISTRIBUTED.md)',
+      hint: connectHint(String((cause as Error).message)),
     });
   }
   try {
@@ -60,11 +69,23 @@ export async function openNatsQueue(url: string, ackWaitMs?: number): Promise<Na
     return { nc, js: jetstream(nc), jsm };
   } catch (cause) {
     await nc.close();
-    throw new UsageError(`the queue at ${url} has no usable JetStream: ${(cause as Error).message}`, {
-      cause,
-      hint: 'start nats-server with -js (docs/DISTRIBUTED.md)',
-    });
+    throw new UsageError(
+      `the queue at ${endpoint.shown} has no usable JetStream: ${(cause as Error).message}`,
+      {
+        cause,
+        hint: 'start nats-server with -js (docs/DISTRIBUTED.md)',
+      },
+    );
   }
+}
+
+/** What to do about a failed connection, by its reason. */
+function connectHint(reason: string): string {
+  if (/authori[sz]ation|authentication/i.test(reason))
+    return `the server wants credentials: ${NATS_ENV.user} and ${NATS_ENV.password}, ${NATS_ENV.token}, ${NATS_ENV.creds}, or nats://USER:PASSWORD@HOST:PORT (docs/DISTRIBUTED.md)`;
+  if (/certificate|tls|ssl/i.test(reason))
+    return `TLS failed: give the server's CA certificate with ${NATS_ENV.ca}=ca.pem (docs/DISTRIBUTED.md)`;
+  return 'start it with: nats-server -js (docs/DISTRIBUTED.md)';
 }
 
 /** The workers' durable consumer, created or given this ack wait (the last worker to start sets it). */

@@ -1,27 +1,25 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsMsg } from '@nats-io/jetstream';
-import { z } from 'zod';
 import type { Json } from '../core/index.ts';
 import type { LlmFlags } from '../llm/index.ts';
+import { checkTicksFit } from '../world/index.ts';
 import { type RunLogStore, type StoredLogRef, storedLogName } from './log-store.ts';
 import { loggedOutcome } from './logged-outcome.ts';
 import { DEAD_LETTER_SUBJECT, type NatsQueue, RUNS_STREAM, WORKERS_CONSUMER } from './nats-queue.ts';
+import { parseQueuedRun, type RunIdentity } from './queue-spec.ts';
 import { PULL_EXPIRES_MS, type QueuedResult, type QueuedRun, resultsSubject } from './queue-sweep.ts';
 import { isRunFailure, RunPool } from './run-pool.ts';
-import { BUDGET_STOP, type RunOutcome, type WorldLocator } from './run-task.ts';
+import {
+  BUDGET_STOP,
+  LIMIT_STOP,
+  type RunFailure,
+  type RunOutcome,
+  type RunTask,
+  type WorldLocator,
+} from './run-task.ts';
 import { BatchBudget, type BudgetLimits } from './sweep-budget.ts';
-
-const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const QUEUED_RUN = z.strictObject({
-  sweep: z.string().regex(SAFE_ID),
-  index: z.number().int().min(0),
-  id: z.string().regex(SAFE_ID),
-  world: z.string().min(1),
-  params: z.record(z.string(), z.unknown()),
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  ticks: z.number().int().min(0).optional(),
-});
+import type { WorkerWorlds } from './worker-worlds.ts';
 
 /** What a queue worker needs. */
 export interface QueueWorkerOptions {
@@ -32,9 +30,18 @@ export interface QueueWorkerOptions {
   logs: string;
   /** The object store each finished log is put in (its result names the object); none: the logs stay in `logs`. */
   store?: RunLogStore;
-  /** How this machine loads a world reference. */
+  /** The worlds this worker runs (built-in ids, files named on its command line). */
+  worlds: WorkerWorlds;
+  /** How this machine loads a world reference {@link WorkerWorlds.admit} let through. */
   locate: (ref: string) => WorldLocator;
-  /** Stops taking runs (the runs under way finish and are acked). */
+  /** Limits of each run (wall-clock time and log events); a run past one fails. */
+  limits: RunLimits;
+  /** The data files (absolute paths) a spec's parameters may name (`--input-file`); none: no file. */
+  inputFiles?: readonly string[];
+  /**
+   * Stops the worker: no more runs are taken, the runs under way are ended at once (their
+   * threads terminated) and their specs handed back to the queue (another worker does them).
+   */
   signal?: AbortSignal;
   /** Called when a run starts (its spec is valid and handed to a thread). */
   onStart?: (run: QueuedRun) => void;
@@ -52,20 +59,66 @@ export interface QueueWorkerOptions {
   budget?: BudgetLimits;
 }
 
-/** Parses a spec; a reason when it is malformed. */
-function parseSpec(m: JsMsg): QueuedRun | string {
-  let raw: unknown;
+/** Limits a worker puts on each run, whatever its spec asks. */
+export interface RunLimits {
+  /** Wall-clock milliseconds a run may take. */
+  maxRunMs: number;
+  /** Log lines a run may write. */
+  maxEvents: number;
+}
+
+/**
+ * Refuses a spec: sends it to `grapevine.dead` with the reason (once: the message is then
+ * terminated, never redelivered), and, when its sweep, run id and index are well formed,
+ * publishes a failure result for that run so the sweep that published it says why.
+ */
+async function refuse(m: JsMsg, opts: QueueWorkerOptions, reason: string, who?: RunIdentity): Promise<void> {
+  const text = new TextDecoder().decode(m.data.subarray(0, DEAD_LETTER_DATA_BYTES));
+  const dead = { reason, subject: m.subject, seq: m.seq, data: text };
+  opts.queue.nc.publish(DEAD_LETTER_SUBJECT, JSON.stringify(dead));
+  m.term(); // no reason text: servers before 2.10.4 take "+TERM reason" for something else and redeliver
+  if (!who) return;
+  const result: QueuedResult = {
+    sweep: who.sweep,
+    id: who.id,
+    index: who.index,
+    ...(who.seed === undefined ? {} : { seed: who.seed }),
+    error: { message: `a worker refused the run: ${reason}`, hint: WORLD_HINT, exitCode: 2 },
+  };
+  await opts.queue.js
+    .publish(resultsSubject(who.sweep), JSON.stringify(result), { msgID: `${who.sweep}.${who.id}.result` })
+    .catch(() => {}); // the dead letter is the record; a lost failure result leaves the sweep waiting, as a dead worker would
+}
+
+/** The most bytes of a refused message copied into its dead letter. */
+const DEAD_LETTER_DATA_BYTES = 4096;
+const WORLD_HINT =
+  'a worker runs built-in worlds and the world files on its own command line (grapevine worker --world FILE)';
+
+/** A spec checked as the CLI checks a run (schema, limits, the world admitted), or undefined once refused. */
+async function admitted(
+  m: JsMsg,
+  opts: QueueWorkerOptions,
+): Promise<{ spec: QueuedRun; world: WorldLocator } | undefined> {
+  const verdict = parseQueuedRun(m.data);
+  if ('reason' in verdict) {
+    await refuse(m, opts, verdict.reason, verdict.identity);
+    return undefined;
+  }
+  const spec = verdict.run;
+  const who = { sweep: spec.sweep, id: spec.id, index: spec.index, seed: spec.seed };
+  const world = opts.worlds.admit(spec.world, spec.worldSha256);
+  if ('refused' in world) {
+    await refuse(m, opts, world.refused, who);
+    return undefined;
+  }
   try {
-    raw = m.json();
-  } catch {
-    return 'the spec is not JSON';
+    if (spec.ticks !== undefined) checkTicksFit(spec.ticks);
+  } catch (err) {
+    await refuse(m, opts, (err as Error).message, who);
+    return undefined;
   }
-  const parsed = QUEUED_RUN.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return `the spec is malformed: ${issue.path.join('.') || '(top level)'}: ${issue.message}`;
-  }
-  return parsed.data as QueuedRun;
+  return { spec, world: opts.locate(world.ref) };
 }
 
 /** Removes a scratch log and its index (the object store holds them now). */
@@ -85,12 +138,12 @@ async function reusedLog(
   log: string,
 ): Promise<{ outcome: RunOutcome; stored?: StoredLogRef } | undefined> {
   if (!opts.store) {
-    const outcome = await loggedOutcome(log, spec.index, spec.seed);
+    const outcome = await loggedOutcome(log, spec.index, spec.seed, spec.params as Record<string, Json>);
     return outcome && { outcome };
   }
   const name = storedLogName(spec.sweep, spec.id);
   if (!(await opts.store.get(name, log))) return undefined;
-  const outcome = await loggedOutcome(log, spec.index, spec.seed);
+  const outcome = await loggedOutcome(log, spec.index, spec.seed, spec.params as Record<string, Json>);
   if (outcome) return { outcome, stored: { bucket: opts.store.bucket, name } };
   await opts.store.remove(name);
   rmLog(log);
@@ -115,19 +168,45 @@ interface WorkerState {
   stop: () => void;
 }
 
+/**
+ * Runs a task on the pool within the worker's limits: its wall-clock limit ends the thread
+ * and gives a failure; the worker's stop ends it too and gives `stopped` (the spec goes back).
+ */
+async function runLimited(
+  task: RunTask,
+  opts: QueueWorkerOptions,
+  pool: RunPool,
+): Promise<RunOutcome | RunFailure | 'stopped'> {
+  const timeout = AbortSignal.timeout(opts.limits.maxRunMs); // wall-clock-ok: a worker's limit, never in results
+  const stop = opts.signal;
+  try {
+    return await pool.run(task, stop ? AbortSignal.any([timeout, stop]) : timeout);
+  } catch (err) {
+    if (stop?.aborted) return 'stopped';
+    if (!timeout.aborted) throw err;
+    rmSync(task.log, { force: true });
+    const seconds = opts.limits.maxRunMs / 1000;
+    return {
+      index: task.index,
+      error: {
+        message: `stopped after ${seconds} s: longer than this worker's limit per run`,
+        code: LIMIT_STOP,
+        hint: 'the worker allows longer runs with --max-run-seconds; or give the run fewer ticks',
+        exitCode: 1,
+      },
+    };
+  }
+}
+
 async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): Promise<void> {
   const { pool, ackWaitMs, budget } = state;
-  const spec = parseSpec(m);
-  if (budget.spent() && typeof spec !== 'string') {
-    m.nak(); // taken before the budget was spent: left to another worker
+  if (budget.spent() || opts.signal?.aborted) {
+    m.nak(); // taken before the budget was spent or the worker was stopped: left to another worker
     return;
   }
-  if (typeof spec === 'string') {
-    const dead = { reason: spec, subject: m.subject, seq: m.seq, data: m.string() };
-    opts.queue.nc.publish(DEAD_LETTER_SUBJECT, JSON.stringify(dead));
-    m.term(spec);
-    return;
-  }
+  const ok = await admitted(m, opts);
+  if (!ok) return;
+  const { spec, world } = ok;
   const log = join(opts.logs, spec.sweep, `${spec.id}.ndjson`);
   const stop = keepAlive(m, ackWaitMs);
   let result: QueuedResult;
@@ -137,17 +216,22 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): P
     const reused = await reusedLog(opts, spec, log);
     if (reused) opts.onReused?.(spec);
     else opts.onStart?.(spec);
-    const r =
-      reused?.outcome ??
-      (await pool.run({
-        index: spec.index,
-        world: opts.locate(spec.world),
-        params: spec.params as Record<string, Json>,
-        seed: spec.seed,
-        ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
-        log,
-        ...(opts.llm ? { llm: budget.flagsFor(opts.llm) } : {}),
-      }));
+    const task: RunTask = {
+      index: spec.index,
+      world,
+      params: spec.params as Record<string, Json>,
+      seed: spec.seed,
+      ...(spec.ticks === undefined ? {} : { ticks: spec.ticks }),
+      log,
+      maxEvents: opts.limits.maxEvents,
+      inputFiles: [...(opts.inputFiles ?? [])],
+      ...(opts.llm ? { llm: budget.flagsFor(opts.llm) } : {}),
+    };
+    const r = reused?.outcome ?? (await runLimited(task, opts, pool));
+    if (r === 'stopped') {
+      m.nak(); // the worker is stopping: another worker does the run whole
+      return;
+    }
     budget.add(r.llmSpent);
     if (budget.spent()) state.stop();
     if (isRunFailure(r) && r.error.code === BUDGET_STOP) {
@@ -160,7 +244,13 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): P
       (opts.store && !isRunFailure(r)
         ? await opts.store.put(storedLogName(spec.sweep, spec.id), log)
         : undefined);
-    result = { ...r, sweep: spec.sweep, id: spec.id, ...(stored ? { log: stored } : {}) };
+    result = {
+      ...r,
+      sweep: spec.sweep,
+      id: spec.id,
+      seed: spec.seed,
+      ...(stored ? { log: stored } : {}),
+    };
     // the result first, the ack after: a worker killed in between leaves the spec to be redelivered
     await opts.queue.js.publish(resultsSubject(spec.sweep), JSON.stringify(result), {
       msgID: `${spec.sweep}.${spec.id}.result`,
@@ -181,9 +271,11 @@ async function handle(m: JsMsg, opts: QueueWorkerOptions, state: WorkerState): P
  * is published, and the result names the object. A spec whose log (in `logs`, or in the
  * store) already verifies (finished, same seed) is not run again: its logged outcome is published (a result that arrives twice is
  * counted once by the coordinator). With a `budget`, resolves to true when it was spent
- * (the worker stopped taking runs), else false. A malformed spec is sent to `grapevine.dead` with the reason
- * and terminated (never redelivered); the worker goes on. Resolves when `signal` aborts
- * or the budget is spent.
+ * (the worker stopped taking runs), else false. A spec that is malformed, over a limit, or
+ * names a world this worker does not run ({@link WorkerWorlds}) is sent to `grapevine.dead`
+ * with the reason and terminated (never redelivered), and its run gets a failure result when
+ * the spec names one; the worker goes on. Each run is held to `limits`. Resolves when
+ * `signal` aborts (the runs under way are ended and handed back) or the budget is spent.
  */
 export async function runQueueWorker(opts: QueueWorkerOptions): Promise<boolean> {
   const pool = new RunPool({ workers: opts.concurrency });
@@ -192,6 +284,7 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<boolean>
   const ackWaitMs = ((await consumer.info()).config.ack_wait ?? 30e9) / 1e6;
   const messages = await consumer.consume({ max_messages: opts.concurrency, expires: PULL_EXPIRES_MS });
   opts.signal?.addEventListener('abort', () => void messages.close(), { once: true });
+  if (opts.signal?.aborted) void messages.close();
   const state: WorkerState = { pool, ackWaitMs, budget, stop: () => void messages.close() };
   const inFlight = new Set<Promise<void>>();
   try {

@@ -47,9 +47,15 @@ export class RunPool {
     });
   }
 
-  /** Runs one task on a free thread. Resolves to its outcome, or to the failure it reported. */
-  run(task: RunTask): Promise<RunOutcome | RunFailure> {
-    return this.pool.run(task, { name: 'runTask' }) as Promise<RunOutcome | RunFailure>;
+  /**
+   * Runs one task on a free thread. Resolves to its outcome, or to the failure it reported.
+   * When `signal` aborts, the task's thread is ended at once (a world stuck in a loop too)
+   * and the promise rejects with an `AbortError`; the pool starts another thread.
+   */
+  run(task: RunTask, signal?: AbortSignal): Promise<RunOutcome | RunFailure> {
+    return this.pool.run(task, { name: 'runTask', ...(signal ? { signal } : {}) }) as Promise<
+      RunOutcome | RunFailure
+    >;
   }
 
   /** Writes one child of a fork batch on a free thread. Resolves to its outcome, or to the failure it reported. */

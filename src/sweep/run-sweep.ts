@@ -74,6 +74,12 @@ export interface SweepResult {
   files: string[];
 }
 
+/** The sha256 a spec carries for a world file (a worker runs its own copy only when they match). */
+function worldSha256(source: Json): { worldSha256?: string } {
+  const sha = (source as { kind?: string; sha256?: unknown } | null)?.sha256;
+  return typeof sha === 'string' ? { worldSha256: sha } : {};
+}
+
 const ticksOf = (spec: SweepSpec) => (spec.ticks === undefined ? {} : { ticks: spec.ticks });
 
 /** The runs whose logs already verify (reused as they are); the others' logs are removed. */
@@ -130,6 +136,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       index: run.index,
       id: run.id,
       world: opts.world.ref,
+      ...worldSha256(opts.worldInfo.source),
       params: run.params,
       seed: run.seed,
       ...ticksOf(opts.spec),
@@ -137,7 +144,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
     const fetcher = new StoredLogFetcher(opts.queue.js);
     await runOnQueue(opts.queue, queued, async (r) => {
       const run = plan.runs[r.index];
-      settle(run, await fetcher.settle(r, join(dir, run.log), run.seed));
+      settle(run, await fetcher.settle(r, join(dir, run.log), run.seed, run.params));
     });
   } else if (todo.length) {
     await runLocally(opts, dir, todo, budget, settle);

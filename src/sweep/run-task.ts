@@ -30,7 +30,18 @@ export interface RunTask {
    * endpoint named: a world that needs an LLM opens one from them; other worlds ignore them.
    */
   llm?: LlmFlags;
+  /** Most log lines the run may write; past it the run fails and its log is removed (a queue worker's limit). */
+  maxEvents?: number;
+  /**
+   * The only files a parameter of this run may name (absolute paths), when its parameters
+   * are untrusted (a queue spec): the world's `resolvePath` refuses any other. Undefined:
+   * the parameters are the user's own (a local sweep) and name any file.
+   */
+  inputFiles?: string[];
 }
+
+/** The error code of a run stopped by a queue worker's limit (events or wall-clock time). */
+export const LIMIT_STOP = 'E_RUN_LIMIT';
 
 /** What a finished run reports back (plain data, sent between threads). */
 export interface RunOutcome {

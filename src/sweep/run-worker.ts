@@ -1,7 +1,8 @@
 // The code a pool's worker thread runs (see run-pool.ts): loads the world once per thread,
 // runs one task, writes its log, and reports the outcome or the failure as plain data.
 import { rmSync } from 'node:fs';
-import { type Json, RunError } from '../core/index.ts';
+import { resolve } from 'node:path';
+import { ConfigError, GrapevineError, type Json, RunError, terminalSafe } from '../core/index.ts';
 import type { LlmCounters } from '../llm/index.ts';
 import { GuardedLog, LogWriter } from '../replay/index.ts';
 import { runWorld, type WorldDefinition } from '../world/index.ts';
@@ -9,6 +10,7 @@ import { type ForkTask, outcomeOf, runForkTask } from './fork-task.ts';
 import { checkRunLlm, openRunLlm } from './run-llm.ts';
 import {
   BUDGET_STOP,
+  LIMIT_STOP,
   type LlmSpent,
   type RunFailure,
   type RunOutcome,
@@ -39,6 +41,24 @@ function loadOnce(w: WorldLocator): Promise<LoadedRunWorld> {
   return loaded;
 }
 
+/**
+ * The world with a `resolvePath` that admits only `allowed` files: a file parameter of an
+ * untrusted spec names one of the files the worker's operator listed, or the run fails
+ * before the file is opened.
+ */
+function withInputFiles(def: WorldDefinition, allowed: readonly string[]): WorldDefinition {
+  const files = new Set(allowed);
+  const resolvePath = (param: string, path: string): string => {
+    const abs = resolve(path);
+    if (files.has(abs)) return abs;
+    throw new ConfigError(
+      `the spec names ${param}=${terminalSafe(path)}, a file this worker was not given: a worker opens only the files on its command line`,
+      { hint: 'start the worker with --input-file FILE for each data file its runs may read' },
+    );
+  };
+  return { ...def, create: (setup) => def.create({ ...setup, resolvePath }) };
+}
+
 /** Tokens and money spent, from a run's LLM counters. */
 function spentOf(c: LlmCounters): LlmSpent {
   return { tokens: c.tokensIn + c.tokensOut, costUsd: c.costUsd };
@@ -54,19 +74,25 @@ function failureOf(index: number, err: unknown): RunFailure {
 /** Runs one task in this thread; never throws (a failure is returned as data). */
 export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
   try {
-    const { def, source } = await loadOnce(task.world);
+    const { def: loaded, source } = await loadOnce(task.world);
+    const def = task.inputFiles ? withInputFiles(loaded, task.inputFiles) : loaded;
     if (def.needsLlm && !task.llm)
       throw new RunError(`world "${def.id}" needs an LLM and the batch gave its runs none`, {
         hint: 'give the batch LLM flags (--llm-base-url, --model)',
       });
     const llm = def.needsLlm && task.llm ? await openRunLlm(task.llm, task.seed) : undefined;
+    let log: GuardedLog | undefined;
     try {
       const r = await runWorld(def, {
         params: task.params,
         seed: task.seed,
         ticks: task.ticks,
         source,
-        openLog: (header) => new GuardedLog(LogWriter.create(task.log, header)),
+        openLog: (header) => {
+          log = new GuardedLog(LogWriter.create(task.log, header));
+          return log;
+        },
+        ...(task.maxEvents === undefined ? {} : { shouldStop: () => overLimit(task, log) }),
         ...llm?.services,
       });
       // a run whose every LLM call failed is redone by a resumed sweep: its log goes
@@ -89,8 +115,23 @@ export async function runTask(task: RunTask): Promise<RunOutcome | RunFailure> {
       await llm?.close();
     }
   } catch (err) {
+    if ((err as { code?: string }).code === LIMIT_STOP) rmSync(task.log, { force: true });
     return failureOf(task.index, err);
   }
+}
+
+/**
+ * The event limit of a task (checked at each tick boundary): throws once the log holds more
+ * lines than `maxEvents`, so an endless world cannot fill a worker's disk.
+ */
+function overLimit(task: RunTask, log: GuardedLog | undefined): null {
+  if (task.maxEvents !== undefined && log !== undefined && log.seq > task.maxEvents)
+    throw new GrapevineError(
+      LIMIT_STOP,
+      `stopped after ${log.seq} log events: more than this worker's limit of ${task.maxEvents}`,
+      { hint: 'the worker allows more with --max-run-events; or give the run fewer ticks', exitCode: 1 },
+    );
+  return null;
 }
 
 /** Writes one child of a fork batch in this thread; never throws (a failure is returned as data). */

@@ -1,4 +1,4 @@
-import type { Json } from '../core/index.ts';
+import { checkBatchSize, type Json } from '../core/index.ts';
 import { runSeed } from './run-seed.ts';
 import { type SweepPoint, sweepPoints } from './sweep-points.ts';
 import type { SweepSpec } from './sweep-spec.ts';
@@ -33,13 +33,31 @@ function setPath(obj: Record<string, Json>, path: string, value: Json): Record<s
   return { ...obj, [head]: setPath(base, rest.join('.'), value) };
 }
 
+/** Most runs one sweep may plan (10^7 runs of a second each take four months of a core). */
+export const MAX_SWEEP_RUNS = 10_000_000;
+
+/**
+ * Bytes one planned run holds at least: its plan entry (measured 202 bytes per run over 10^6
+ * replicates of one point, Node 20), before its results row and outcome.
+ */
+export const MIN_BYTES_PER_PLANNED_RUN = 192;
+
 /**
  * Plans every (point, replicate) run of a sweep, with its seed (see `runSeed`): with
  * `seeds: 'shared'`, replicate r of every point gets the seed that replicate r of a sweep with
  * nothing swept gets, so the runs of one replicate pair up across the points.
+ * @throws ConfigError when points × replicates exceeds {@link MAX_SWEEP_RUNS} or the memory budget.
  */
 export function planSweep(spec: SweepSpec): SweepPlan {
   const points = sweepPoints(spec);
+  checkBatchSize({
+    count: points.length * spec.replicates,
+    what: 'runs',
+    from: `${points.length} points × ${spec.replicates} replicates`,
+    max: MAX_SWEEP_RUNS,
+    bytesEach: MIN_BYTES_PER_PLANNED_RUN,
+    hint: 'give fewer replicates or sweep fewer values',
+  });
   const pw = String(Math.max(0, points.length - 1)).length;
   const rw = String(Math.max(0, spec.replicates - 1)).length;
   const runs: PlannedRun[] = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, checkBatchSize } from '../core/index.ts';
 import { readTableFile, type TableRow } from './table-file.ts';
 
 /** A human reference distribution of one item in one group. */
@@ -80,6 +80,15 @@ function distributionOf(path: string, rows: Row[]): HumanDistribution {
     total += v;
   }
   const n = byCount ? total : (first.n as number);
+  // the split-half noise floor expands n into one code per person
+  checkBatchSize({
+    count: Math.round(n),
+    what: 'respondents',
+    from: `${path}:${first.line}: n = ${n}`,
+    max: MAX_HUMAN_N,
+    bytesEach: 8,
+    hint: "give shares with the survey's real number of respondents n",
+  });
   if (byCount && first.n !== undefined && Math.abs(first.n - total) > 1e-9)
     fail(path, first.line, `the counts sum to ${total}, not n = ${first.n}`);
   if (!byCount && Math.abs(total - 1) > 0.02) fail(path, first.line, `the shares sum to ${total}, not 1`);
@@ -88,6 +97,9 @@ function distributionOf(path: string, rows: Row[]): HumanDistribution {
   const group = parseGroup(first.group) as Record<string, string>;
   return { item: first.item, group, groupLabel: first.group, shares, n, source: first.source };
 }
+
+/** Most respondents one human distribution may have (its noise floor resamples each). */
+export const MAX_HUMAN_N = 100_000_000;
 
 /**
  * Reads human reference distributions from CSV or NDJSON (columns item, group, option,

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, readInputText } from '../core/index.ts';
 
 /** One data row of a table file with its 1-based line number. */
 export interface TableRow {
@@ -15,12 +14,8 @@ export interface TableRow {
  * @throws ConfigError naming `path` (and the line) when the file is missing or malformed.
  */
 export function readTableFile(path: string, what: string): TableRow[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${path}: cannot read the ${what} file`, { cause: err, hint: 'check the path' });
-  }
+  // a regular file within the memory budget, its byte-order mark dropped (a spreadsheet's export)
+  const text = readInputText(path, { what: `the ${what} file`, bytesPerByte: 32 });
   return /\.(nd)?jsonl?$/i.test(path) ? readNdjson(path, text) : readCsv(path, text);
 }
 

@@ -31,8 +31,13 @@ export interface WorldSetup<P> {
   resolvePath?: InputFileResolver;
 }
 
-/** Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}). */
-export type InputFileResolver = (param: string, path: string) => string;
+/**
+ * Maps a file path a parameter names to the file to read (see {@link WorldSetup.resolvePath}).
+ * For a folder, `record` names the key under which the world records its files' sha256
+ * (`inputs.<group>.<record>: {file: sha256}`; default `param`): a rerun then reads the
+ * recorded folder only when each file so named is absent from it or has its recorded hash.
+ */
+export type InputFileResolver = (param: string, path: string, record?: string) => string;
 
 /** A private item of one agent (goal, secret...), for prompt audits. */
 export interface PrivateItem {

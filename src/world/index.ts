@@ -7,6 +7,8 @@ export * from './intervention.ts';
 export * from './network-params-check.ts';
 export * from './resolve-params.ts';
 export * from './run-log.ts';
+export * from './run-memory.ts';
 export * from './runner.ts';
+export * from './tick-budget.ts';
 export * from './validate-world.ts';
 export * from './world-view.ts';

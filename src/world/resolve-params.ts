@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../core/index.ts';
+import { ConfigError, checkJsonShape, UNSAFE_KEYS } from '../core/index.ts';
 import type { WorldDefinition } from './define-world.ts';
 
 /**
@@ -14,29 +14,17 @@ export function parseSetValue(text: string): unknown {
   }
 }
 
-/** Keys that would reach an object's prototype instead of its own fields. */
-const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
  * Refuses a value (parameters, an intervention) holding a key that names an object's
- * prototype (`__proto__`, `constructor`, `prototype`) at any depth: such a key would
- * bypass the parameter checks or be dropped silently.
+ * prototype (`__proto__`, `constructor`, `prototype`) at any depth, nested deeper than
+ * `MAX_JSON_DEPTH` levels, or holding more than `MAX_JSON_NODES` values: such a
+ * key would bypass the parameter checks or be dropped silently, and such depth would
+ * overflow the stack of the checks after it.
  *
- * @throws ConfigError naming where the key is.
+ * @throws ConfigError naming where the problem is.
  */
 export function rejectUnsafeKeys(value: unknown, where: string): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (const [k, v] of value.entries()) rejectUnsafeKeys(v, `${where}[${k}]`);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    if (UNSAFE_KEYS.has(key))
-      throw new ConfigError(`${where}: the key "${key}" is not allowed`, {
-        hint: 'parameter and intervention names cannot be __proto__, constructor or prototype',
-      });
-    rejectUnsafeKeys((value as Record<string, unknown>)[key], `${where}.${key}`);
-  }
+  checkJsonShape(value, where);
 }
 
 /** Turns `["k=v", "a.b=2"]` into a nested object. */

@@ -6,6 +6,8 @@ import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
 import type { LogLevel, RunLog } from './run-log.ts';
+import { checkShapeFits } from './run-memory.ts';
+import { checkTicksFit } from './tick-budget.ts';
 import type { WorldView } from './world-view.ts';
 
 /** How to run a world. */
@@ -133,6 +135,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   if (!Number.isSafeInteger(seed)) throw new RunError(`seed must be an integer, got ${seed}`);
   const { params, recorded } = migrateParams(def, opts.params ?? {}, opts.worldVersion);
   const maxTicks = opts.ticks ?? def.defaultTicks ?? 1000;
+  checkTicksFit(maxTicks);
   const rng = new RngStreams(seed);
   if (def.needsLlm && !opts.llm) {
     throw new ConfigError(`world "${def.id}" needs an LLM`, {
@@ -147,6 +150,14 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     model: opts.llmInfo?.model,
     fallbacks: opts.fallbacks,
   }) as WorldInstance<unknown>;
+  // before the agents are built and the log opened: a run that cannot fit is one line, not a crash
+  checkShapeFits({
+    size: instance.size,
+    executor: instance.executor === 'columnar' ? 'columnar' : 'xstate',
+    networkBytes: instance.network?.byteLength ?? 0,
+    llm: Boolean(def.needsLlm),
+    ticks: maxTicks,
+  });
   const header = {
     ...runHeader(def, recorded ?? params, seed, maxTicks, opts),
     size: instance.size,

@@ -37,7 +37,8 @@ function invalidValue(o: Option): string | undefined {
   if (o.argChoices) return 'bogus';
   const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
   if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
-  if (arg === 'key=value' || arg === 'key=v1,v2' || arg === 'key=factor') return 'novalue';
+  if (arg === 'key=value' || arg === 'key=v1,v2' || arg === 'key=factor' || arg === 'param=file')
+    return 'novalue';
   if (arg === 'folder') return join(base, 'under-a-file');
   if (arg === 'url') return 'http://not-nats';
   if (['table', 'fmt', 'case'].includes(arg)) return 'bogus';

@@ -152,7 +152,7 @@ describe('resume of a log cut at any byte', () => {
 });
 
 describe('resume of a log a live run is writing', () => {
-  it('is refused (exit 2, one line, a hint); once the run is killed, the log resumes to its full digest', async () => {
+  it('is refused (exit 2, one line, a hint), as is a run forced onto it; once the run is killed, the log resumes to its full digest', async () => {
     const args = ['run', 'rumor', '--set', 'n=20000', '--set', 'model=independent-cascade', '--set', 'p=0.5'];
     args.push(
       '--set',
@@ -179,6 +179,12 @@ describe('resume of a log a live run is writing', () => {
     expect(refused.stderr).toMatch(
       /^grapevine: .*live\.ndjson is being written by process \d+: it holds .*\.lock\nhint: wait for that run to finish or stop it .*\n$/,
     );
+    // a run forced onto the same path is refused too, before it touches the file
+    const before = lines(out).length;
+    const forced = await cliChecked([...args, '--out', out, '--force']);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toMatch(/live\.ndjson is being written by process \d+/);
+    expect(lines(out).length).toBeGreaterThanOrEqual(before);
     child?.kill('SIGKILL');
     expect((await run).signal).toBe('SIGKILL');
     // the lock of the killed run is stale: taken over

@@ -1,5 +1,5 @@
-// The commands that read a log take the same two options telling where its world and network
-// file are (src/cli/log-world-options.ts), declared once: no command spells them its own way.
+// The commands that read a log take the same options telling where its world, network file
+// and other input files are (src/cli/log-world-options.ts), declared once: no command spells them its own way.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addLogWorldOptions } from '../../src/cli/log-world-options.ts';
@@ -16,7 +16,7 @@ describe('the log world options', () => {
       ['audit', 'export', 'fork', 'inspect', 'replay', 'report', 'resume', 'view'].sort(),
     );
     for (const c of commands) {
-      const own = c.options.filter((o) => o.long === '--world' || o.long === '--network-file');
+      const own = c.options.filter((o) => ['--world', '--network-file', '--input'].includes(o.long ?? ''));
       if (reading.includes(c))
         expect(
           own.map((o) => [o.long, o.description]),

@@ -51,9 +51,7 @@ describe('opinion input files named by a relative path', () => {
     const changed = await cli(['replay', log, '--verify'], { cwd: b, timeoutMs: 60_000 });
     expect(changed.hung).toBe(false);
     expect(changed.code, changed.stderr).toBe(2);
-    expect(changed.stderr).toMatch(
-      /susceptibilityFile l\.csv: .* has sha256 [0-9a-f]{12}…; the log recorded sha256/,
-    );
+    expect(changed.stderr).toMatch(/susceptibilityFile l\.csv: .* does not have it; the log recorded sha256/);
     expect(hasStack(changed.stderr)).toBe(false);
   });
 });

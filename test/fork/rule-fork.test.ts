@@ -240,7 +240,7 @@ describe('a child is itself a run: forking it again reproduces it', () => {
         '  - { type: message, to: { agent: 42 }, kind: tell, item: rumor }',
         '  - { type: agent, agent: 7, events: [HEAR_FACT], memory: { role: 1 } }',
         `  - { type: network, add: [[5, 668]], remove: [[0, 1]], isolate: [${isolated.join(', ')}] }`,
-        '  - { type: params, set: { skeptics: 0.3, skepticism: 0.9 } }',
+        '  - { type: params, set: { skepticism: 0.9 } }',
         '  - { type: reseed, seed: 12345 }',
       ].join('\n'),
     );

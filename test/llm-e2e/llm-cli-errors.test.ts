@@ -51,7 +51,13 @@ describe('run: an invalid LLM flag or variable exits 2 at once, nothing left beh
     [['--llm-concurrency', '0'], {}, /--llm-concurrency must be an integer >= 1, got "0"/],
     [[], { OPENAI_BASE_URL: '' }, /OPENAI_BASE_URL is set but empty/],
     [[], { GRAPEVINE_LLM_ATTEMPTS: '0' }, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/],
-    [['--llm-base-url', 'ftp://x/v1'], {}, /--llm-base-url must be an http or https URL/],
+    [
+      ['--llm-base-url', 'ftp://x/v1'],
+      {},
+      /--llm-base-url must be an http or https URL, got "ftp:\/\/x\/v1"/,
+    ],
+    // the whole value is quoted (the port was dropped), and the hint gives the URL meant
+    [['--llm-base-url', 'localhost:11434'], {}, /got "localhost:11434"$/m],
     [['--model', 'ollama:llama3.2'], {}, /needs the package @langchain\/ollama/],
   ] as Array<[string[], Record<string, string>, RegExp]>)('%j %j', async (flags, env, message) => {
     const out = join(
@@ -122,6 +128,25 @@ describe('a run whose LLM calls all failed', () => {
     expect(lines[1]).toMatch(/^hint: .*--allow-fallbacks/);
     expect(lines).toHaveLength(2);
     expect(llmLines(out).every((l) => l.reply === null)).toBe(true);
+  });
+
+  it('a dead endpoint: only the first round of calls retries, and the error says the connection was refused', async () => {
+    const out = join(dir, 'refused.ndjson');
+    const r = await cliChecked(town(out, '--ticks', '2', '--llm-base-url', closed));
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^grapevine: every LLM call failed \(10 of 10\): the endpoint cannot be reached, connection refused \(.*ECONNREFUSED 127\.0\.0\.1:9\)$/,
+    );
+    expect(lines[1]).toMatch(/^hint: start the server, or fix --llm-base-url/);
+    // the first round of calls retries (6 attempts each); every later call fails at its first
+    const attempts = llmLines(out).map((l) => {
+      const message = (l as unknown as { error: { message: string } }).error.message;
+      return Number(/gave up after (\d+) attempts/.exec(message)?.[1] ?? 1);
+    });
+    expect(attempts).toHaveLength(10);
+    expect(attempts.slice(0, 5)).toEqual([6, 6, 6, 6, 6]);
+    expect(attempts.slice(5)).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('exits 0 with a warning when --allow-fallbacks is given', async () => {

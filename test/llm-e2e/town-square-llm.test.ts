@@ -309,12 +309,17 @@ describe('a changed prompt makes the replay fail, naming agent, tick and message
     const out = join(dir, 'personas.ndjson');
     const r = await townInProcess(townArgs(out, s.url, '--ticks', '2', '--set', `personas=${personas}`), s);
     expect(r.code).toBe(0);
-    const before = await cliInProcess(['replay', out, '--verify']);
+    // the log records no sha256 of its personas file: a rerun opens it only when the user names it
+    const unnamed = await cliInProcess(['replay', out, '--verify']);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('--input personas=FILE');
+    const named = ['--input', `personas=${personas}`];
+    const before = await cliInProcess(['replay', out, '--verify', ...named]);
     expect(before.code).toBe(0);
 
     list[1].persona = 'cheerful, loud, repeats every rumour twice';
     writeFileSync(personas, JSON.stringify(list, null, 2));
-    const after = await cliInProcess(['replay', out, '--verify']);
+    const after = await cliInProcess(['replay', out, '--verify', ...named]);
     expect(after.code).toBe(1);
     expect(after.leaked).toEqual([]);
     expect(after.stderr.split('\n')[0]).toMatch(/^grapevine: replay diverged/);

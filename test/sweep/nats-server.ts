@@ -30,15 +30,16 @@ export async function listening(port: number): Promise<void> {
 /**
  * Starts nats-server with JetStream storing in `store`, on `port` (a free one when not given:
  * a test that restarts the server passes the same port again); resolves once it listens.
+ * `extra` are more server arguments (e.g. `--user`, `--pass`, or `-c FILE`).
  */
 export async function startNats(
   store: string,
   port?: number,
+  extra: readonly string[] = [],
 ): Promise<{ url: string; server: ChildProcess; port: number }> {
   port ??= await freePort();
-  const server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {
-    stdio: 'ignore',
-  });
+  const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store, ...extra];
+  const server = spawn('nats-server', args, { stdio: 'ignore' });
   // a spawn error (no nats-server: callers check with test/support/tools.ts first) fails the start
   const failed = new Promise<never>((_, reject) => server.once('error', reject));
   await Promise.race([listening(port), failed]);

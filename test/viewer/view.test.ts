@@ -2,6 +2,7 @@
 // through playwright-core) on a small recorded run. Without Chromium the browser cases are
 // skipped with one line saying so (test/support/tools.ts); the others still run.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,4 +152,47 @@ describe('grapevine view on a bad log', () => {
     const r = await cli(['view', join(dir, 'missing.ndjson'), '--port', '0']);
     expect(r.code).toBe(2);
   });
+});
+
+/** One GET to the view server with the given Host header: the status and body. */
+function getWithHost(url: string, path: string, host: string): Promise<{ status: number; body: string }> {
+  const u = new URL(url);
+  return new Promise((done, fail) => {
+    // '' sends no Host header at all
+    const headers = host === '' ? {} : { host };
+    const req = request({ host: u.hostname, port: u.port, path, headers, setHost: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => {
+        body += d;
+      });
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('grapevine view and the Host header (DNS rebinding)', () => {
+  it('answers 127.0.0.1 and localhost, and refuses any other name before reading the request', async () => {
+    const view = await startView(log);
+    try {
+      const port = new URL(view.url).port;
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', `[::1]:${port}`]) {
+        const r = await getWithHost(view.url, '/api/model', host);
+        expect(r.status, host).toBe(200);
+        expect(JSON.parse(r.body)).toHaveProperty('ticks');
+      }
+      for (const host of [`evil.example:${port}`, 'attacker.test', `127.0.0.1.evil.example:${port}`, '']) {
+        for (const path of ['/api/model', '/api/agent/0', '/']) {
+          const r = await getWithHost(view.url, path, host);
+          // no Host at all: Node's server refuses the HTTP/1.1 request itself (400)
+          expect(r.status, `${host} ${path}`).toBe(host === '' ? 400 : 421);
+          expect(r.body).not.toContain('rumor');
+        }
+      }
+    } finally {
+      view.child.kill('SIGTERM');
+      await view.done;
+    }
+  }, 120_000);
 });

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   ConfigError,
   type InputFileResolver,
   networkFromParams,
   type RngStreams,
+  readInputFile,
   sha256Hex,
   type Topology,
 } from '../../src/index.ts';
@@ -25,7 +25,7 @@ function need(path: string, param: string, when: string): string {
 }
 
 function fileHash(path: string): string {
-  return sha256Hex(readFileSync(resolve(path)));
+  return sha256Hex(readInputFile(resolve(path), { what: 'input file', bytesPerByte: 1 }));
 }
 
 function checkParams(p: OpinionParams): void {

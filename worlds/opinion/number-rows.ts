@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../src/index.ts';
+import { ConfigError, readInputText } from '../../src/index.ts';
 
 /** One data line of a numeric CSV file. */
 export interface NumberRow {
@@ -10,15 +9,9 @@ export interface NumberRow {
 
 const SEPARATOR = /[\s,]+/;
 
+/** A regular file within the memory budget (a FIFO, device or /proc file is refused). */
 function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`cannot read the ${what} file ${path}: ${(cause as Error).message}`, {
-      cause,
-      hint: 'check the path (relative paths are resolved against the current directory)',
-    });
-  }
+  return readInputText(path, { what: `the ${what} file`, bytesPerByte: 64 });
 }
 
 /**

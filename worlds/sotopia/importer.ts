@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { ConfigError, sha256Hex } from '../../src/index.ts';
+import { ConfigError, readInputFile, sha256Hex } from '../../src/index.ts';
 import {
   SOTOPIA_FILES,
   type SotopiaAgent,
@@ -56,7 +55,7 @@ interface Row<T> {
 function readText(dir: string, file: string): string {
   const path = join(dir, file);
   try {
-    return readFileSync(path, 'utf8');
+    return readInputFile(path, { what: 'Sotopia file', bytesPerByte: 16 }).toString('utf8');
   } catch (cause) {
     throw new ConfigError(`cannot read Sotopia file ${path}`, {
       cause,

@@ -32,10 +32,15 @@ export const world = defineWorld({
   migrateParams: migrateSotopiaParams,
   needsLlm: true,
   defaultTicks: 1000,
-  create({ params, llm, model, fallbacks, seed }) {
-    const data = importSotopia(params.data || undefined);
+  create({ params, llm, model, fallbacks, seed, resolvePath }) {
+    // the folders a parameter names are read through resolvePath: a rerun of a log opens one
+    // only when the user names it or its files have the hashes the log records (docs/SECURITY.md)
+    const folder = (param: string, path: string, record: string) =>
+      path ? (resolvePath?.(param, path, record) ?? path) : '';
+    const data = importSotopia(folder('data', params.data, 'files') || undefined);
     const episode = resolveEpisode(data, params.scenario, params.pair);
-    const protocol = chooseProtocol(episode, params, model ?? 'grapevine-local', seed);
+    const templates = folder('templates', params.templates, 'templates');
+    const protocol = chooseProtocol(episode, params, model ?? 'grapevine-local', seed, templates);
     const run: SotopiaRun = { params, episode, protocol, llm, fallbacks: fallbacks ?? { fallbacks: 0 } };
     return {
       size: SEATS,

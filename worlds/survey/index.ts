@@ -35,9 +35,13 @@ export const world = defineWorld({
   networkParams: ['k', 'beta'],
   needsLlm: true,
   defaultTicks: 3,
-  create({ params, rng, seed, llm, model, fallbacks }) {
-    const { items, file: itemsFile } = loadItems(params.items || DATA('items.yaml'));
-    const personasPath = params.personas || DATA('marginals.yaml');
+  create({ params, rng, seed, llm, model, fallbacks, resolvePath }) {
+    // a file a parameter names is read through resolvePath: a rerun of a log then reads it
+    // only when the user names it or its recorded sha256 matches (docs/SECURITY.md)
+    const named = (param: 'items' | 'personas', fallback: string): string =>
+      params[param] ? (resolvePath?.(param, params[param]) ?? params[param]) : fallback;
+    const { items, file: itemsFile } = loadItems(named('items', DATA('items.yaml')));
+    const personasPath = named('personas', DATA('marginals.yaml'));
     const { personas, file: personasFile } = loadPersonas(
       personasPath,
       params.personaMode,

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
-import { ConfigError, sha256Hex, type z } from '../../src/index.ts';
+import { ConfigError, readInputFile, sha256Hex, type z } from '../../src/index.ts';
 
 /** One row of a table file with the 1-based line it starts on. */
 export interface TableRow {
@@ -68,12 +67,9 @@ function yamlRows(path: string, text: string): TableRow[] {
  * the file and line: a file that cannot be read, bad syntax, a row that is not an object.
  */
 export function readTableFile(path: string): TableFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`cannot read ${path}`, { cause, hint: 'check the path' });
-  }
+  // a regular file within the memory budget: a FIFO, /dev/zero or /proc file is refused
+  const bytes = readInputFile(path, { what: 'table file', bytesPerByte: 32 });
+  const text = bytes.toString('utf8');
   const ext = extname(path).toLowerCase();
   let rows: TableRow[];
   if (ext === '.csv') rows = csvRows(path, text);
@@ -81,7 +77,7 @@ export function readTableFile(path: string): TableFile {
   else
     throw new ConfigError(`${path}: unknown file type "${ext}"`, { hint: 'use .csv, .json, .yaml or .yml' });
   if (rows.length === 0) throw bad(path, 1, 'the file holds no rows', 'add at least one row');
-  return { path, sha256: sha256Hex(text), rows };
+  return { path, sha256: sha256Hex(bytes), rows };
 }
 
 /**

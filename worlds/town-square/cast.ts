@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../../src/index.ts';
+import { ConfigError, readInputText } from '../../src/index.ts';
 import type { TownParams } from './params.ts';
 
 /** A persona from agents/personas.json. */
@@ -25,19 +24,12 @@ export interface Resident extends Persona {
 const PERSONAS_PATH = fileURLToPath(new URL('../../agents/personas.json', import.meta.url));
 
 /**
- * Reads personas (default: the shipped file). Their text reaches the log through the
- * prompts, so an edited persona makes a replay stop at the first prompt that differs.
+ * Reads personas (default: the shipped file) as a regular file within the memory budget.
+ * Their text reaches the log through the prompts, so an
+ * edited persona makes a replay stop at the first prompt that differs.
  */
 export function loadPersonas(path = PERSONAS_PATH): { personas: Persona[] } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`cannot read personas file ${path}`, {
-      cause,
-      hint: 'reinstall grapevine or restore agents/personas.json',
-    });
-  }
+  const text = readInputText(path, { what: 'personas file', bytesPerByte: 8 });
   let personas: Persona[];
   try {
     personas = JSON.parse(text) as Persona[];

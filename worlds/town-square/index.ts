@@ -52,8 +52,14 @@ export const world = defineWorld({
   networkParams: ['k', 'beta'],
   needsLlm: true,
   defaultTicks: 10,
-  create({ params, rng, seed, llm, model, fallbacks }) {
-    const { personas } = loadPersonas(params.personas || undefined);
+  create({ params, rng, seed, llm, model, fallbacks, resolvePath }) {
+    // a personas file is read through resolvePath: a rerun of a log reads it only when the
+    // user names it (--input personas=FILE; the header records no hash of it, as it never
+    // did, so that older logs keep verifying) (docs/SECURITY.md)
+    const file = params.personas
+      ? (resolvePath?.('personas', params.personas) ?? params.personas)
+      : undefined;
+    const { personas } = loadPersonas(file);
     const cast = buildCast(params, personas, SECRET);
     const topology = network(params, rng);
     const town: Town = {

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isGrapevineError, type Json, LogFormatError, RngStreams } from '../../core/index.ts';
+import { isGrapevineError, type Json, LogFormatError, RngStreams, terminalLine } from '../../core/index.ts';
 import { type AuditBreach, type AuditFinding, auditPrompts } from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
 import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { type InputFileFlags, inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine audit`. */
@@ -56,9 +56,13 @@ export function auditTargets(target: string): string[] {
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
  */
-export async function auditLog(path: string, worldFile?: string, networkFile?: string): Promise<LogAudit> {
+export async function auditLog(
+  path: string,
+  worldFile?: string,
+  files: InputFileFlags = {},
+): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
+  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, ...inputFileOptions(files) });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -94,7 +98,12 @@ function whose(owner: number): string {
   return owner < 0 ? 'the environment' : `agent ${owner}`;
 }
 
+/** The text report of one log's audit: what came from the log is escaped for the terminal. */
 function describe(a: LogAudit): string[] {
+  return describeRaw(a).map((line) => terminalLine(line, 20_000));
+}
+
+function describeRaw(a: LogAudit): string[] {
   if (a.error)
     return [
       `${a.log}: cannot audit: ${a.error.message}`,
@@ -129,7 +138,7 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world, opts.networkFile));
+      audits.push(await auditLog(log, opts.world, opts));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../../core/index.ts';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { checkBatchSize, UsageError } from '../../core/index.ts';
 // The validity files are imported one by one, and the replay reader only for a log: the
 // module index would load the log reader and the message bus (rxjs) on every start-up.
 import type { SurveyAnswer } from '../../validity/answers.ts';
@@ -9,7 +9,8 @@ import { readHumanFile } from '../../validity/read-human.ts';
 import { formatScore, renderCompareHtml } from '../../validity/render-compare-html.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
-import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
+import { intFlag, positiveIntFlag } from '../flags.ts';
+import { checkOutputFile, writeOutputText } from '../output-file.ts';
 
 /** Options of `grapevine compare`. */
 export interface CompareCommandOptions {
@@ -18,6 +19,8 @@ export interface CompareCommandOptions {
   json?: boolean;
   seed?: string;
   replicates?: string;
+  /** Replace an existing --out file. */
+  force?: boolean;
   phase?: string;
 }
 
@@ -85,9 +88,17 @@ export async function compareCommand(
     });
   if (opts.phase !== undefined && !PHASES.includes(opts.phase))
     throw new UsageError(`--phase must be one of ${PHASES.join(', ')}, got "${opts.phase}"`);
-  if (opts.out) checkOutPath(opts.out);
+  if (opts.out) checkOutputFile(opts.out, opts.force);
   const seed = intFlag('seed', opts.seed) ?? 1;
   const replicates = positiveIntFlag('replicates', opts.replicates) ?? 1000;
+  checkBatchSize({
+    count: replicates,
+    what: 'bootstrap resamples',
+    from: `--replicates ${replicates}`,
+    max: 1_000_000,
+    bytesEach: 64,
+    hint: 'give --replicates 1000 to 10000 (the default is 1000)',
+  });
   const human = readHumanFile(opts.human);
   const answers = looksLikeLog(input) ? await answersFromLog(input, contributions) : readAnswersFile(input);
   const phase = opts.phase as SurveyAnswer['phase'] | undefined;
@@ -96,7 +107,12 @@ export async function compareCommand(
     throw new UsageError(`no answer in ${input} matches an item and group of ${opts.human}`, {
       hint: 'item ids and group attributes must be spelled alike in both files; check --phase',
     });
-  if (opts.out) writeFileSync(opts.out, renderCompareHtml(report, `compare ${input} with ${opts.human}`));
+  if (opts.out)
+    await writeOutputText(
+      opts.out,
+      renderCompareHtml(report, `compare ${input} with ${opts.human}`),
+      opts.force,
+    );
   if (opts.json) out.out(`${JSON.stringify(report)}\n`);
   else {
     printTable(report, out);

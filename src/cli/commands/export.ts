@@ -9,9 +9,10 @@ import {
   metricsTable,
   writeTable,
 } from '../../report/index.ts';
-import { checkOutPath } from '../flags.ts';
+import { type InputFileFlags, namesInputFile } from '../load-world.ts';
 import { layoutOfLog } from '../log-layout.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
+import { checkOutputFile, removeOnExit, writeOutput } from '../output-file.ts';
 
 /** Options of `grapevine export`. */
 export interface ExportCommandOptions extends LogWorldOptions {
@@ -19,6 +20,8 @@ export interface ExportCommandOptions extends LogWorldOptions {
   format?: string;
   out?: string;
   quiet?: boolean;
+  /** Replace an existing output file. */
+  force?: boolean;
 }
 
 const WHAT = ['metrics', 'agents', 'cascades', 'events'] as const;
@@ -28,11 +31,11 @@ async function table(
   path: string,
   what: (typeof WHAT)[number],
   worldFile: string | undefined,
-  networkFile: string | undefined,
+  files: InputFileFlags,
 ): Promise<ExportTable> {
   if (what === 'metrics') return metricsTable(path);
   if (what === 'events') return eventsTable(path);
-  const layout = await layoutOfLog(path, worldFile, networkFile);
+  const layout = await layoutOfLog(path, worldFile, files);
   if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
   const run = await analyzeLog(path, layout);
   if (!run.finalState)
@@ -55,11 +58,17 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
-  checkOutPath(out);
+  checkOutputFile(out, opts.force);
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
-  if (opts.world !== undefined || opts.networkFile !== undefined)
-    await layoutOfLog(path, opts.world, opts.networkFile);
-  const rows = await writeTable(await table(path, what, opts.world, opts.networkFile), format, out);
+  if (opts.world !== undefined || namesInputFile(opts)) await layoutOfLog(path, opts.world, opts);
+  const rows = await writeOutput(out, opts.force, async (staging) => {
+    const part = removeOnExit(`${staging}.part`); // the table writer's own temporary file
+    try {
+      return await writeTable(await table(path, what, opts.world, opts), format, staging);
+    } finally {
+      part();
+    }
+  });
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;
 }

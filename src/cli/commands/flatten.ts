@@ -1,7 +1,11 @@
-import { existsSync } from 'node:fs';
-import { UsageError } from '../../core/index.ts';
 import { flattenLog } from '../../replay/index.ts';
-import { checkOutPath } from '../flags.ts';
+import {
+  checkOutputFile,
+  discardTemporary,
+  publishOutput,
+  removeOnExit,
+  stagingPath,
+} from '../output-file.ts';
 
 /** Options of `grapevine flatten`. */
 export interface FlattenCommandOptions {
@@ -18,12 +22,19 @@ export interface FlattenCommandOptions {
  */
 export async function flattenCommand(path: string, opts: FlattenCommandOptions): Promise<number> {
   const out = opts.out ?? path;
-  if (opts.out !== undefined) {
-    checkOutPath(opts.out);
-    if (existsSync(opts.out) && !opts.force)
-      throw new UsageError(`${opts.out} already exists`, { hint: 'choose another --out, or add --force' });
+  if (opts.out !== undefined) checkOutputFile(opts.out, opts.force);
+  // in place, flattenLog renames its own temporary file over the child; to --out, it writes a
+  // staging file that is then published (one of two flattens racing to one --out wins)
+  const target = opts.out === undefined ? path : stagingPath(opts.out);
+  const tmp = removeOnExit(`${target}.tmp-${process.pid}`); // flattenLog's temporary file, if the process is stopped
+  let summary: Awaited<ReturnType<typeof flattenLog>>;
+  try {
+    summary = await flattenLog(path, target);
+    if (opts.out !== undefined) publishOutput(target, opts.out, opts.force);
+  } finally {
+    tmp();
+    if (opts.out !== undefined) discardTemporary(target);
   }
-  const summary = await flattenLog(path, out);
   const result = {
     log: out,
     child: path,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Json, UsageError } from '../../core/index.ts';
+import { checkBatchSize, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import type { LlmResponder } from '../../llm-server/index.ts';
 import {
@@ -11,6 +11,7 @@ import {
   parentIndexPath,
   type RecordedRun,
   readRecordedRun,
+  removeStalePartials,
   restoreOnce,
 } from '../../replay/index.ts';
 import {
@@ -19,9 +20,10 @@ import {
   type RunResult,
   type WorldDefinition,
 } from '../../world/index.ts';
-import { checkOutPath, intFlag, positiveIntFlag } from '../flags.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { intFlag, positiveIntFlag } from '../flags.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
+import { checkOutputFile, discardTemporary, publishOutput, stagingPath } from '../output-file.ts';
 import type { ForkBatchOptions } from './fork/fork-batch.ts';
 import { checkForkParams } from './fork/fork-params.ts';
 
@@ -92,9 +94,11 @@ async function forkOne(
 }
 
 function checkOut(out: string, force: boolean | undefined): void {
-  if (existsSync(out) && !force)
-    throw new UsageError(`${out} already exists`, { hint: 'choose another --out, or add --force' });
+  checkOutputFile(out, force);
 }
+
+/** Most children one fork batch may write (each is a log file). */
+const MAX_FORK_CHILDREN = 1_000_000;
 
 /** `--at 450` or `--at 100,200,300`: distinct ticks, in the order given. */
 function parseTicks(spec: string | undefined): number[] {
@@ -162,29 +166,53 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
   const interventions: Intervention[] = [];
   if (opts.intervene?.length) {
     const { readInterventions } = await import('./fork/interventions-file.ts');
-    for (const file of opts.intervene) interventions.push(...readInterventions(file));
+    // one at a time: spreading 200,000 of them as arguments overflows the stack
+    for (const file of opts.intervene) for (const iv of readInterventions(file)) interventions.push(iv);
   }
   const set = parseAssignments(opts.set ?? []);
   if (Object.keys(set).length) interventions.push({ type: 'params', set: set as Record<string, Json> });
   const seed = intFlag('seed', opts.seed);
   const replicates = intFlag('replicates', opts.replicates);
-  if (replicates !== undefined && replicates < 1) throw new UsageError('--replicates must be at least 1');
+  if (replicates !== undefined && replicates < 1)
+    throw new UsageError('--replicates must be at least 1', { hint: 'e.g. --replicates 20' });
+  if (replicates !== undefined)
+    checkBatchSize({
+      count: 2 * replicates * ticks.length,
+      what: 'fork children',
+      from: `--replicates ${replicates} at ${ticks.length} tick${ticks.length === 1 ? '' : 's'}`,
+      max: MAX_FORK_CHILDREN,
+      bytesEach: 512,
+      hint: 'give fewer replicates (each writes a treated and a control child log)',
+    });
   const single = replicates === undefined && ticks.length === 1;
   // where the children go is checked before the parent is read (nothing is written on a bad --out)
-  if (single) {
-    checkOutPath(opts.out);
-    checkOut(opts.out, opts.force);
-  } else if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
+  if (single) checkOutputFile(opts.out, opts.force);
+  else if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
     throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
-  const { recorded, def, responders } = await readAndCheckParent(path, ticks, set, opts);
+  const { recorded, def, responders } = await readAndCheckParent(
+    path,
+    ticks,
+    paramsSetBy(interventions),
+    opts,
+  );
   const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
   const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout, responders });
   if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
-    const r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, opts.out, ivs, opts);
+    // written beside --out and published in one step: of two forks racing to one --out, one wins
+    mkdirSync(dirname(opts.out), { recursive: true });
+    removeStalePartials(opts.out); // those of killed forks that wrote to --out itself
+    const staging = stagingPath(opts.out);
+    let r: Awaited<ReturnType<typeof forkOne>>;
+    try {
+      r = await forkOne({ ...plan(ticks[0]), ownsRecorded: true }, staging, ivs, opts);
+      publishOutput(staging, opts.out, opts.force);
+    } finally {
+      discardTemporary(staging);
+    }
     report({ ...r, log: opts.out, parent: path, atTick: ticks[0], layout }, opts);
     return 0;
   }
@@ -206,7 +234,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
           children: todo,
           workers,
           worldFile: opts.world,
-          networkFile: opts.networkFile,
+          ...inputFileOptions(opts),
         },
         def.needsLlm ? opts : undefined,
         responders,
@@ -270,6 +298,19 @@ function report(result: Record<string, unknown>, opts: ForkCommandOptions): void
  * parameters, the LLM flags of a world that needs an LLM). A verification index that this read created is removed again when a check
  * fails, so a refused fork leaves nothing behind.
  */
+/**
+ * Every parameter the fork's interventions set (`--set` and `params` interventions of an
+ * --intervene file alike): all follow the same rules, so a file cannot record a change the
+ * world never applies.
+ */
+function paramsSetBy(interventions: readonly Intervention[]): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const iv of interventions)
+    if (iv.type === 'params')
+      for (const [k, v] of Object.entries((iv as { set: Record<string, unknown> }).set)) set[k] = v;
+  return set;
+}
+
 async function readAndCheckParent(
   path: string,
   ticks: readonly number[],
@@ -283,7 +324,7 @@ async function readAndCheckParent(
     const { def, responders } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,
       logPath: path,
-      networkFile: opts.networkFile,
+      ...inputFileOptions(opts),
     });
     checkForkParams(
       def,

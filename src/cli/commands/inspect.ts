@@ -10,7 +10,7 @@ import {
 } from '../../replay/index.ts';
 import { type EngineState, runWorld, type WorldDefinition } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 import { replayServices } from '../replay-services.ts';
 
@@ -37,7 +37,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
   const { def } = await loadWorldFromHeader(h, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   const seen = await rerunTo(def, recorded, at, agents);
   let metrics: Json = {};
@@ -123,7 +123,9 @@ function parseAgents(spec: string | undefined, size: number, json: boolean): num
   return spec.split(',').map((part) => {
     const agent = intFlag('agent', part.trim()) as number;
     if (agent >= size)
-      throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`);
+      throw new UsageError(`--agent ${agent} is not an agent: the population is 0..${size - 1}`, {
+        hint: `give an agent from 0 to ${size - 1}, a comma list, or all (with --json)`,
+      });
     return agent;
   });
 }

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/index.ts';
 import { readRecordedRun, rerunLog } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 import { Progress } from '../progress.ts';
 import { replayServices } from '../replay-services.ts';
@@ -23,7 +23,7 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
   const { def } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
   const services = replayServices(recorded);

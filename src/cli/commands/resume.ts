@@ -3,7 +3,7 @@ import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, holdLogLock, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openContinuationLlm, shippedServerStarter } from '../llm-session.ts';
-import { loadWorldFromHeader } from '../load-world.ts';
+import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine resume`. */
@@ -39,7 +39,7 @@ async function resumeLocked(path: string, opts: ResumeCommandOptions): Promise<n
   const { def, responders } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};

@@ -1,5 +1,13 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { ConfigError, formatNumber, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  ConfigError,
+  checkJsonShape,
+  formatNumber,
+  isGrapevineError,
+  RngStreams,
+  UsageError,
+} from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, holdLogLock, LogWriter } from '../../replay/index.ts';
 import {
@@ -12,9 +20,10 @@ import {
 } from '../../world/index.ts';
 import { describeCounters } from '../describe-counters.ts';
 import { checkFileDrivenParams } from '../file-driven-params.ts';
-import { checkOutPath, configInt, intFlag } from '../flags.ts';
+import { configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { loadWorld } from '../load-world.ts';
+import { checkOutputFile } from '../output-file.ts';
 import { Progress } from '../progress.ts';
 
 /** Options of `grapevine run`. */
@@ -55,8 +64,11 @@ function readConfig(path: string | undefined): {
       hint: 'the file must be a JSON object of parameters, or {"params": {...}, "seed": N, "ticks": N}',
     });
   }
+  checkJsonShape(raw, `config file ${path}`);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ConfigError(`config file ${path} must hold a JSON object`);
+    throw new ConfigError(`config file ${path} must hold a JSON object`, {
+      hint: 'the file must be a JSON object of parameters, or {"params": {...}, "seed": N, "ticks": N}',
+    });
   const obj = raw as Record<string, unknown>;
   if (!('params' in obj)) return { params: obj };
   const params = obj.params;
@@ -97,11 +109,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
   const { def, source, responders } = await loadWorld(ref);
   const out = opts.out ?? defaultOut(def.id, seed);
-  checkOutPath(out);
-  if (existsSync(out) && !opts.force)
-    throw new UsageError(`${out} already exists`, {
-      hint: 'choose another --out, or add --force to overwrite it',
-    });
+  checkOutputFile(out, opts.force);
+  // --force replaces a symlink itself: the log is never written through it
+  if (opts.force && lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(out);
   checkNetworkParamsApplied(def, params, resolveParams(def, params));
   const inputs = new InputBuffer();
   // loaded only for LLM worlds: a rule world's run then loads no LLM client or local server
@@ -129,11 +139,14 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
         checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
           String(def.params.shape[k]?.description ?? ''),
         );
+        // held while this process writes the log: a `resume` of it, or another run forced onto
+        // it, is refused meanwhile; taken before the file is created, so a forced run never
+        // truncates a log a live process is writing
+        mkdirSync(dirname(out), { recursive: true });
+        release = holdLogLock(out);
         log = new GuardedLog(
           LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }),
         );
-        // held while this process writes the log: a `resume` of it is refused meanwhile
-        release = holdLogLock(out);
         return log;
       },
       onTick: (t, max) => {
@@ -168,7 +181,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     await llm?.close();
   }
   const wallMs = Date.now() - started;
-  const llmWarning = llm ? session?.checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks)) : undefined;
+  const llmWarning = llm
+    ? session?.checkLlmFailures(llm.counters, Boolean(opts.allowFallbacks), llm.unreachable?.())
+    : undefined;
   if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);
   const llmSummary = llm
     ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
@@ -184,6 +199,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   }
   // loaded only for --report: the report's figures and their libraries cost a rule run ~0.1 CPU s at start-up
   if (opts.report)
-    await (await import('../run-report.ts')).reportCommand(out, { quiet: opts.quiet || opts.json });
+    await (await import('../run-report.ts')).reportCommand(out, {
+      quiet: opts.quiet || opts.json,
+      force: opts.force,
+    });
   return 0;
 }

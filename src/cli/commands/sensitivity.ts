@@ -1,4 +1,5 @@
-import { ConfigError, formatNumber, formatPercent, UsageError } from '../../core/index.ts';
+import { ConfigError, checkBatchSize, formatNumber, formatPercent, UsageError } from '../../core/index.ts';
+import { MAX_SWEEP_RUNS, MIN_BYTES_PER_PLANNED_RUN } from '../../sweep/index.ts';
 import { type Observation, readTableFile, varianceDecomposition } from '../../validity/index.ts';
 import { checkNetworkParamsApplied, parseAssignments, resolveParams, runWorld } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
@@ -52,6 +53,14 @@ async function observeWorld(ref: string, o: SensitivityCommandOptions): Promise<
     });
   const out = new Map<string, Observation[]>();
   const cells = combinations(factors);
+  checkBatchSize({
+    count: cells.length * replicates,
+    what: 'runs',
+    from: `${cells.length} combinations × --replicates ${replicates}`,
+    max: MAX_SWEEP_RUNS,
+    bytesEach: MIN_BYTES_PER_PLANNED_RUN,
+    hint: 'give fewer replicates or fewer factor levels',
+  });
   const paramsOf = (cell: Record<string, string>) =>
     parseAssignments(Object.entries(cell).map(([k, v]) => `${k}=${v}`));
   // a factor the network ignores would vary nothing: refuse it before the first run

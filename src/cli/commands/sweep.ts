@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, formatNumber, type Json, UsageError } from '../../core/index.ts';
+import { ConfigError, checkJsonShape, formatNumber, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import {
   type BudgetLimits,
@@ -57,8 +57,13 @@ function readSweepFile(path: string): SweepFile {
     raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (cause) {
     const first = String((cause as Error).message).split('\n')[0];
-    throw new ConfigError(`sweep file ${path} is not valid YAML/JSON: ${first}`, { cause });
+    throw new ConfigError(`sweep file ${path} is not valid YAML/JSON: ${first}`, {
+      cause,
+      hint: 'check the indentation and quoting at that line (docs/SWEEPS.md shows a sweep file)',
+    });
   }
+  // before the schema: zod would drop a __proto__ key silently, and recurse on deep nesting
+  checkJsonShape(raw ?? {}, `sweep file ${path}`);
   const parsed = SWEEP_FILE_SCHEMA.safeParse(raw ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   batteryPassed,
   FAMILY_ALPHA,
@@ -8,7 +7,8 @@ import {
   type ValidationCase,
   type ValidationRow,
 } from '../../validate/index.ts';
-import { checkOutPath, intFlag } from '../flags.ts';
+import { intFlag } from '../flags.ts';
+import { checkOutputFile, writeOutputText } from '../output-file.ts';
 import { worldFileCases } from './validate/world-cases.ts';
 
 /** Options of `grapevine validate`. */
@@ -21,6 +21,8 @@ export interface ValidateOptions {
   perturb?: string;
   /** `--world FILE`: run the file's own `validationCases` instead of the built-in ones. */
   world?: string;
+  /** Replace an existing --out file. */
+  force?: boolean;
 }
 
 function progress(r: ValidationRow): string {
@@ -52,7 +54,7 @@ export async function validateCommand(
 ): Promise<number> {
   // every flag, and a world file's cases, are checked before the battery runs (it may take minutes)
   const seed = intFlag('seed', o.seed) ?? 1;
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutputFile(o.out, o.force);
   const perturb = o.perturb === undefined ? undefined : parsePerturbation(o.perturb);
   const cases = o.world === undefined ? await builtin() : await worldFileCases(o.world);
   const rows = await runBattery(cases, {
@@ -73,7 +75,7 @@ export async function validateCommand(
     cases: rows,
   };
   const json = JSON.stringify(report, null, 2);
-  if (o.out) writeFileSync(o.out, `${json}\n`);
+  if (o.out) await writeOutputText(o.out, `${json}\n`, o.force);
   process.stdout.write(o.json ? `${json}\n` : `${formatBattery(rows)}\n${summary(rows, passed)}\n`);
   return passed ? 0 : 1;
 }

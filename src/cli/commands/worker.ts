@@ -1,14 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Json, UsageError } from '../../core/index.ts';
+import { type Json, redactUrlCredentials, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { objectStoreBucket, openNatsQueue, RunLogStore, runQueueWorker } from '../../sweep/index.ts';
+import {
+  objectStoreBucket,
+  openNatsQueue,
+  type RunLimits,
+  RunLogStore,
+  redactQueueUrl,
+  runQueueWorker,
+  WorkerWorlds,
+} from '../../sweep/index.ts';
 import { batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { positiveIntFlag } from '../flags.ts';
 import { contributionSources } from '../sweep-world-loader.ts';
+import { builtinWorldIds } from '../world-catalog.ts';
 
 /** Options of `grapevine worker` (the LLM flags serve the runs of worlds that need an LLM). */
 export interface WorkerCommandOptions extends LlmFlags {
@@ -18,7 +27,18 @@ export interface WorkerCommandOptions extends LlmFlags {
   ackWait?: string;
   ackWaitMs?: string;
   quiet?: boolean;
+  /** World files this worker may run (repeatable); built-in worlds need none. */
+  world?: string[];
+  /** Data files (networks, tables) a spec's parameters may name (repeatable). */
+  inputFile?: string[];
+  maxRunSeconds?: string;
+  maxRunEvents?: string;
 }
+
+/** A run's wall-clock limit on a worker when `--max-run-seconds` is not given. */
+export const DEFAULT_MAX_RUN_SECONDS = 6 * 3600;
+/** A run's log-line limit on a worker when `--max-run-events` is not given (a few GB of log). */
+export const DEFAULT_MAX_RUN_EVENTS = 50_000_000;
 
 /** `grapevine worker`: runs the specs of sweeps published on a NATS JetStream queue until stopped. */
 export async function workerCommand(
@@ -34,6 +54,12 @@ export async function workerCommand(
   const ackWaitMs =
     positiveIntFlag('ack-wait-ms', opts.ackWaitMs) ??
     (positiveIntFlag('ack-wait', opts.ackWait) ?? 30) * 1000;
+  const limits: RunLimits = {
+    maxRunMs: (positiveIntFlag('max-run-seconds', opts.maxRunSeconds) ?? DEFAULT_MAX_RUN_SECONDS) * 1000,
+    maxEvents: positiveIntFlag('max-run-events', opts.maxRunEvents) ?? DEFAULT_MAX_RUN_EVENTS,
+  };
+  const worlds = WorkerWorlds.open(builtinWorldIds(), opts.world ?? []);
+  const shown = redactQueueUrl(opts.queue);
   const bucket = objectStoreBucket(opts.logs);
   const budget = batchBudget(opts);
   const logs = bucket ? mkdtempSync(join(tmpdir(), 'grapevine-worker-')) : resolve(opts.logs ?? 'sweep-logs');
@@ -46,15 +72,21 @@ export async function workerCommand(
   });
   const { queue, store } = opened;
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143);
+    io.err(
+      `grapevine worker: ${sig} received: ending the runs under way (their specs go back to the queue); again to quit now\n`,
+    );
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const loaderUrl = new URL(`../sweep-world-loader${ext}`, import.meta.url).href;
   const data = contributionSources(contributions) as unknown as Json;
   if (!opts.quiet)
     io.err(
-      `grapevine worker: pulling runs from ${opts.queue} (${concurrency} at once), logs in ${bucket ? `the object store ${bucket}` : logs}, LLM ${llm.model} via ${llm.endpoint}\n`,
+      `grapevine worker: pulling runs from ${shown} (${concurrency} at once), logs in ${bucket ? `the object store ${bucket}` : logs}, LLM ${llm.model} via ${redactUrlCredentials(llm.endpoint)}; worlds: built-in${worlds.allowedFiles.map((f) => `, ${f.path}`).join('')}\n`,
     );
   let spent = false;
   try {
@@ -63,6 +95,9 @@ export async function workerCommand(
       queue,
       concurrency,
       logs,
+      worlds,
+      limits,
+      inputFiles: (opts.inputFile ?? []).map((f) => resolve(f)),
       ...(store ? { store } : {}),
       locate: (ref) => ({ loaderUrl, ref, data }),
       signal: stop.signal,
@@ -106,9 +141,12 @@ async function openWithStore(
     return { queue, store: await RunLogStore.open(queue.js, bucket) };
   } catch (cause) {
     await queue.nc.close();
-    throw new UsageError(`cannot open the object store ${bucket} at ${url}: ${(cause as Error).message}`, {
-      cause,
-      hint: 'the server needs JetStream with room for the logs (docs/DISTRIBUTED.md)',
-    });
+    throw new UsageError(
+      `cannot open the object store ${bucket} at ${redactQueueUrl(url)}: ${(cause as Error).message}`,
+      {
+        cause,
+        hint: 'the server needs JetStream with room for the logs (docs/DISTRIBUTED.md)',
+      },
+    );
   }
 }

@@ -8,6 +8,7 @@ import { fillTemplate } from '../../../worlds/sotopia/protocols/fill.ts';
 import { DEFAULT_TEMPLATES_DIR, loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
 import { PROMPTS } from '../../../worlds/sotopia/protocols/pack-files.ts';
 import { cliChecked } from '../../support/cli-in-process.ts';
+import { lines as logLines, reChain } from '../../support/logs.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 
 const dir = tempDir('sotopia-templates');
@@ -64,7 +65,7 @@ describe('prompt templates as data', () => {
     expect(r.stderr.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(2);
   });
 
-  it('a user template appears verbatim in the recorded prompts, its hash in the header; the log replays', async () => {
+  it('a user template appears verbatim in the recorded prompts, its hash in the header; the log replays only while the folder holds those bytes', async () => {
     const run = await cli(
       'run',
       'sotopia',
@@ -111,9 +112,31 @@ describe('prompt templates as data', () => {
     expect(judge[0].params.temperature).toBe(0);
     expect(turns[0].params.temperature).toBe(1);
     await server.close();
+    // the folder the log names is read only when its files have the hashes the log records
     const replay = await cli('replay', log, '--verify', '--json');
-    expect(replay.code).toBe(0);
+    expect(replay.code, replay.stderr).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
+    // a changed file in it: refused before any template is parsed, its text not printed
+    writeFileSync(join(userDir, 'character.txt'), 'SECRET-CHANGED-41d {agent}');
+    const changed = await cli('replay', log, '--verify');
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(
+      /character\.txt does not have the recorded sha256\nhint: .*--input templates=FOLDER/,
+    );
+    expect(changed.stderr).not.toContain('SECRET-CHANGED');
+    writeFileSync(join(userDir, 'character.txt'), USER_CHARACTER);
+    // a header with no record of the folder's files (crafted, chain recomputed): never opened
+    const raw = logLines(log);
+    const bare = JSON.parse(raw[0]);
+    delete bare.inputs.sotopia.templates;
+    const crafted = join(dir, 'no-record.ndjson');
+    writeFileSync(crafted, reChain([JSON.stringify(bare), ...raw.slice(1)]));
+    const unrecorded = await cli('replay', crafted, '--verify');
+    expect(unrecorded.code).toBe(2);
+    expect(unrecorded.stderr).toMatch(/the log names templates=.* records no sha256 of it/);
+    // the user naming the folder is enough
+    const named = await cli('replay', log, '--verify', '--json', '--input', `templates=${userDir}`);
+    expect(named.code, named.stderr).toBe(0);
     server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   }, 300_000);
 });

@@ -7,21 +7,30 @@ import { zhou2024Protocol } from './zhou2024.ts';
 /** How each protocol is built from a run's episode, parameters, model and seed. */
 const BUILDERS: Record<
   Protocol,
-  (episode: Episode, params: SotopiaParams, model: string, seed: number) => SotopiaProtocol
+  (
+    episode: Episode,
+    params: SotopiaParams,
+    model: string,
+    seed: number,
+    templatesDir: string,
+  ) => SotopiaProtocol
 > = {
-  zhou2024: (episode, params, model, seed) => zhou2024Protocol({ episode, params, model, seed }),
+  zhou2024: (episode, params, model, seed, templatesDir) =>
+    zhou2024Protocol({ episode, params, model, seed, templatesDir }),
   'grapevine-v0': grapevineV0Protocol,
 };
 
 /**
  * The run's protocol, chosen once from `params.protocol` (and, for zhou2024, its reply
  * contract from `params.contract`): the one place where the protocol's name decides anything.
+ * `templatesDir` is where `params.templates` is read (a rerun's checked copy of it).
  */
 export function chooseProtocol(
   episode: Episode,
   params: SotopiaParams,
   model: string,
   seed: number,
+  templatesDir = params.templates,
 ): SotopiaProtocol {
-  return BUILDERS[params.protocol](episode, params, model, seed);
+  return BUILDERS[params.protocol](episode, params, model, seed, templatesDir);
 }

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, canonicalJson, sha256Hex } from '../../../src/index.ts';
+import { ConfigError, canonicalJson, readInputFile, sha256Hex } from '../../../src/index.ts';
 import { DIMENSION_NAMES } from '../dimensions.ts';
 import type { Contract } from '../params.ts';
 import { placeholdersOf } from './fill.ts';
@@ -70,7 +70,8 @@ export function recordedFiles(o: Pick<PackOptions, 'contract' | 'repairs'>): str
 
 function readText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    // a regular file of bounded size, read within a time limit (FIFOs and devices refused)
+    return readInputFile(path, { what: 'template', bytesPerByte: 4 }).toString('utf8');
   } catch (cause) {
     throw new ConfigError(`cannot read template ${path}`, { cause, hint: 'check the templates directory' });
   }
@@ -165,7 +166,12 @@ function checkFields(path: string, raw: Record<string, unknown>): ReplyFields {
 
 /** The directory a file is read from: the given one when it has the file (and may supply it), else the shipped one. */
 function sourceOf(o: PackOptions, file: string): string {
-  const own = o.dir && (o.contract === 'sotopia' || CONTRACT_GRAPEVINE_FILES.includes(file));
+  // only the files whose hashes a log records come from `dir` (unused repair prompts are the
+  // shipped ones): a rerun checks the recorded hashes of those, and so of every file read
+  const own =
+    o.dir &&
+    (o.contract === 'sotopia' || CONTRACT_GRAPEVINE_FILES.includes(file)) &&
+    (o.repairs || !REPAIR_FILES.includes(file));
   return own && existsSync(join(o.dir, file)) ? join(o.dir, file) : join(DEFAULT_TEMPLATES_DIR, file);
 }
 

@@ -35,6 +35,8 @@ export interface Zhou2024Setup {
   /** The run's model (the characters' unless `seatModels`, the writer's, the judge's unless `judgeModel`). */
   model: string;
   seed: number;
+  /** Where the template pack `params.templates` names is read ('' = the shipped pack). */
+  templatesDir?: string;
 }
 
 /** A free-text script read by Sotopia's parser, repaired once with the `repair-script` prompt. */
@@ -130,7 +132,7 @@ export function zhou2024Protocol(s: Zhou2024Setup): SotopiaProtocol {
   const { episode, params } = s;
   const contract = CONTRACTS[params.contract];
   const pack = loadPack({
-    dir: params.templates,
+    dir: s.templatesDir ?? params.templates,
     contract: params.contract,
     repairs: params.parsing === 'sotopia',
   });

@@ -26,9 +26,10 @@ export interface ForkBatchOptions {
   children: readonly ForkBatchChild[];
   /** Worker threads (default: one per core, never more than children). */
   workers?: number;
-  /** `--world` and `--network-file` of the command. */
+  /** `--world`, `--network-file` and `--input` of the command. */
   worldFile?: string;
   networkFile?: string;
+  inputs?: Record<string, string>;
   /** A world that needs an LLM: the batch's flags (see openBatchLlm; its endpoint is open). */
   llm?: LlmFlags;
 }
@@ -63,6 +64,7 @@ export async function runForkBatch(o: ForkBatchOptions): Promise<Record<string, 
     options: {
       ...(o.worldFile === undefined ? {} : { worldFile: o.worldFile }),
       ...(o.networkFile === undefined ? {} : { networkFile: o.networkFile }),
+      ...(o.inputs === undefined ? {} : { inputs: o.inputs }),
     },
   };
   const world = { loaderUrl: LOADER.href, ref: o.parent, data: data as unknown as Json };

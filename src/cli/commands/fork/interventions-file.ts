@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../../../core/index.ts';
+import { ConfigError, checkBatchSize, readInputText } from '../../../core/index.ts';
 import { type Intervention, parseIntervention, rejectUnsafeKeys } from '../../../world/index.ts';
+
+/** Most interventions one file may hold. */
+const MAX_INTERVENTIONS = 1_000_000;
 
 /**
  * Reads interventions from a JSON or YAML file: one intervention object, an array of them,
@@ -13,7 +16,11 @@ export function readInterventions(path: string): Intervention[] {
     throw new ConfigError(`intervention file not found: ${path}`, {
       hint: 'check the path given to --intervene',
     });
-  const text = readFileSync(path, 'utf8');
+  const text = readInputText(path, {
+    what: 'intervention file',
+    bytesPerByte: 32,
+    maxBytes: 16 * 1024 * 1024,
+  });
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
@@ -31,6 +38,17 @@ export function readInterventions(path: string): Intervention[] {
         Array.isArray((raw as { interventions?: unknown }).interventions)
       ? (raw as { interventions: unknown[] }).interventions
       : [raw];
-  if (list.length === 0) throw new ConfigError(`intervention file ${path} holds no interventions`);
+  if (list.length === 0)
+    throw new ConfigError(`intervention file ${path} holds no interventions`, {
+      hint: 'write one intervention object, or a list of them',
+    });
+  checkBatchSize({
+    count: list.length,
+    what: 'interventions',
+    from: `intervention file ${path}`,
+    max: MAX_INTERVENTIONS,
+    bytesEach: 256,
+    hint: 'split the interventions over several forks',
+  });
   return list.map((entry, k) => parseIntervention(entry, `${path}: intervention ${k + 1}`));
 }

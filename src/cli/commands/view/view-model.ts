@@ -1,7 +1,7 @@
 import { type Json, RunError } from '../../../core/index.ts';
 import { readLog, readRecordedRun } from '../../../replay/index.ts';
 import { analyzeLog, type FinalState, itemsWithProvenance } from '../../../report/index.ts';
-import { loadWorldFromHeader } from '../../load-world.ts';
+import { type InputFileFlags, inputFileOptions, loadWorldFromHeader } from '../../load-world.ts';
 import { layoutOfLog } from '../../log-layout.ts';
 import { traceRun } from './view-rerun.ts';
 import { circleLayout, type NetworkSample, sampleNetwork } from './view-sample.ts';
@@ -38,18 +38,15 @@ export function provenancePath(state: FinalState, item: string, agent: number): 
  */
 export async function buildViewData(
   path: string,
-  opts: { maxNodes: number; world?: string; networkFile?: string },
+  opts: { maxNodes: number; world?: string } & InputFileFlags,
 ): Promise<ViewData> {
   const recorded = await readRecordedRun(path);
   const h = recorded.header;
-  const { analysis, finalState } = await analyzeLog(
-    path,
-    await layoutOfLog(path, opts.world, opts.networkFile),
-  );
+  const { analysis, finalState } = await analyzeLog(path, await layoutOfLog(path, opts.world, opts));
   const { def } = await loadWorldFromHeader(h, {
     worldFile: opts.world,
     logPath: path,
-    networkFile: opts.networkFile,
+    ...inputFileOptions(opts),
   });
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];

@@ -37,6 +37,9 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 export function startViewServer(data: ViewData, bundle: string, port: number): Promise<Server> {
   const model = JSON.stringify(data.model);
   const server = createServer((req, res) => {
+    // a page on another origin that rebinds its DNS name to 127.0.0.1 sends its own name as Host
+    if (!loopbackHost(req.headers.host))
+      return send(res, 421, 'text/plain', 'this server answers only 127.0.0.1 and localhost');
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/api/model') return send(res, 200, TYPES['.json'], model);
     const agent = /^\/api\/agent\/(\d+)$/.exec(url.pathname);
@@ -73,4 +76,15 @@ function decodePath(pathname: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * True when a request's Host header names this loopback server: `127.0.0.1`, `localhost` or
+ * `[::1]`, with or without a port. Anything else (or none) is refused: it is how a DNS-rebinding
+ * page would reach the viewer's agents, memories and secrets.
+ */
+export function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const name = /^(\[[^\]]*\]|[^:]*)(?::\d{1,5})?$/.exec(host.trim().toLowerCase())?.[1];
+  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]';
 }
