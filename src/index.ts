@@ -46,11 +46,14 @@ export type {
   TurnPolicyOptions,
 } from './clock/index.ts';
 export { createTurnPolicy, PRIORITY, TURN_POLICY_NAMES } from './clock/index.ts';
+// Continuous time (docs/TIME.md): a world's activation (passive states, wake rates) and the
+// entry of a turn policy a world adds to the registry.
+export type { TurnPolicyEntry } from './clock/turn-policy-registry.ts';
 // Errors, seeded randomness, canonical JSON and hashing.
 // Reading input files safely (docs/SECURITY.md): a world that reads a file a parameter names
 // reads it through these, so a FIFO, a device or a /proc file is refused and the size is held
 // to the memory budget.
-export type { ErrorOptions, InputFileOptions, Json } from './core/index.ts';
+export type { ErrorOptions, Json } from './core/index.ts';
 export {
   ConfigError,
   canonicalJson,
@@ -81,6 +84,7 @@ export {
   toGraphology,
   wattsStrogatz,
 } from './network/index.ts';
+export type { Activation } from './world/activation.ts';
 // Worlds: define one, run one, intervene.
 export type {
   InputFileResolver,
@@ -100,13 +104,3 @@ export {
   WorldControl,
   WorldView,
 } from './world/index.ts';
-
-// Continuous time (docs/TIME.md): a world's activation (passive states, wake rates), the
-// event-driven policy behind `async`, and the registry of turn policies a world may add to.
-
-export { NextReactionPolicy } from './clock/next-reaction-policy.ts';
-export type { EventDrivenTurnPolicy } from './clock/turn-policy.ts';
-export { isEventDriven } from './clock/turn-policy.ts';
-export type { TurnPolicyEntry } from './clock/turn-policy-registry.ts';
-export { TURN_POLICIES, TurnPolicyRegistry } from './clock/turn-policy-registry.ts';
-export type { Activation } from './world/activation.ts';
