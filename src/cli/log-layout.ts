@@ -15,8 +15,10 @@ export async function layoutOfLog(
   path: string,
   worldFile?: string,
   networkFile?: string,
+  /** False with `--no-check`: the world file is not type-checked first. */
+  check?: boolean,
 ): Promise<StateLayout | undefined> {
-  return (await worldOfLog(path, worldFile, networkFile))?.layout;
+  return (await worldOfLog(path, worldFile, networkFile, check))?.layout;
 }
 
 /**
@@ -28,10 +30,12 @@ export async function worldOfLog(
   worldFile?: string,
   /** `--network-file FILE` (its sha256 must be the log's). */
   networkFile?: string,
+  /** False with `--no-check`: the world file is not type-checked first. */
+  check?: boolean,
 ): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
   const header = await readHeader(path);
   try {
-    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
+    const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile, check });
     const seed = header.seed as number;
     const version = (header.world as { version?: string } | undefined)?.version;
     const instance = def.create({

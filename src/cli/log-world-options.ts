@@ -10,6 +10,8 @@ export interface LogWorldOptions {
   world?: string;
   /** `--network-file FILE`: the network file the run read (its recorded sha256 checked first). */
   networkFile?: string;
+  /** False with `--no-check`: a named world file is not type-checked first. */
+  check?: boolean;
 }
 
 /** Declares {@link LogWorldOptions} on a command, once for every command that reads a log. */
@@ -19,5 +21,6 @@ export function addLogWorldOptions(cmd: Command): Command {
     .option(
       '--network-file <file>',
       'the network file the run read, if its recorded path does not lead to it (sha256 checked)',
-    );
+    )
+    .option('--no-check', 'do not type-check the --world file first');
 }

@@ -1,21 +1,34 @@
+import { firstWorldFrame, frameText } from '../core/code-frame.ts';
 import { isGrapevineError } from '../core/errors.ts';
 
 /**
  * Prints an error as one line and a hint (never a stack trace) and returns the exit code:
- * the error's own for grapevine errors, 1 for anything unexpected.
+ * the error's own for grapevine errors, 1 for anything unexpected. An error raised in a
+ * world's code (or by grapevine on behalf of a call from it) names the world file, line and
+ * column where that code is.
  */
 export function reportError(
   err: unknown,
   write: (s: string) => void = (s) => process.stderr.write(s),
 ): number {
+  const stack = err instanceof Error ? err.stack : undefined;
+  const frame = firstWorldFrame(stack);
+  const at = frame ? frameText(frame) : undefined;
   if (isGrapevineError(err)) {
-    write(`grapevine: ${err.message}\n`);
+    const where = at && !err.message.includes(at) ? ` (at ${at})` : '';
+    write(`grapevine: ${err.message}${where}\n`);
     if (err.hint) write(`hint: ${err.hint}\n`);
     return err.exitCode;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  write(`grapevine: unexpected error: ${message}\n`);
-  write('hint: this is a bug in grapevine or in the world; set GRAPEVINE_DEBUG=1 for a stack trace\n');
+  const message =
+    err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+  if (at) {
+    write(`grapevine: the world's code failed at ${at}: ${message}\n`);
+    write('hint: fix the world file there; set GRAPEVINE_DEBUG=1 for the whole stack trace\n');
+  } else {
+    write(`grapevine: unexpected error: ${message}\n`);
+    write('hint: this is a bug in grapevine or in the world; set GRAPEVINE_DEBUG=1 for a stack trace\n');
+  }
   if (process.env.GRAPEVINE_DEBUG && err instanceof Error) write(`${err.stack}\n`);
   return 1;
 }

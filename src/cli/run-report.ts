@@ -54,7 +54,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   if (opts.out !== undefined) checkOutPath(opts.out);
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
-  const world = await worldOfLog(path, opts.world, opts.networkFile);
+  const world = await worldOfLog(path, opts.world, opts.networkFile, opts.check);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
   const figures = reportFigures(analysis);
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
@@ -65,7 +65,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
       hint: 'give --embedding-model with a log of a world whose agents call an LLM, or leave it out',
     });
   if (analysis.header.llm) {
-    figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile)));
+    figures.push(auditFigure(await promptAudit(path, opts.world, opts.networkFile, opts.check)));
     const turns = await transcriptFromLog(path);
     const text = textDiagnosticsFigure(turns, await embeddingDistance(path, turns, opts));
     if (text) figures.push(text);
@@ -110,9 +110,14 @@ function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: Repo
 }
 
 /** The prompt audit of an LLM log for its report; a log that cannot be audited says why. */
-async function promptAudit(path: string, world?: string, networkFile?: string): Promise<PromptAuditSummary> {
+async function promptAudit(
+  path: string,
+  world?: string,
+  networkFile?: string,
+  check?: boolean,
+): Promise<PromptAuditSummary> {
   try {
-    const a = await auditLog(path, world, networkFile);
+    const a = await auditLog(path, world, networkFile, check);
     return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
   } catch (err) {
     if (!isGrapevineError(err)) throw err;

@@ -1,5 +1,11 @@
 import { LogFormatError } from '../core/index.ts';
-import { type RunOptions, type RunResult, runWorld, type WorldDefinition } from '../world/index.ts';
+import {
+  type RunOptions,
+  type RunResult,
+  recordedExecutor,
+  runWorld,
+  type WorldDefinition,
+} from '../world/index.ts';
 import { GuardedLog } from './guarded-log.ts';
 import { readLog } from './log-reader.ts';
 import { type RecordedRun, RecordedRunBuilder } from './recorded-run.ts';
@@ -73,6 +79,7 @@ export async function rerunLog(
     onTick: opts.onTick,
     ...opts.services,
     snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+    executor: recordedExecutor(h),
     interventionsAt: (tick) => recorded.interventions.get(tick) ?? [],
     shouldStop: (tick) =>
       end && EXTERNAL_STOPS.includes(end.reason) && tick >= end.ticks ? end.reason : null,

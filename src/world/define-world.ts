@@ -49,7 +49,11 @@ export interface WorldInstance<P = unknown> {
   size: number;
   /** The agents' statechart. */
   agents: AgentMachine;
-  /** `columnar` for populations in the compilable subset, `xstate` for full statecharts (default). */
+  /**
+   * The executor of the agents. Default: `columnar` when the agent machine compiles to a
+   * transition table and declares no JSON memory, `xstate` otherwise (see `chooseExecutor`).
+   * Declare it only to insist (a declared `columnar` the machine does not allow is an error).
+   */
   executor?: 'columnar' | 'xstate';
   /** Decides one agent's step. */
   policy: Policy<P>;

@@ -56,9 +56,14 @@ export function auditTargets(target: string): string[] {
  * recorded parameters and seed, no LLM) for its private items, then every recorded prompt
  * is checked with `auditPrompts`.
  */
-export async function auditLog(path: string, worldFile?: string, networkFile?: string): Promise<LogAudit> {
+export async function auditLog(
+  path: string,
+  worldFile?: string,
+  networkFile?: string,
+  check?: boolean,
+): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile });
+  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile, check });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -129,7 +134,7 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world, opts.networkFile));
+      audits.push(await auditLog(log, opts.world, opts.networkFile, opts.check));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };

@@ -29,10 +29,11 @@ async function table(
   what: (typeof WHAT)[number],
   worldFile: string | undefined,
   networkFile: string | undefined,
+  check?: boolean,
 ): Promise<ExportTable> {
   if (what === 'metrics') return metricsTable(path);
   if (what === 'events') return eventsTable(path);
-  const layout = await layoutOfLog(path, worldFile, networkFile);
+  const layout = await layoutOfLog(path, worldFile, networkFile, check);
   if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
   const run = await analyzeLog(path, layout);
   if (!run.finalState)
@@ -58,8 +59,12 @@ export async function exportCommand(path: string, opts: ExportCommandOptions): P
   checkOutPath(out);
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
   if (opts.world !== undefined || opts.networkFile !== undefined)
-    await layoutOfLog(path, opts.world, opts.networkFile);
-  const rows = await writeTable(await table(path, what, opts.world, opts.networkFile), format, out);
+    await layoutOfLog(path, opts.world, opts.networkFile, opts.check);
+  const rows = await writeTable(
+    await table(path, what, opts.world, opts.networkFile, opts.check),
+    format,
+    out,
+  );
   if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
   return 0;
 }

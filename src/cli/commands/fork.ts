@@ -278,6 +278,7 @@ async function readAndCheckParent(
       worldFile: opts.world,
       logPath: path,
       networkFile: opts.networkFile,
+      check: opts.check,
     });
     checkForkParams(
       def,

@@ -30,6 +30,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
     worldFile: opts.world,
     logPath: path,
     networkFile: opts.networkFile,
+    check: opts.check,
   });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};

@@ -21,7 +21,12 @@ export async function viewCommand(path: string, opts: ViewCommandOptions): Promi
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const maxNodes = positiveIntFlag('max-nodes', opts.maxNodes) ?? 2000;
   const bundle = viewerBundleDir();
-  const data = await buildViewData(path, { maxNodes, world: opts.world, networkFile: opts.networkFile });
+  const data = await buildViewData(path, {
+    maxNodes,
+    world: opts.world,
+    networkFile: opts.networkFile,
+    check: opts.check,
+  });
   const server = await startViewServer(data, bundle, port);
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;

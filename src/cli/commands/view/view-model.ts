@@ -38,18 +38,19 @@ export function provenancePath(state: FinalState, item: string, agent: number): 
  */
 export async function buildViewData(
   path: string,
-  opts: { maxNodes: number; world?: string; networkFile?: string },
+  opts: { maxNodes: number; world?: string; networkFile?: string; check?: boolean },
 ): Promise<ViewData> {
   const recorded = await readRecordedRun(path);
   const h = recorded.header;
   const { analysis, finalState } = await analyzeLog(
     path,
-    await layoutOfLog(path, opts.world, opts.networkFile),
+    await layoutOfLog(path, opts.world, opts.networkFile, opts.check),
   );
   const { def } = await loadWorldFromHeader(h, {
     worldFile: opts.world,
     logPath: path,
     networkFile: opts.networkFile,
+    check: opts.check,
   });
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];
