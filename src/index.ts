@@ -78,8 +78,11 @@ export {
 } from './network/index.ts';
 // Worlds: define one, run one, intervene.
 export type {
+  FileParamSpec,
   InputFileResolver,
   Intervention,
+  MetricDeclarations,
+  MetricSpec,
   PrivateItem,
   RunOptions,
   RunResult,

@@ -3,23 +3,20 @@ import { isGrapevineError } from '../core/errors.ts';
 
 /**
  * Prints an error as one line and a hint (never a stack trace) and returns the exit code:
- * the error's own for grapevine errors, 1 for anything unexpected. An error raised in a
- * world's code (or by grapevine on behalf of a call from it) names the world file, line and
- * column where that code is.
+ * the error's own for grapevine errors, 1 for anything unexpected. An unexpected error
+ * raised in a world's code names the world file, line and column where it was raised.
  */
 export function reportError(
   err: unknown,
   write: (s: string) => void = (s) => process.stderr.write(s),
 ): number {
-  const stack = err instanceof Error ? err.stack : undefined;
-  const frame = firstWorldFrame(stack);
-  const at = frame ? frameText(frame) : undefined;
   if (isGrapevineError(err)) {
-    const where = at && !err.message.includes(at) ? ` (at ${at})` : '';
-    write(`grapevine: ${err.message}${where}\n`);
+    write(`grapevine: ${err.message}\n`);
     if (err.hint) write(`hint: ${err.hint}\n`);
     return err.exitCode;
   }
+  const frame = firstWorldFrame(err instanceof Error ? err.stack : undefined);
+  const at = frame ? frameText(frame) : undefined;
   const message =
     err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
   if (at) {

@@ -8,4 +8,5 @@ export * from './resolve-params.ts';
 export * from './run-log.ts';
 export * from './runner.ts';
 export * from './validate-world.ts';
+export * from './world-declarations.ts';
 export * from './world-view.ts';

@@ -133,9 +133,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       executor: executorFlag(opts.executor),
       executorBy: '--executor',
       openLog: (header) => {
-        checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
-          String(def.params.shape[k]?.description ?? ''),
-        );
+        checkFileDrivenParams(def, params, header.params as Record<string, unknown>, header.size as number);
         const log = new GuardedLog(
           LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }),
         );
