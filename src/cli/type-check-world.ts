@@ -13,7 +13,7 @@ export type TypeProblem = string;
  * src/public/<name>.ts from the sources).
  */
 function publicTypes(): Record<string, string[]> {
-  const src = fileURLToPath(new URL('../../', import.meta.url));
+  const src = fileURLToPath(new URL('../', import.meta.url));
   const ext = existsSync(join(src, 'index.d.ts')) ? '.d.ts' : '.ts';
   return { grapevine: [join(src, `index${ext}`)], 'grapevine/*': [join(src, 'public', `*${ext}`)] };
 }
