@@ -2,7 +2,7 @@ import { isGrapevineError, RngStreams } from '../core/index.ts';
 import type { Topology } from '../network/index.ts';
 import { readHeader } from '../replay/index.ts';
 import type { StateLayout } from '../report/index.ts';
-import { migrateParams } from '../world/index.ts';
+import { type MetricDeclarations, migrateParams } from '../world/index.ts';
 import { loadWorldFromHeader } from './load-world.ts';
 
 /**
@@ -22,8 +22,8 @@ export async function layoutOfLog(
 }
 
 /**
- * What {@link layoutOfLog} builds, with the world's network too (for the report's
- * communities); undefined, with the same warning, when the world cannot be built.
+ * What {@link layoutOfLog} builds, with the world's network (for the report's communities)
+ * and its metric declarations; undefined, with the same warning, when the world cannot be built.
  */
 export async function worldOfLog(
   path: string,
@@ -32,7 +32,7 @@ export async function worldOfLog(
   networkFile?: string,
   /** False with `--no-check`: the world file is not type-checked first. */
   check?: boolean,
-): Promise<{ layout: StateLayout; network: Topology | undefined } | undefined> {
+): Promise<{ layout: StateLayout; network: Topology | undefined; metrics?: MetricDeclarations } | undefined> {
   const header = await readHeader(path);
   try {
     const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, networkFile, check });
@@ -44,7 +44,7 @@ export async function worldOfLog(
       rng: new RngStreams(seed),
       model: (header.llm as { model?: string } | undefined)?.model,
     });
-    return { layout: instance.agents.layout, network: instance.network };
+    return { layout: instance.agents.layout, network: instance.network, metrics: def.metrics };
   } catch (err) {
     // a file the user named must load; a built-in world that cannot be rebuilt only costs the cascades
     if (!isGrapevineError(err) || worldFile !== undefined || networkFile !== undefined) throw err;

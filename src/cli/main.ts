@@ -226,7 +226,11 @@ export function program(
       )
       .argument('<log>', 'replay log')
       .option('--port <n>', 'port (0 = any free port)', '8790')
-      .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000'),
+      .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
+      .option(
+        '--layout <name>',
+        'force | circle (default: a ring for lattices, ForceAtlas2 for other networks)',
+      ),
   ).action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
   cli
     .command('validate')

@@ -56,7 +56,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   if (existsSync(path) && statSync(path).isDirectory()) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world, opts.networkFile, opts.check);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
-  const figures = reportFigures(analysis);
+  const figures = reportFigures(analysis, { metrics: world?.metrics, layout: world?.layout });
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));

@@ -9,6 +9,8 @@ export * from './figures.ts';
 export * from './final-state.ts';
 export * from './llm-series.ts';
 export * from './matched-size.ts';
+export * from './metric-figures.ts';
+export * from './palette.ts';
 export * from './render-html.ts';
 export * from './svg-chart.ts';
 export * from './table-writers.ts';

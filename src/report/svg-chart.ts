@@ -1,6 +1,12 @@
+import { SERIES_COLOURS } from './palette.ts';
+
 /** One named series of a chart. */
 export interface ChartSeries {
   name: string;
+  /** The log's metric key it draws, when it draws one. */
+  key?: string;
+  /** Its colour (default: the palette's k-th colour). */
+  colour?: string;
   x: readonly number[];
   y: readonly (number | null)[];
 }
@@ -20,8 +26,8 @@ export interface ChartSpec {
 const W = 640;
 const H = 300;
 const M = { left: 64, right: 150, top: 28, bottom: 44 };
-/** Colour-blind-safe palette (Okabe & Ito). */
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#F0E442', '#000000'];
+/** Colour-blind-safe palette (Okabe & Ito), for series without a colour of their own. */
+const PALETTE = SERIES_COLOURS;
 
 /** Escapes text for HTML and SVG. */
 export function esc(s: string): string {
@@ -94,7 +100,7 @@ export function svgChart(spec: ChartSpec): string {
     `<text transform="translate(14 ${M.top + ph / 2}) rotate(-90)" text-anchor="middle">${esc(spec.yLabel)}</text>`,
   );
   pts.forEach((p, k) => {
-    const colour = PALETTE[k % PALETTE.length];
+    const colour = spec.series[k].colour ?? PALETTE[k % PALETTE.length];
     if (spec.mark === 'points')
       for (const [x, y] of p)
         out.push(

@@ -40,17 +40,35 @@ describe('grapevine report', () => {
   it('plots every tick metric exactly as the log records it, tick by tick', () => {
     const ticks = events.filter((e) => e.type === 'tick');
     expect(report.ticks).toBe(ticks.length);
-    let compared = 0;
+    const drawn = new Set<string>();
     for (const f of report.figures.filter((x) => x.chart && !x.chart.logX && x.chart.xLabel === 'tick')) {
       for (const s of f.chart!.series) {
-        const key = f.id.startsWith('states-') ? `${f.id.slice(7)}.${s.name}` : s.name;
-        if (!f.id.startsWith('states-') && !['fraction-aware', 'new-per-tick'].includes(f.id)) continue;
+        if (s.key === undefined) continue;
         expect(s.x).toEqual(ticks.map((e) => e.t));
-        expect(s.y).toEqual(ticks.map((e) => (e.metrics as Record<string, number>)[key]));
-        compared++;
+        expect(s.y).toEqual(ticks.map((e) => (e.metrics as Record<string, number>)[s.key!]));
+        drawn.add(s.key);
       }
     }
-    expect(compared).toBeGreaterThanOrEqual(14);
+    // every metric of the tick lines, once
+    expect([...drawn].sort()).toEqual(Object.keys(ticks[0].metrics as object).sort());
+    expect(drawn.size).toBe(14);
+  });
+
+  it('groups the metrics as the rumour world declares them, with labels, units and state colours', () => {
+    const states = fig('metric-rumor-agents-per-state');
+    expect(states.chart!.yLabel).toBe('agents');
+    expect(states.chart!.xLabel).toBe('tick');
+    expect(states.chart!.series.map((s) => s.name)).toEqual([
+      'ignorant',
+      'heard, unconvinced',
+      'spreader',
+      'stifler',
+    ]);
+    // a state has one colour: the same state of both items, and the viewer's (palette.ts)
+    const facts = fig('metric-fact-agents-per-state').chart!.series;
+    expect(states.chart!.series.map((s) => s.colour)).toEqual(facts.map((s) => s.colour));
+    expect(new Set(facts.map((s) => s.colour)).size).toBe(4);
+    expect(fig('metric-fraction-aware').chart!.yLabel).toBe('share of agents');
   });
 
   it('cascades reach as many agents as the world says heard each item', () => {
