@@ -211,11 +211,16 @@ export function program(
   addLogWorldOptions(
     cli
       .command('export')
-      .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
-      .argument('<log>', 'replay log')
+      .description(
+        'a tidy table of a run (metrics, agents, cascades or events), or of every run of a sweep or fork batch, as CSV, Parquet or NDJSON',
+      )
+      .argument('<log>', 'replay log, or a sweep folder or fork batch folder (one table of all its runs)')
       .option('--what <table>', 'metrics | agents | cascades | events')
       .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
-      .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+      .option(
+        '--out <path>',
+        'output file, or - for standard output (default: beside the log, <name>.<what>.<format>)',
+      )
       .option('--quiet', 'no output on success'),
   ).action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
   addLogWorldOptions(

@@ -1,16 +1,22 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { UsageError } from '../../core/index.ts';
 import {
   agentsTable,
   analyzeLog,
+  type BatchRun,
   cascadesTable,
   type ExportFormat,
   type ExportTable,
   eventsTable,
   metricsTable,
+  networkMeasures,
+  runsTable,
+  streamTable,
   writeTable,
 } from '../../report/index.ts';
 import { checkOutPath } from '../flags.ts';
-import { layoutOfLog } from '../log-layout.ts';
+import { layoutOfLog, worldOfLog } from '../log-layout.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 
 /** Options of `grapevine export`. */
@@ -27,44 +33,102 @@ const FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'ndjson'];
 async function table(
   path: string,
   what: (typeof WHAT)[number],
-  worldFile: string | undefined,
-  networkFile: string | undefined,
-  check?: boolean,
+  opts: ExportCommandOptions,
 ): Promise<ExportTable> {
   if (what === 'metrics') return metricsTable(path);
   if (what === 'events') return eventsTable(path);
-  const layout = await layoutOfLog(path, worldFile, networkFile, check);
-  if (!layout) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
-  const run = await analyzeLog(path, layout);
+  const world = await worldOfLog(path, opts.world, opts.networkFile, opts.check);
+  if (!world) throw new UsageError(`cannot export ${what}: the world that wrote ${path} cannot be built`);
+  const run = await analyzeLog(path, world.layout);
   if (!run.finalState)
     throw new UsageError(`cannot export ${what}: ${path} has no snapshot`, {
       hint: 'a finished run writes one at its end; resume an interrupted run first',
     });
-  return what === 'agents' ? agentsTable(run) : cascadesTable(run);
+  if (what === 'cascades') return cascadesTable(run);
+  return agentsTable(run, world.network ? networkMeasures(world.network) : undefined);
+}
+
+const LOG = /\.ndjson(\.gz)?$/;
+
+function stem(file: string): string {
+  return basename(file).replace(LOG, '');
 }
 
 /**
- * `grapevine export <log> --what metrics|agents|cascades|events --format csv|parquet|ndjson
- * [--out path]`: a tidy table from a verified log, beside the log by default
- * (`<name>.<what>.<format>`).
+ * The runs of a folder: a sweep's (`sweep.json` and `runs/`), a fork batch's (`treated-*`
+ * and `control-*` children, grouped), or the logs the folder holds.
+ */
+export function batchRuns(dir: string): BatchRun[] {
+  const logsIn = (d: string) =>
+    readdirSync(d)
+      .filter((f) => LOG.test(f))
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+      .map((f) => join(d, f));
+  if (existsSync(join(dir, 'sweep.json')) && existsSync(join(dir, 'runs')))
+    return logsIn(join(dir, 'runs')).map((path) => ({ id: stem(path), path }));
+  const logs = logsIn(dir);
+  const group = (f: string) => /^(treated|control)-/.exec(basename(f))?.[1];
+  const batch = logs.some((f) => group(f) !== undefined);
+  const runs = logs
+    .filter((f) => !batch || group(f) !== undefined)
+    .map((path) => ({ id: stem(path), path, ...(batch ? { group: group(path) } : {}) }));
+  if (runs.length === 0)
+    throw new UsageError(`${dir} holds no logs`, {
+      hint: 'export a log, a sweep folder (grapevine sweep --out) or a fork batch (grapevine fork --replicates)',
+    });
+  return runs;
+}
+
+/** Exports a folder of runs: one tidy table of every run's metrics per tick (`runs.<format>`). */
+async function exportRuns(dir: string, opts: ExportCommandOptions, format: ExportFormat): Promise<number> {
+  if (opts.what !== undefined && opts.what !== 'metrics')
+    throw new UsageError(`a folder of runs exports their metrics, not ${opts.what}`, {
+      hint: 'drop --what, or export one log of the folder',
+    });
+  const table = await runsTable(batchRuns(dir));
+  return emit(table, format, opts.out ?? join(dir, `runs.${format}`), 'runs', opts);
+}
+
+/** Writes a table to a file (or to standard output for `-`) and says where, unless quiet. */
+async function emit(
+  table: ExportTable,
+  format: ExportFormat,
+  out: string,
+  what: string,
+  opts: ExportCommandOptions,
+): Promise<number> {
+  if (out === '-') {
+    if (format === 'parquet')
+      throw new UsageError('--out - writes CSV or NDJSON to standard output, not Parquet', {
+        hint: 'give --format csv or ndjson, or a file for Parquet',
+      });
+    await streamTable(table, format, process.stdout);
+    return 0;
+  }
+  checkOutPath(out);
+  const rows = await writeTable(table, format, out);
+  if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
+  return 0;
+}
+
+/**
+ * `grapevine export <log|folder> --what metrics|agents|cascades|events --format
+ * csv|parquet|ndjson [--out path|-]`: a tidy table from a verified log, beside the log by
+ * default (`<name>.<what>.<format>`); for a sweep folder or a fork batch, one table of all
+ * its runs (`<folder>/runs.<format>`); `--out -` writes to standard output.
  */
 export async function exportCommand(path: string, opts: ExportCommandOptions): Promise<number> {
-  const what = opts.what as (typeof WHAT)[number];
-  if (!WHAT.includes(what))
-    throw new UsageError(`--what must be one of ${WHAT.join(', ')}, got "${opts.what ?? ''}"`);
   const format = (opts.format ?? 'csv') as ExportFormat;
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
+  if (existsSync(path) && statSync(path).isDirectory()) return exportRuns(path, opts, format);
+  const what = opts.what as (typeof WHAT)[number];
+  if (!WHAT.includes(what))
+    throw new UsageError(`--what must be one of ${WHAT.join(', ')}, got "${opts.what ?? ''}"`);
   const out = opts.out ?? `${path.replace(/\.ndjson(\.gz)?$|\.gz$/, '')}.${what}.${format}`;
-  checkOutPath(out);
+  if (out !== '-') checkOutPath(out);
   // a named world or network file is checked (sha256, loadable) even for tables that need no world
   if (opts.world !== undefined || opts.networkFile !== undefined)
     await layoutOfLog(path, opts.world, opts.networkFile, opts.check);
-  const rows = await writeTable(
-    await table(path, what, opts.world, opts.networkFile, opts.check),
-    format,
-    out,
-  );
-  if (!opts.quiet) process.stdout.write(`${what} ${out} (${rows} rows)\n`);
-  return 0;
+  return emit(await table(path, what, opts), format, out, what, opts);
 }
