@@ -143,7 +143,7 @@ export const world = defineWorld({
     const r = await run(['run', './typo.js', '--out', 'typo.ndjson', '--no-check']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      `grapevine: world "typo-js" read params.gama, which it does not declare; did you mean gamma? (${join(dir, 'typo.js')}:12:32)`,
+      `grapevine: world "typo-js" read params.gama, which it does not declare; did you mean gamma? (${join(dir, 'typo.js')}:13:37)`,
     );
   });
 
