@@ -215,7 +215,9 @@ describe('a sweep of a user world, exported as one tidy table', { timeout: 300_0
     expect(s.code, s.stderr).toBe(0);
     const e = await run(['export', sweep, '--out', 'runs.csv', '--quiet']);
     expect(e.code, e.stderr).toBe(0);
-    const rows = readTableFile(join(dir, 'runs.csv'), 'the export').map((r) => r.fields as Record<string, string>);
+    const rows = readTableFile(join(dir, 'runs.csv'), 'the export').map(
+      (r) => r.fields as Record<string, string>,
+    );
     const runs = [...new Set(rows.map((r) => String(r.run)))].sort();
     expect(runs).toEqual(['p0-r0', 'p0-r1', 'p1-r0', 'p1-r1']);
     const ticks = [...new Set(rows.map((r) => Number(r.tick)))];
