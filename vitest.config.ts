@@ -14,7 +14,7 @@ const ISOLATED: string[] = [];
 export const config = defineConfig({
   test: {
     globalSetup: ['test/support/build-fresh.ts'],
-    setupFiles: ['test/support/install-worlds.ts'],
+    setupFiles: ['test/support/install-worlds.ts', 'test/support/remove-temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

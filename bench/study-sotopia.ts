@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openSharedLlm, resolveLlmConfig, startLocalLlmServer } from '../src/public/llm.ts';
+import { sotopiaScriptResponder } from '../worlds/sotopia/llm-responder.ts';
 import { writeStudyOutputs } from '../worlds/sotopia/study/outputs.ts';
 import { planStudy, resolveStudyConfig } from '../worlds/sotopia/study/plan.ts';
 import { runStudy, type StudyRunResult } from '../worlds/sotopia/study/runner.ts';
@@ -75,7 +76,7 @@ interface ServerHandle {
 }
 
 async function inProcessServer(latencyMs: number): Promise<ServerHandle> {
-  const server = await startLocalLlmServer({ port: 0, latencyMs });
+  const server = await startLocalLlmServer({ port: 0, latencyMs, responders: [sotopiaScriptResponder] });
   return { url: server.url, stop: () => server.close() };
 }
 

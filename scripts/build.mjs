@@ -19,6 +19,7 @@ const dist = join(root, 'dist');
 const ASSETS = [
   'worlds/sotopia/data',
   'worlds/sotopia/templates',
+  'worlds/sotopia/protocols/contract-grapevine.json',
   'worlds/survey/data',
   'agents/personas.json',
 ];

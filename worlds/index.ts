@@ -18,6 +18,18 @@ export const BUILTIN_CONTRIBUTIONS: readonly CliContribution[] = [
     },
     validationCases: async () => (await import('./validation.ts')).builtinValidationCases(),
     answerSources: { survey: async () => (await import('./survey/answers.ts')).surveyAnswersFromLog },
+    responders: {
+      options: [
+        {
+          flags: '--synthetic <file>',
+          description:
+            'survey world: answer survey questions as synthetic respondents from a ground-truth file',
+        },
+      ],
+      // the ground-truth reader is loaded only when a file is named
+      load: async (options) =>
+        options.synthetic ? (await import('./survey/responders.ts')).surveyResponders(options) : [],
+    },
   },
   sotopiaContribution,
 ];

@@ -1,5 +1,7 @@
-import { type LlmFlags, needsLocalServer, resolveLlmConfig, startLocalLlmServer } from '../llm/index.ts';
+import { type LlmFlags, needsLocalServer, resolveLlmConfig } from '../llm/index.ts';
+import type { LlmResponder } from '../llm-server/index.ts';
 import type { BudgetLimits } from '../sweep/index.ts';
+import { startShippedServer } from './local-llm.ts';
 
 /** The LLM flags a batch hands on to its runs (plain strings: they cross to worker threads). */
 const FLAG_NAMES = [
@@ -27,12 +29,14 @@ export interface BatchLlm {
 /**
  * Validates the LLM flags and variables of a batch (a ConfigError, exit 2) and, when they
  * name no endpoint and no `provider:name` model, starts the shipped local server once for
- * the whole batch, as `grapevine run` starts it for one run; every run of the batch then
- * opens its own client to the same endpoint (or endpoint pool) with the same model.
+ * the whole batch, as `grapevine run` starts it for one run (with the contributions'
+ * responders and `responders`, a world file's own); every run of the batch then opens its
+ * own client to the same endpoint (or endpoint pool) with the same model.
  */
 export async function openBatchLlm(
   opts: LlmFlags,
   env: Record<string, string | undefined> = process.env,
+  responders: readonly LlmResponder[] = [],
 ): Promise<BatchLlm> {
   const flags: LlmFlags = {};
   for (const name of FLAG_NAMES) if (opts[name] !== undefined) Object.assign(flags, { [name]: opts[name] });
@@ -44,7 +48,7 @@ export async function openBatchLlm(
       endpoint: (config.baseURLs ?? [config.baseURL ?? config.model]).join(', '),
       close: async () => {},
     };
-  const server = await startLocalLlmServer({ port: 0 });
+  const server = await startShippedServer(responders);
   return {
     flags: { ...flags, llmBaseUrl: server.url, model: config.model },
     model: config.model,

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { LocalEndpoint } from '../llm/index.ts';
+import type { LlmResponder } from '../llm-server/index.ts';
 import type { ValidationCase } from '../validate/index.ts';
 import type { SurveyAnswer } from '../validity/index.ts';
 import type { WorldDefinition } from '../world/index.ts';
@@ -7,6 +9,34 @@ import type { WorldDefinition } from '../world/index.ts';
 export interface CliIo {
   /** Sets the process exit code of the command being run (0 ok, 1 failed run, 2 bad input). */
   setExit(code: number): void;
+  /**
+   * Starts the shipped local LLM server (a free port) with every contribution's responders:
+   * what a command passes as `localServer` to `openSharedLlm` when no endpoint is named.
+   */
+  startLocalLlm(): Promise<LocalEndpoint>;
+}
+
+/** A command-line option of `grapevine serve-llm` that a contribution's responders read. */
+export interface ResponderOption {
+  /** Commander's flag syntax, e.g. `--synthetic <file>`. */
+  flags: string;
+  /** The help line. */
+  description: string;
+}
+
+/**
+ * How an application's worlds answer their own prompts on the shipped local LLM server
+ * (`grapevine serve-llm`, and the server that `run`, `fork`, `sweep`... start when no
+ * endpoint is named): responders asked before the generic ones.
+ */
+export interface ResponderContribution {
+  /** Options of `serve-llm` the responders read; declared here so that help lists them without loading them. */
+  options?: readonly ResponderOption[];
+  /**
+   * Loads the responders. `options` holds the values of {@link ResponderContribution.options}
+   * given to `serve-llm` (camelCase keys, as commander names them); other commands give none.
+   */
+  load(options: Readonly<Record<string, string | undefined>>): Promise<readonly LlmResponder[]>;
 }
 
 /**
@@ -39,6 +69,8 @@ export interface CliContribution {
    * log's world and reads the answers with it (loaded only by that command).
    */
   answerSources?: Readonly<Record<string, () => Promise<AnswerExtractor>>>;
+  /** Responders of the shipped local LLM server for its worlds' prompt formats (loaded only when a server starts). */
+  responders?: ResponderContribution;
 }
 
 /** Reads the survey answers recorded in a log (see `grapevine compare`). */

@@ -7,10 +7,13 @@ import {
   openLlm,
   resolveLlmConfig,
 } from '../llm/index.ts';
+import type { LlmResponder } from '../llm-server/index.ts';
 import type { InputBuffer } from '../world/index.ts';
+import { shippedServerStarter } from './local-llm.ts';
 import { recordInto } from './replay-llm-session.ts';
 
 export { openContinuationLlm } from '../replay/index.ts';
+export { shippedServerStarter } from './local-llm.ts';
 export { openReplayLlm } from './replay-llm-session.ts';
 
 /** An LLM wired into a run: the recorded port, header info, counters, a budget check. */
@@ -38,17 +41,19 @@ export function resolveRunLlm(
 
 /**
  * Opens the LLM for a live run through the one factory (`openLlm`): the endpoint from
- * `--llm-base-url` / `OPENAI_BASE_URL`, a `provider:name` model, or the shipped local server.
- * `config` comes from {@link resolveRunLlm}, called before anything was opened. Retry jitter
- * comes from the run's streams.
+ * `--llm-base-url` / `OPENAI_BASE_URL`, a `provider:name` model, or the shipped local server
+ * (with the contributions' responders and `responders`, a world file's own). `config` comes
+ * from {@link resolveRunLlm}, called before anything was opened. Retry jitter comes from the
+ * run's streams.
  * The budget is checked at tick boundaries so that a run stops with a complete log.
  */
 export async function openLiveLlm(
   config: LlmConfig,
   streams: RngStreams,
   inputs: InputBuffer,
+  responders: readonly LlmResponder[] = [],
 ): Promise<LlmSession> {
-  const llm = await openLlm(config);
+  const llm = await openLlm(config, { localServer: shippedServerStarter(responders) });
   const session = llm.session({ streams, onRecord: recordInto(inputs) });
   return {
     port: session.port,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Json, LogFormatError, sha256Hex, WorldNotFoundError } from '../core/index.ts';
+import type { LlmResponder } from '../llm-server/index.ts';
 import {
   isWorldDefinition,
   type WorldDefinition,
@@ -15,6 +16,8 @@ import { importWorldFile as importModule } from './world-file-import.ts';
 export interface LoadedWorld {
   def: WorldDefinition;
   source: Record<string, Json>;
+  /** A world file's `responders` export: its answers to its own prompts on the shipped local LLM server. */
+  responders?: readonly LlmResponder[];
 }
 
 function looksLikePath(ref: string): boolean {
@@ -50,7 +53,24 @@ async function importWorldFile(path: string, bytes: Buffer, check: boolean): Pro
     throw new ConfigError(`world file ${path}: ${problems.join('; ')}`, {
       hint: `grapevine check ${path} names each problem`,
     });
-  return { def: checkingInstances(def, path), source: { kind: 'file', path, sha256: sha256Hex(bytes) } };
+  return {
+    def: checkingInstances(def, path),
+    source: { kind: 'file', path, sha256: sha256Hex(bytes) },
+    ...responderExport(mod, path),
+  };
+}
+
+/** A world file's `responders` export, when it has one (each checked when a server starts). */
+function responderExport(
+  mod: Record<string, unknown>,
+  path: string,
+): { responders?: readonly LlmResponder[] } {
+  if (mod.responders === undefined) return {};
+  if (!Array.isArray(mod.responders))
+    throw new ConfigError(`world file ${path}: the export "responders" is not an array`, {
+      hint: 'export const responders = [{ name, respond(kit) { ... } }] (see docs/API.md), or drop the export',
+    });
+  return { responders: mod.responders as LlmResponder[] };
 }
 
 /** A user's world whose `create` result is checked, so that a missing policy is named, not a crash. */
@@ -200,5 +220,5 @@ async function loadNamedFile(world: HeaderWorld, opts: HeaderWorldOptions): Prom
     );
   const loaded = await importWorldFile(path, bytes, opts.check ?? true);
   // The recorded source stays as written, so that a rerun reproduces the header.
-  return { def: loaded.def, source: world.source as unknown as Record<string, Json> };
+  return { ...loaded, source: world.source as unknown as Record<string, Json> };
 }

@@ -107,6 +107,10 @@ export function program(
     .option('--set <key=value>', 'a parameter every run gets, repeatable', collect)
     .option('--replicates <n>', 'runs per parameter point (default 1)')
     .option('--seed <n>', 'base seed S of the run seeds (default 1)')
+    .option(
+      '--shared-seeds',
+      'replicate r of every point runs with the same seed (runs pair up across points)',
+    )
     .option('--ticks <n>', 'maximum ticks of each run')
     .option('--out <folder>', 'sweep folder (logs, tables, report); a rerun resumes it')
     .option('--workers <n>', 'worker threads (default: the number of cores)')
@@ -150,8 +154,9 @@ export function program(
     .argument('<a>', 'a log, or a fork --replicates directory')
     .argument('[b]', 'another log')
     .option('--json', 'print JSON')
+    .option('--welch', 'a batch: also the unpaired (Welch) interval beside the paired ones')
     .action(async (a, b, o) => setExit(await (await import('./commands/diff.ts')).diffCommand(a, b, o)));
-  cli
+  const serveLlm = cli
     .command('serve-llm')
     .description('serve the local OpenAI-compatible chat endpoint (deterministic replies, fault injection)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -164,9 +169,12 @@ export function program(
     .option('--retry-after-seconds <x>', 'Retry-After sent with 429')
     .option('--fault-timeout-ms <n>', 'how long a timeout fault holds a request before dropping it', '1000')
     .option('--seed <n>', 'seed of the fault and latency draws (default 0)')
-    .option('--synthetic <file>', 'answer survey questions as synthetic respondents from a ground-truth file')
     .option('--no-logprobs', 'answer logprobs requests with logprobs: null (an endpoint without them)')
+    .option('--world <file>', 'a world file whose exported responders answer its own prompts (asked first)')
     .action(async (o) => setExit(await (await import('./commands/serve-llm.ts')).serveLlmCommand(o)));
+  // options that the contributions' responders read (e.g. the survey world's --synthetic)
+  for (const c of contributions)
+    for (const option of c.responders?.options ?? []) serveLlm.option(option.flags, option.description);
   addLogWorldOptions(
     cli
       .command('replay')
@@ -200,13 +208,14 @@ export function program(
       .description(
         'one self-contained HTML page of plots and tables about a run (spread, cascades, asymmetry, LLM use)',
       )
-      .argument('<log>', 'replay log')
+      .argument('<log>', 'replay log, or a fork --replicates folder')
       .option('--out <path>', 'HTML file (default: beside the log, <name>.report.html)')
       .option('--json', 'print the figures as JSON')
       .option('--quiet', 'no output on success'),
   )
     .option('--embedding-model <name>', 'embed message texts for their mean pairwise cosine distance')
     .option('--embedding-base-url <url>', 'OpenAI-compatible /v1/embeddings endpoint of --embedding-model')
+    .option('--welch', 'a fork batch folder: also the unpaired (Welch) interval beside the paired ones')
     .action(async (log, o) => setExit(await (await import('./commands/report.ts')).reportCommand(log, o)));
   addLogWorldOptions(
     cli
@@ -313,7 +322,10 @@ export async function main(argv: string[], contributions: readonly CliContributi
       code = c;
     };
     const cli = program(setExit, contributions);
-    const io = { setExit };
+    const io = {
+      setExit,
+      startLocalLlm: async () => (await import('./local-llm.ts')).startShippedServer(),
+    };
     for (const c of contributions) if (needsRegistering(cli, c, argv)) await c.register?.(cli, io);
     await cli.parseAsync(argv, { from: 'user' });
     return code;

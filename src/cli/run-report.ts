@@ -22,7 +22,7 @@ import {
   type Turn,
   transcriptFromLog,
 } from '../validity/index.ts';
-import { batchFigures, forkOverlayFigures } from './batch-report.ts';
+import { batchReport as batchReportPage, forkOverlayFigures } from './batch-report.ts';
 import { auditLog } from './commands/audit.ts';
 import { checkOutPath } from './flags.ts';
 import { worldOfLog } from './log-layout.ts';
@@ -38,6 +38,8 @@ export interface ReportCommandOptions extends LogWorldOptions {
   embeddingModel?: string;
   /** `--embedding-base-url`: its OpenAI-compatible endpoint (default OpenAI's). */
   embeddingBaseUrl?: string;
+  /** A fork batch: also the unpaired (Welch) interval beside the paired ones. */
+  welch?: boolean;
 }
 
 /** Where a log's report goes by default: beside the log, `<name>.report.html`. */
@@ -96,10 +98,14 @@ async function embeddingDistance(
   return { model, distance: meanPairwiseCosineDistanceCi(vectors, { clusters, seed: 'report' }) };
 }
 
-/** `grapevine report <dir>` on a `fork --replicates` directory: treated vs control, the effect with its CI. */
+/** `grapevine report <dir>` on a `fork --replicates` directory: the batch as a paired experiment. */
 async function batchReport(dir: string, opts: ReportCommandOptions): Promise<number> {
-  const { first, figures } = await batchFigures(dir);
-  return write({ ...first, log: dir }, figures, opts.out ?? join(dir, 'report.html'), opts);
+  const out = opts.out ?? join(dir, 'report.html');
+  const page = await batchReportPage(dir, { welch: opts.welch });
+  writeFileSync(out, page.html);
+  if (opts.json) process.stdout.write(`${JSON.stringify(page.json)}\n`);
+  else if (!opts.quiet) process.stdout.write(`report ${out} (${page.figures} figures and tables)\n`);
+  return 0;
 }
 
 function write(analysis: RunAnalysis, figures: Figure[], out: string, opts: ReportCommandOptions): number {

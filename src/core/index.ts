@@ -5,6 +5,7 @@ export * from './canonical-json.ts';
 export * from './code-frame.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
+export * from './format-number.ts';
 export * from './hash.ts';
 export * from './memory-budget.ts';
 export * from './rng.ts';

@@ -1,4 +1,4 @@
-import type { RngStreams } from '../core/index.ts';
+import { ConfigError, type RngStreams } from '../core/index.ts';
 import { CachePort } from './cache-port.ts';
 import { ChatModelPort } from './chat-model-port.ts';
 import { ChatOpenAIPort } from './chat-openai-port.ts';
@@ -13,7 +13,6 @@ import type { LlmPort } from './port.ts';
 import { RateLimitPort } from './rate-limit-port.ts';
 import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
 import { RetryingPort, type RetryOptions } from './retrying-port.ts';
-import { startLocalLlmServer } from './server/index.ts';
 
 /** Name of the run's random stream that retry jitter is drawn from. */
 export const LLM_RETRY_STREAM = 'llm-retry';
@@ -59,12 +58,29 @@ export interface LlmEndpoint {
   close(): Promise<void>;
 }
 
+/** An OpenAI-compatible endpoint started on this machine (the shipped local server). */
+export interface LocalEndpoint {
+  /** Base URL ending in `/v1`. */
+  readonly url: string;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a local endpoint for a configuration that names none. The CLI passes one that
+ * starts the shipped local server (`startLocalLlmServer`) with the responders of its worlds;
+ * the engine never starts a server itself.
+ */
+export type LocalEndpointStarter = () => Promise<LocalEndpoint>;
+
 /** Options of {@link openLlm}. */
 export interface OpenLlmOptions {
   /** Prices merged over the defaults, for the budget and the cost counter. */
   prices?: Record<string, ModelPrice>;
   /** Waits `ms` in the rate limit. Default: a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /** Starts the local endpoint when `config` names no endpoint and no `provider:name` model. */
+  localServer?: LocalEndpointStarter;
 }
 
 /** True when `config` names no endpoint and no `provider:name` model: its calls go to the shipped local server. */
@@ -76,7 +92,8 @@ export function needsLocalServer(config: LlmConfig): boolean {
  * The one place where LLM configuration becomes a model stack (concordia's
  * `language_model_setup`). `config` comes from `resolveLlmConfig`, already validated, so
  * nothing here fails on user input once a server was started. Without a base URL a plain
- * model runs on the shipped local server (started here, stopped by `close`); a
+ * model runs on the local endpoint that `options.localServer` starts (stopped by `close`;
+ * without one, a ConfigError asking for an endpoint); a
  * `provider:name` model goes through LangChain's `initChatModel`. Shared by every session:
  * [rate limit] → concurrency limit → client, or → endpoint pool → one client per URL when
  * several base URLs were given. Per session (a run, or one study episode):
@@ -85,7 +102,7 @@ export function needsLocalServer(config: LlmConfig): boolean {
  */
 export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
   const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
-  const server = needsLocalServer(config) ? await startLocalLlmServer({ port: 0 }) : undefined;
+  const server = needsLocalServer(config) ? await startLocal(options.localServer) : undefined;
   try {
     const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
     const pool = config.baseURLs ? await poolFor(resolved, config.baseURLs) : undefined;
@@ -119,6 +136,16 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
     await server?.close();
     throw err;
   }
+}
+
+async function startLocal(start: LocalEndpointStarter | undefined): Promise<LocalEndpoint> {
+  if (start) return start();
+  throw new ConfigError(
+    'no LLM endpoint: no --llm-base-url (or OPENAI_BASE_URL) and no provider:name model',
+    {
+      hint: 'name an endpoint with --llm-base-url URL, or start the shipped one with `grapevine serve-llm` and pass its URL',
+    },
+  );
 }
 
 /** One client per URL, behind an {@link EndpointPoolPort}. */

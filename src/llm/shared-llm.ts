@@ -2,7 +2,7 @@ import { type Json, RngStreams } from '../core/index.ts';
 import type { ConcurrencyLimitPort } from './concurrency-limit-port.ts';
 import type { LlmConfig } from './llm-config.ts';
 import type { LlmCounters } from './llm-counters.ts';
-import { openLlm } from './open-llm.ts';
+import { type OpenLlmOptions, openLlm } from './open-llm.ts';
 import type { LlmPort } from './port.ts';
 
 /** Where one run's recorded calls go (the run's `InputBuffer`, written at each tick's commit). */
@@ -42,10 +42,11 @@ export interface SharedLlm {
  * Opens an LLM shared by many runs through the one factory (`openLlm`). Each run is one
  * session of it, with its own recorder, counters, and retry jitter from its seed's streams
  * (as `grapevine run` draws it from the run seed's), so a run's log is what `grapevine run
- * --seed <seed>` would write, whatever the other runs do.
+ * --seed <seed>` would write, whatever the other runs do. `options.localServer` starts the
+ * local endpoint when `config` names none (see `openLlm`).
  */
-export async function openSharedLlm(config: LlmConfig): Promise<SharedLlm> {
-  const llm = await openLlm(config);
+export async function openSharedLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<SharedLlm> {
+  const llm = await openLlm(config, options);
   return {
     info: { model: llm.model },
     endpoint: llm.endpoint,

@@ -3,7 +3,7 @@ import { derivedOf } from './entry-derived.ts';
 import { formatMemory, type MemoryFormatter } from './format-memories.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 
-/** The rule of `src/llm/server/tokenizer.ts`: a run of letters and digits, or one other non-space character. */
+/** The rule of `src/llm-server/tokenizer.ts`: a run of letters and digits, or one other non-space character. */
 const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
 
 /**

@@ -1,3 +1,5 @@
-export * from './batch-stats.ts';
+export * from './batch-effects.ts';
+export * from './fork-batch.ts';
+export * from './fork-child.ts';
 export * from './log-diff.ts';
 export * from './prompt-audit.ts';

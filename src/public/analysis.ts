@@ -2,17 +2,24 @@
 // their published results, validity measures of LLM agents' answers and texts, and audits of
 // the prompts a log recorded.
 
+// Statistics (library-backed; see src/stats), paired experiments included (fork batches,
+// sweeps with shared seeds; docs/FORKS.md), and the one way numbers are printed.
+export { formatInterval, formatNumber, formatPercent } from '../core/index.ts';
 // Prompt audits, and the text normalisation private items are matched with.
 export type { AuditBreach, AuditFinding, AuditReport } from '../metrics/index.ts';
 export { auditPrompts, normalizeText } from '../metrics/index.ts';
-// Statistics (library-backed; see src/stats).
 export type {
   BootstrapOptions,
   EstimateCi,
   McNemarResult,
   MeanCi,
+  PairedComparison,
+  PairedComparisonOptions,
   PairedTTestResult,
   ProportionCi,
+  SignFlipInterval,
+  SignFlipOptions,
+  WelchTTestResult,
 } from '../stats/index.ts';
 export {
   averageBy,
@@ -20,9 +27,12 @@ export {
   holm,
   mcnemar,
   meanCi,
+  pairedComparison,
   pairedTTest,
+  signFlipInterval,
   studentTCdf,
   studentTQuantile,
+  welchTTest,
   wilson,
 } from '../stats/index.ts';
 // Validation cases: a model against its published result (`grapevine validate`).

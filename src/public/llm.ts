@@ -23,8 +23,8 @@ export type {
   LlmRequest,
   LlmSession,
   LlmSessionOptions,
-  LocalLlmServer,
-  LocalServerOptions,
+  LocalEndpoint,
+  LocalEndpointStarter,
   RecordSink,
   RunLlm,
   SharedLlm,
@@ -44,8 +44,18 @@ export {
   ReplayMismatchError,
   replayLlm,
   resolveLlmConfig,
-  startLocalLlmServer,
 } from '../llm/index.ts';
+// The shipped local LLM server, and the responders a world contributes to it for its own prompts.
+export type {
+  ChatRequest,
+  FieldRole,
+  LlmResponder,
+  LocalLlmServer,
+  LocalServerOptions,
+  ResponderKit,
+  ResponderReply,
+} from '../llm-server/index.ts';
+export { startLocalLlmServer } from '../llm-server/index.ts';
 // What an LLM agent remembers: a stream of observations, recalled by recency, importance, relevance.
 export type {
   MemoryEntry,

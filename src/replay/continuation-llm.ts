@@ -2,6 +2,7 @@ import { type Json, RngStreams } from '../core/index.ts';
 import {
   type LlmCallRecord,
   type LlmFlags,
+  type LocalEndpointStarter,
   openLlm,
   ParentTailPort,
   replayLlm,
@@ -23,7 +24,8 @@ export interface ContinuationLlm {
 /**
  * The LLM of a run continued after `atTick` (fork, resume, a fork batch's worker thread):
  * the recorded replies after its restore point up to `atTick`, then a live endpoint (the
- * local server unless a URL is given, the parent's model unless `flags.model` is given).
+ * one `opts.localServer` starts unless a URL is given, the parent's model unless
+ * `flags.model` is given).
  * Flags and variables are validated (a ConfigError, exit 2) before anything opens. Retry
  * jitter is drawn from the run seed's streams, as in `run`. With `reuseParentTail` (a fork
  * without intervention) the parent's later calls are replayed too (see ParentTailPort).
@@ -34,7 +36,7 @@ export async function openContinuationLlm(
   atTick: number,
   flags: LlmFlags,
   env: Record<string, string | undefined> = process.env,
-  opts: { reuseParentTail?: boolean } = {},
+  opts: { reuseParentTail?: boolean; localServer?: LocalEndpointStarter } = {},
 ): Promise<ContinuationLlm> {
   const info = recorded.header.llm as { model: string; [key: string]: Json };
   const config = resolveLlmConfig({ flags: { ...flags, model: flags.model ?? info.model }, env });
@@ -43,7 +45,7 @@ export async function openContinuationLlm(
     inputs.push({ type: 'llm', caller: record.caller, fields: record as unknown as Record<string, unknown> });
   const past = replayLlm(recordsToReplay(recorded, atTick) as unknown as LlmCallRecord[], { onRecord });
   const tail = recorded.llmRecords.filter((r) => (r.tick as number) > atTick) as unknown as LlmCallRecord[];
-  const llm = await openLlm(config);
+  const llm = await openLlm(config, { localServer: opts.localServer });
   let live: ReturnType<typeof llm.session>;
   try {
     live = llm.session({ streams: new RngStreams(recorded.header.seed as number), onRecord });

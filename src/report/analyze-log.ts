@@ -31,6 +31,12 @@ export interface RunAnalysis {
   events: Record<string, number>;
   /** Tick times and per-tick metrics, aligned. */
   ticks: number[];
+  /**
+   * The run's tick count: the tick of its last `tick` line, which the `end` line repeats as
+   * `ticks` and `run` prints (tick 0 is the initial state, so a run of T ticks has T + 1 tick
+   * lines, fewer when a continuous-time run skipped ticks). 0 for a log without tick lines.
+   */
+  lastTick: number;
   metrics: Record<string, (number | null)[]>;
   items: string[];
   /** Per-tick LLM activity aligned with `ticks` (null when the log has no `llm` events). */
@@ -112,6 +118,7 @@ function assemble(
     truncated: summary.truncated,
     events,
     ticks: series.ticks,
+    lastTick: series.ticks.at(-1) ?? 0,
     metrics: series.toJson(),
     items: [...new Set([...series.items(), ...provenanceItems])].sort(),
     llm: llm.size ? llmColumns(llm, series.ticks) : null,

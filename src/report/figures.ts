@@ -1,5 +1,6 @@
 import type { MetricDeclarations } from '../world/index.ts';
 import type { RunAnalysis } from './analyze-log.ts';
+import type { Asymmetry } from './asymmetry.ts';
 import type { StateLayout } from './final-state.ts';
 import { metricFigures } from './metric-figures.ts';
 import type { ChartSeries, ChartSpec } from './svg-chart.ts';
@@ -24,8 +25,9 @@ function chart(title: string, yLabel: string, s: ChartSeries[], more: Partial<Ch
   return { title, xLabel: 'tick', yLabel, series: s, ...more };
 }
 
-function round(v: number | null | undefined, d = 3): number | null {
-  return v === null || v === undefined ? null : Number(v.toFixed(d));
+/** A table cell of an optional number (the page formats it; the JSON keeps it whole). */
+function orNull(v: number | null | undefined): number | null {
+  return v === null || v === undefined ? null : v;
 }
 
 /** Cascade tables and the size-virality scatter. */
@@ -43,8 +45,8 @@ function cascadeFigures(a: RunAnalysis): Figure[] {
       big?.size ?? null,
       big?.depth ?? null,
       big?.maxBreadth ?? null,
-      round(big?.virality),
-      round(meanV),
+      orNull(big?.virality),
+      orNull(meanV),
       c.orphans,
     ];
   });
@@ -115,9 +117,9 @@ function cascadeFigures(a: RunAnalysis): Figure[] {
             `${m.kind} ${m.k}`,
             r.item,
             r.cascades,
-            round(r.meanDepth),
-            round(r.meanMaxBreadth),
-            round(r.meanVirality),
+            orNull(r.meanDepth),
+            orNull(r.meanMaxBreadth),
+            orNull(r.meanVirality),
           ]),
         ),
       },
@@ -143,18 +145,38 @@ function asymmetryFigures(a: RunAnalysis): Figure[] {
         ]),
       },
     ];
-    if (x.final)
-      figs.push({
-        id: `asymmetry-final-${x.a}-${x.b}`,
-        title: `States of ${x.a} × ${x.b} at tick ${a.snapshotTick}`,
-        caption: `Agents by their state for ${x.a} (rows) and for ${x.b} (columns), from the statechart regions in the snapshot at tick ${a.snapshotTick}.`,
-        table: {
-          columns: [`${x.a} \\ ${x.b}`, ...x.final.statesB],
-          rows: x.final.statesA.map((s, i) => [s, ...(x.final as NonNullable<typeof x.final>).counts[i]]),
-        },
-      });
+    if (x.final) figs.push(finalStatesTable(a, x.a, x.b, x.final));
     return figs;
   });
+}
+
+/**
+ * Agents by (state for a, state for b) at the snapshot, without the states no agent is in
+ * (named in the caption): a statechart state that nobody reached is not a row of zeros.
+ */
+function finalStatesTable(
+  a: RunAnalysis,
+  itemA: string,
+  itemB: string,
+  final: NonNullable<Asymmetry['final']>,
+): Figure {
+  const rows = final.statesA.map((_, i) => i).filter((i) => final.counts[i].some((c) => c > 0));
+  const cols = final.statesB.map((_, j) => j).filter((j) => final.counts.some((r) => r[j] > 0));
+  const emptyA = final.statesA.filter((_, i) => !rows.includes(i));
+  const emptyB = final.statesB.filter((_, j) => !cols.includes(j));
+  const empty = [
+    ...(emptyA.length ? [`${emptyA.join(', ')} of ${itemA}`] : []),
+    ...(emptyB.length ? [`${emptyB.join(', ')} of ${itemB}`] : []),
+  ];
+  return {
+    id: `asymmetry-final-${itemA}-${itemB}`,
+    title: `States of ${itemA} × ${itemB} at tick ${a.snapshotTick}`,
+    caption: `Agents by the state of their statechart region for ${itemA} (rows) and for ${itemB} (columns), from the snapshot at tick ${a.snapshotTick}.${empty.length ? ` No agent is in state ${empty.join(', or ')}: those rows and columns are left out.` : ''}`,
+    table: {
+      columns: [`${itemA} \\ ${itemB}`, ...cols.map((j) => final.statesB[j])],
+      rows: rows.map((i) => [final.statesA[i], ...cols.map((j) => final.counts[i][j])]),
+    },
+  };
 }
 
 function llmFigures(a: RunAnalysis): Figure[] {

@@ -74,17 +74,38 @@ export function metricColour(m: DrawnMetric, k: number, layout?: StateLayout): s
   return seriesColour(k);
 }
 
-function caption(panel: MetricPanel, declared: boolean): string {
+function caption(panel: MetricPanel, declared: boolean, zero: readonly DrawnMetric[]): string {
   const what = panel.metrics
+    .filter((m) => !zero.includes(m))
     .map((m) => `"${m.key}"${m.spec.label !== m.key ? ` (${m.spec.label})` : ''}`)
     .join(', ');
   const source = declared
     ? 'as the world declares them'
     : 'the world declares nothing about them: named by their keys';
-  return `The metric${panel.metrics.length === 1 ? '' : 's'} ${what} of the log's tick lines, tick by tick, plotted as recorded (${source}).`;
+  const left = zero.length
+    ? ` ${zero.map((m) => `"${m.key}"`).join(', ')} stay${zero.length === 1 ? 's' : ''} 0 throughout and ${zero.length === 1 ? 'is' : 'are'} left out.`
+    : '';
+  return `The metric${panel.metrics.length - zero.length === 1 ? '' : 's'} ${what} of the log's tick lines, tick by tick, plotted as recorded (${source}).${left}`;
 }
 
-/** One chart figure per metric panel (see {@link metricPanels}). */
+/**
+ * The counts of a panel of several metrics that are 0 (or absent) at every tick, such as a
+ * statechart state nobody reaches: left out of the chart, named in its caption.
+ */
+function zeroCounts(a: RunAnalysis, panel: MetricPanel): DrawnMetric[] {
+  if (panel.metrics.length < 2) return [];
+  const zero = panel.metrics.filter(
+    (m) =>
+      (m.spec.kind === 'count' || m.spec.kind === 'state-count') &&
+      a.metrics[m.key].every((v) => v === 0 || v === null),
+  );
+  return zero.length < panel.metrics.length ? zero : [];
+}
+
+/**
+ * One chart figure per metric panel (see {@link metricPanels}). A count that stays 0 on a
+ * panel with others is left out and named; colours are chosen before, so they do not shift.
+ */
 export function metricFigures(
   a: RunAnalysis,
   declared: MetricDeclarations | undefined,
@@ -92,19 +113,23 @@ export function metricFigures(
   skip: ReadonlySet<string> = new Set(),
 ): Figure[] {
   return metricPanels(Object.keys(a.metrics), declared, skip).map((panel) => {
-    const series: ChartSeries[] = panel.metrics.map((m, k) => ({
-      name: m.spec.label,
-      key: m.key,
-      colour: metricColour(m, k, layout),
-      x: a.ticks,
-      y: a.metrics[m.key],
-    }));
+    const zero = zeroCounts(a, panel);
+    const series: ChartSeries[] = panel.metrics
+      .map((m, k) => ({
+        name: m.spec.label,
+        key: m.key,
+        colour: metricColour(m, k, layout),
+        x: a.ticks,
+        y: a.metrics[m.key],
+      }))
+      .filter((_, k) => !zero.includes(panel.metrics[k]));
     return {
       id: panel.id,
       title: panel.title,
       caption: caption(
         panel,
         panel.metrics.some((m) => declared && m.key in declared),
+        zero,
       ),
       chart: { title: panel.title, xLabel: 'tick', yLabel: panel.unit, series },
     };

@@ -1,6 +1,7 @@
 import type { RunAnalysis } from './analyze-log.ts';
-import type { Figure, TableSpec } from './figures.ts';
-import { esc, svgChart } from './svg-chart.ts';
+import type { Figure } from './figures.ts';
+import { reportPageHtml } from './report-page.ts';
+import { esc } from './svg-chart.ts';
 
 /** The JSON twin of a report: the run's identity and every figure's data. */
 export interface ReportJson {
@@ -10,6 +11,7 @@ export interface ReportJson {
   params: unknown;
   digest: string;
   complete: boolean;
+  /** The run's tick count (see {@link RunAnalysis.lastTick}). */
   ticks: number;
   events: Record<string, number>;
   figures: Figure[];
@@ -24,49 +26,27 @@ export function reportJson(a: RunAnalysis, figures: Figure[]): ReportJson {
     params: a.header.params,
     digest: a.digest,
     complete: a.complete,
-    ticks: a.ticks.length,
+    ticks: a.lastTick,
     events: a.events,
     figures,
   };
 }
 
-function table(t: TableSpec): string {
-  const head = t.columns.map((c) => `<th>${esc(c)}</th>`).join('');
-  const body = t.rows
-    .map((r) => `<tr>${r.map((v) => `<td>${v === null ? '' : esc(String(v))}</td>`).join('')}</tr>`)
-    .join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function figure(f: Figure, n: number): string {
-  const body = f.chart ? svgChart(f.chart) : f.table ? table(f.table) : '';
-  return `<figure id="${esc(f.id)}">\n${body}\n<figcaption><b>Figure ${n}. ${esc(f.title)}.</b> ${esc(f.caption)}</figcaption>\n</figure>`;
-}
-
-const STYLE = `body{font-family:sans-serif;max-width:900px;margin:2em auto;padding:0 1em;color:#222}
-figure{margin:2em 0}figcaption{font-size:0.9em;color:#444;max-width:640px}
-table{border-collapse:collapse;font-size:0.9em}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
-th{background:#f4f4f4}code{font-size:0.9em}`;
-
 /**
- * Renders a report as one self-contained HTML page: inline SVG charts and HTML tables, no
- * script and no external resource, so it opens offline; the figures' data is embedded as
- * JSON (`<script type="application/json" id="report-data">`) for reuse.
+ * Renders a run's report as one self-contained HTML page (see {@link reportPageHtml}):
+ * what the log is, its parameters as a table, then the figures; the figures' data is
+ * embedded as JSON (`<script type="application/json" id="report-data">`) for reuse.
  */
 export function renderReportHtml(a: RunAnalysis, figures: Figure[]): string {
   const world = a.header.world as { id?: string; version?: string } | undefined;
-  const title = `grapevine report: ${world?.id ?? 'run'} seed ${String(a.header.seed)}`;
-  const data = JSON.stringify(reportJson(a, figures)).replace(/</g, '\\u003c');
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<title>${esc(title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${esc(title)}</h1>`,
-    `<p>Log <code>${esc(a.log)}</code>: world ${esc(`${world?.id}@${world?.version}`)}, ${a.ticks.length} ticks, ${a.complete ? 'complete' : 'incomplete (no end event)'}, hash chain verified, digest <code>${esc(a.digest)}</code>.</p>`,
-    `<p>Parameters: <code>${esc(JSON.stringify(a.header.params ?? {}))}</code></p>`,
-    ...figures.map((f, i) => figure(f, i + 1)),
-    `<script type="application/json" id="report-data">${data}</script>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  const state = a.complete ? 'complete' : 'incomplete (no end line)';
+  return reportPageHtml({
+    title: `grapevine report: ${world?.id ?? 'run'} seed ${String(a.header.seed)}`,
+    intro: [
+      `Log <code>${esc(a.log)}</code>: world ${esc(`${world?.id}@${world?.version}`)}, seed ${esc(String(a.header.seed))}, ${esc(String(a.header.size ?? '?'))} agents; ran ${a.lastTick} ticks after the initial state at tick 0 (${state}); hash chain verified, digest <code>${esc(a.digest)}</code>.`,
+    ],
+    params: (a.header.params ?? {}) as Record<string, unknown>,
+    figures,
+    data: reportJson(a, figures),
+  });
 }

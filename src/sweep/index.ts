@@ -13,6 +13,7 @@ export * from './run-sweep.ts';
 export * from './run-task.ts';
 export * from './stored-log-fetch.ts';
 export * from './sweep-budget.ts';
+export * from './sweep-contrasts.ts';
 export * from './sweep-manifest.ts';
 export * from './sweep-plan.ts';
 export * from './sweep-points.ts';

@@ -145,7 +145,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
     const outcome = done.get(run.index);
     return outcome ? [{ run, point: plan.points[run.point], outcome }] : [];
   });
-  const files = await writeOutputs(dir, rows, plan.points, opts.worldInfo.id);
+  const files = await writeOutputs(dir, rows, plan.points, opts.spec, opts.worldInfo);
   failures.sort((a, b) => a.run.index - b.run.index);
   const stopped = plan.runs.length - done.size - failures.length;
   const spent = budget.limited ? { spent: budget.describe() } : {};
@@ -192,11 +192,12 @@ async function writeOutputs(
   dir: string,
   rows: SweepRow[],
   points: ReturnType<typeof planSweep>['points'],
-  world: string,
+  spec: SweepSpec,
+  world: { id: string; version: string },
 ): Promise<string[]> {
   await writeTable(resultsTable(rows), 'csv', join(dir, 'results.csv'));
   await writeTable(resultsTable(rows), 'parquet', join(dir, 'results.parquet'));
   await writeTable(summaryTable(pointSummaries(rows, points)), 'csv', join(dir, 'summary.csv'));
-  writeFileSync(join(dir, 'report.html'), sweepReportHtml(`grapevine sweep: ${world}`, rows));
+  writeFileSync(join(dir, 'report.html'), sweepReportHtml({ spec, world, rows, points }));
   return ['results.csv', 'results.parquet', 'summary.csv', 'report.html'];
 }

@@ -33,7 +33,11 @@ function setPath(obj: Record<string, Json>, path: string, value: Json): Record<s
   return { ...obj, [head]: setPath(base, rest.join('.'), value) };
 }
 
-/** Plans every (point, replicate) run of a sweep, with its seed (see `runSeed`). */
+/**
+ * Plans every (point, replicate) run of a sweep, with its seed (see `runSeed`): with
+ * `seeds: 'shared'`, replicate r of every point gets the seed that replicate r of a sweep with
+ * nothing swept gets, so the runs of one replicate pair up across the points.
+ */
 export function planSweep(spec: SweepSpec): SweepPlan {
   const points = sweepPoints(spec);
   const pw = String(Math.max(0, points.length - 1)).length;
@@ -49,7 +53,7 @@ export function planSweep(spec: SweepSpec): SweepPlan {
         id,
         point: p,
         replicate: r,
-        seed: runSeed(spec.seed, point, r),
+        seed: runSeed(spec.seed, spec.seeds === 'shared' ? {} : point, r),
         params,
         log: `runs/${id}.ndjson`,
       });

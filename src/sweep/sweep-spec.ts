@@ -24,6 +24,11 @@ export interface SweepSpec {
   seed: number;
   /** Runs per parameter point. */
   replicates: number;
+  /**
+   * `shared`: replicate r of every point runs with the same seed (common random numbers, so
+   * the points' runs pair up by replicate); absent: each (point, replicate) has its own seed.
+   */
+  seeds?: 'shared';
   /** Maximum ticks of each run (default: the world's). */
   ticks?: number;
   /** Parameters every run gets (a point's values win). */
@@ -47,6 +52,7 @@ export const SWEEP_FILE_SCHEMA = z
     world: z.string().min(1).optional(),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     replicates: count.optional(),
+    seeds: z.enum(['shared', 'per-point']).optional(),
     ticks: z.number().int().min(0).optional(),
     set: z.record(z.string(), json).optional(),
     grid: z.record(z.string(), z.array(json).min(1)).optional(),

@@ -124,9 +124,8 @@ describe('compileMachine', () => {
     expect(rejection(regionEntry).message).toMatch(/\br\b.*entry\/exit/);
   });
 
-  // BUG (src/agent/compile-machine.ts compileMachine): the root node itself is never checked
-  // with checkPlainNode, so root entry/exit actions (and invokes without onDone) compile and
-  // are silently dropped by the columnar executor, while XState runs them.
+  // The root node is checked like any other: root entry/exit actions (and invokes without
+  // onDone) would be dropped by the columnar executor while XState runs them.
   it('rejects root entry actions', () => {
     const m = setup({ types: {} as { context: { n: number } } }).createMachine({
       id: 'root-entry',
@@ -138,9 +137,8 @@ describe('compileMachine', () => {
     expect(rejection(m).message).toMatch(/root-entry|root/);
   });
 
-  // BUG (src/agent/compile-machine.ts line 99): "stays in the region" is checked by the target's
-  // key only, so a transition to a state of ANOTHER region that happens to share a name with a
-  // sibling compiles as a move inside the source region. XState moves the other region instead.
+  // A transition to a state of another region whose name a sibling shares is not a move
+  // inside the source region (XState moves the other region).
   it('rejects a transition into another region even when the names collide', () => {
     const m = setup({}).createMachine({
       id: 'cross',
@@ -169,9 +167,8 @@ describe('compileMachine', () => {
     expect(rejection(m).message).toMatch(/r1\.a .*leaving its region/);
   });
 
-  // BUG (src/agent/compile-machine.ts collectEvents/compileRegion): wildcard descriptors
-  // ('*', 'HEAR.*') are interned as literal event names, so the columnar executor only reacts to
-  // an event literally called '*' while XState reacts to every (matching) event.
+  // Wildcard descriptors ('*', 'HEAR.*') match many events in XState; the compiled table has
+  // no such match, so they are refused rather than read as literal event names.
   it.each([['*'], ['HEAR.*']])('rejects the wildcard event descriptor %s', (descriptor) => {
     const m = setup({}).createMachine({
       id: 'wild',

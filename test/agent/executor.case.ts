@@ -401,10 +401,8 @@ export function executorContract(make: MakeExecutor): void {
     expect(ex.stateHash()).toBe(hash);
   });
 
-  // BUG (src/agent/state-hash.ts change/valueHash with setSlot in both executors): -0 === 0,
-  // so a write of -0 over 0 is skipped by `change`, but the column then holds -0 and the next
-  // write subtracts the hash of -0 (whose bits differ from 0's), so the state hash depends on
-  // the path: back in its initial state, the population no longer hashes as a fresh one.
+  // -0 === 0 but their bits differ: the state hash must not depend on a -0 written on the way
+  // (back in its initial state, the population hashes as a fresh one).
   it('state hash of an f64 slot does not depend on writing -0 on the way', () => {
     const ex = make(MACHINES.gossip, 2);
     const k = ex.layout.slot('weight');
@@ -415,9 +413,8 @@ export function executorContract(make: MakeExecutor): void {
     expect(ex.stateHash()).toBe(make(MACHINES.gossip, 2).stateHash());
   });
 
-  // BUG (src/agent/columnar-executor.ts and xstate-executor.ts, setMemory/digest): -0 in an
-  // f64 slot is hashed as -0 by digest() but a snapshot stored as JSON holds 0, so an agent
-  // restored from its stored snapshot (fork, resume) no longer has the digest of the original.
+  // A snapshot stored as JSON holds 0 for -0: an agent restored from it (fork, resume) keeps
+  // the digest of the original.
   it('digests an f64 slot holding -0 the same as after a JSON snapshot round trip', () => {
     const a = make(MACHINES.gossip, 2);
     a.setMemory(1, 'weight', -0);

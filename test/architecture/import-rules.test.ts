@@ -27,8 +27,11 @@ const FLOORS: Record<string, number> = {
   report: 6,
   validity: 6,
   sweep: 7,
-  cli: 8,
-  public: 9,
+  // the shipped local LLM server: above every engine floor, so no engine module can start it
+  // or know what its responders know (worlds hand the CLI their responders)
+  'llm-server': 8,
+  cli: 9,
+  public: 10,
 };
 
 /** The package's public entries: `grapevine` (src/index.ts) and `grapevine/<name>` (src/public/<name>.ts). */
@@ -116,6 +119,28 @@ describe('import rules', () => {
       return a !== undefined && b !== undefined && a !== b && !(FLOORS[b] < FLOORS[a]);
     };
     expect(violations(upward)).toEqual([]);
+  });
+
+  it('the local LLM server imports nothing of the engine but core', () => {
+    const server = (p: string) => p.startsWith('src/llm-server/');
+    expect(
+      violations(
+        (e) => server(e.from) && e.to.startsWith('src/') && !server(e.to) && moduleOf(e.to) !== 'core',
+      ),
+    ).toEqual([]);
+    expect(edges.some((e) => server(e.from) && moduleOf(e.to) === 'core')).toBe(true);
+  });
+
+  it('only the CLI imports the local LLM server', () => {
+    expect(
+      violations(
+        (e) =>
+          e.to.startsWith('src/llm-server/') &&
+          e.from.startsWith('src/') &&
+          !['cli', 'llm-server'].includes(moduleOf(e.from) ?? '') &&
+          !isEntry(e.from),
+      ),
+    ).toEqual([]);
   });
 
   it('nothing inside src/ imports a public entry (src/index.ts, src/public/*.ts)', () => {

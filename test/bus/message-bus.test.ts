@@ -227,10 +227,8 @@ describe('MessageBus timing and inboxes', () => {
     expect(bus.pendingCount).toBe(0);
   });
 
-  // BUG (src/bus/message-bus.ts release): only the batch keyed exactly `tick` is released. When
-  // the clock skips ticks (async activation with sparse wakes: runner.ts jumps to
-  // ceil(next.time)), batches due at the skipped ticks stay in `pending` forever: the messages
-  // are never delivered and pendingCount never returns to 0.
+  // The clock may skip ticks (async activation with sparse wakes jumps to ceil(next.time)):
+  // `release(t)` then also releases the batches due at the skipped ticks.
   it('releases overdue batches when ticks are skipped', () => {
     const bus = new MessageBus({ size: 3 });
     const a = bus.send(0, 0, tell({ to: 'agent', id: 1 }));
@@ -285,9 +283,8 @@ describe('MessageBus visibility', () => {
     ]);
   });
 
-  // BUG (src/bus/message-bus.ts release): the rule runs on the whole released batch, which
-  // includes carried-over deliveries that were already filtered at the tick they arrived, so a
-  // (pure) non-idempotent redaction is applied again for every tick the recipient waits.
+  // A delivery carried over in an inbox was filtered at the tick it arrived: a non-idempotent
+  // redaction is applied once, however many ticks the recipient waits.
   it('applies the rule once per delivery, also to carried-over inboxes', () => {
     const bus = new MessageBus({ size: 3, visibility: (m) => ({ ...m, payload: `${m.payload}*` }) });
     bus.send(0, 0, tell({ to: 'agent', id: 1 }, { payload: 'x' }));

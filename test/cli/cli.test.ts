@@ -1,31 +1,23 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines, reChain } from '../support/logs.ts';
-import { cliChecked } from './in-process-checked.ts';
-import { cli as runCli } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-cli-'));
+const dir = tempDir('cli');
 
 // What a command decides (exit code, error line, files written, digests) is checked in this
-// process (in-process-checked.ts: nothing left open); a CLI process costs ~0.3 CPU-s of
-// start-up. The cases about the process spawn it (`spawned`): a corrupt log's real exit and
+// process (support/cli-in-process.ts: nothing left open); a CLI process costs ~0.3 CPU-s of
+// start-up. The cases about the process spawn it (`cli`): a corrupt log's real exit and
 // stderr, a user .ts world (loaded through tsx), a run killed mid-write.
-function cli(...args: string[]) {
-  return cliChecked(args);
-}
-
-function spawned(...args: string[]) {
-  return runCli(args);
-}
-
 const log = join(dir, 'base.ndjson');
 let summary: Record<string, unknown>;
 
 beforeAll(async () => {
   // 300 agents: 27 ticks, 31 lines (the edits below touch seq 7 to 20)
-  const r = await cli('run', 'rumor', '--set', 'n=300', '--seed', '4', '--out', log, '--json');
+  const r = await cliChecked(['run', 'rumor', '--set', 'n=300', '--seed', '4', '--out', log, '--json']);
   expect(r.code).toBe(0);
   summary = JSON.parse(r.stdout);
 });
@@ -40,14 +32,14 @@ describe('grapevine run / replay --verify', () => {
   });
 
   it('verifies a fresh log with the same digest', async () => {
-    const r = await cli('replay', log, '--verify', '--json');
+    const r = await cliChecked(['replay', log, '--verify', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: summary.digest });
   });
 
   it('refuses to overwrite an existing log without --force', async () => {
     const before = readFileSync(log, 'utf8');
-    const r = await cli('run', 'rumor', '--set', 'n=100', '--out', log);
+    const r = await cliChecked(['run', 'rumor', '--set', 'n=100', '--out', log]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('already exists');
     expect(readFileSync(log, 'utf8')).toBe(before);
@@ -59,7 +51,7 @@ describe('grapevine run / replay --verify', () => {
     raw[seq] = raw[seq].replace('"stepped":', '"steppeD":');
     const bad = join(dir, 'byte.ndjson');
     writeFileSync(bad, `${raw.join('\n')}\n`);
-    const r = await cli('replay', bad, '--verify');
+    const r = await cliChecked(['replay', bad, '--verify']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`seq ${seq}`);
     expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: /);
@@ -70,7 +62,7 @@ describe('grapevine run / replay --verify', () => {
     raw.splice(10, 1);
     const bad = join(dir, 'removed.ndjson');
     writeFileSync(bad, `${raw.join('\n')}\n`);
-    const r = await cli('replay', bad, '--verify');
+    const r = await cliChecked(['replay', bad, '--verify']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('seq 10');
   });
@@ -83,7 +75,7 @@ describe('grapevine run / replay --verify', () => {
     raw[seq] = JSON.stringify(obj);
     const bad = join(dir, 'forged.ndjson');
     writeFileSync(bad, reChain(raw));
-    const r = await cli('replay', bad, '--verify');
+    const r = await cliChecked(['replay', bad, '--verify']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`seq ${seq} (tick ${obj.t})`);
   });
@@ -93,7 +85,7 @@ describe('grapevine run / replay --verify', () => {
     const keep = raw.slice(0, 20);
     const cut = join(dir, 'cut.ndjson');
     writeFileSync(cut, `${keep.join('\n')}\n${raw[20].slice(0, 15)}`);
-    const r = await cli('replay', cut, '--verify');
+    const r = await cliChecked(['replay', cut, '--verify']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('seq 19');
     expect(r.stderr).toContain('seq 20');
@@ -122,7 +114,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
   it('a corrupt log file', async () => {
     const bad = join(dir, 'garbage.ndjson');
     writeFileSync(bad, 'this is not json\n');
-    const r = await spawned('replay', bad, '--verify');
+    const r = await cli(['replay', bad, '--verify']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 1/);
   });
@@ -151,17 +143,17 @@ export const world = defineWorld({
 `,
     );
     const out = join(dir, 'echo.ndjson');
-    const r = await spawned('run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full');
+    const r = await cli(['run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ world: 'echo', ticks: 15, reason: 'max-ticks' });
-    const v = await spawned('replay', out, '--verify', '--world', file);
+    const v = await cli(['replay', out, '--verify', '--world', file]);
     expect(v.code).toBe(0);
     expect(lines(out).some((l) => l.includes('"type":"send"'))).toBe(true);
   });
 
   it('lists worlds with parameters and defaults', async () => {
-    const r = await cli('worlds', '--json');
+    const r = await cliChecked(['worlds', '--json']);
     const worlds = JSON.parse(r.stdout) as { id: string; params: { name: string; default: unknown }[] }[];
     const rumor = worlds.find((w) => w.id === 'rumor')!;
     expect(rumor.params.find((p) => p.name === 'n')?.default).toBe(10000);
@@ -172,7 +164,7 @@ export const world = defineWorld({
     const full = join(dir, 'full.ndjson');
     expect(
       (
-        await cli(
+        await cliChecked([
           'run',
           'rumor',
           '--set',
@@ -185,13 +177,13 @@ export const world = defineWorld({
           '--log',
           'full',
           '--quiet',
-        )
+        ])
       ).code,
     ).toBe(0);
     const observe = lines(full)
       .map((l) => JSON.parse(l))
       .find((e) => e.type === 'observe' && e.t > 2);
-    const r = await cli(
+    const r = await cliChecked([
       'inspect',
       full,
       '--agent',
@@ -199,7 +191,7 @@ export const world = defineWorld({
       '--at',
       String(observe.t),
       '--json',
-    );
+    ]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     const seen = report.observed.flatMap((o: { messages: { id: number }[] }) => o.messages.map((m) => m.id));
@@ -224,7 +216,7 @@ describe('a killed run', () => {
     // converges (tolerance 0) and would go on for a million ticks, so the kill always lands
     // mid-run (a large rumour run did the same at the cost of building 200,000 agents twice)
     const args = ['--set', 'n=300', '--set', 'tolerance=0', '--ticks', '1000000', '--log', 'full'];
-    await runCli(['run', 'opinion', ...args, '--out', out, '--quiet'], {
+    await cli(['run', 'opinion', ...args, '--out', out, '--quiet'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (ticksOnDisk() < 3) return;
@@ -237,7 +229,7 @@ describe('a killed run', () => {
     const summary = await scanLog(out);
     expect(summary.complete).toBe(false);
     expect(summary.lastSeq).toBeGreaterThan(3);
-    const r = await cli('replay', out, '--verify');
+    const r = await cliChecked(['replay', out, '--verify']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('incomplete');
   });

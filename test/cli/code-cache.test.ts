@@ -1,11 +1,7 @@
-// The V8 code cache of the bundled CLI (bin/load-cli.cjs, written by `npm run build` after a
-// warm-up run): a run of a built-in world compiles every file it loads with it, and when V8
-// refuses the cache (here: another V8 flag than the build's) the files are compiled as usual
-// and the run is the same.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cli, tempDir } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const RUN = ['run', 'rumor', '--set', 'n=500', '--seed', '3', '--json'];
 
@@ -22,27 +18,13 @@ function report(stderr: string): Report {
 }
 
 /** The CLI under a V8 flag the build's warm-up run did not have. */
-function withFlag(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--stack-size=900', BIN, ...args], {
-      env: cleanEnv({ GRAPEVINE_CODE_CACHE: 'report' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function withFlag(args: readonly string[]) {
+  return cli(args, { nodeArgs: ['--stack-size=900'], env: { GRAPEVINE_CODE_CACHE: 'report' } });
 }
 
 describe('the code cache of the bundled CLI', () => {
   it('compiles every file a run loads from the cache, and a refused cache changes nothing', async () => {
-    const dir = tempDir('grapevine-cache-');
+    const dir = tempDir('cache');
     const cachedRun = await cli([...RUN, '--out', join(dir, 'a.ndjson')], {
       env: { GRAPEVINE_CODE_CACHE: 'report' },
     });

@@ -2,24 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli, hasStack } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { ringCsv } from '../support/network-file.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // Issue 15 item 19 for the epidemic world: it reads a network file (network=csv) as rumor and
 // opinion do, records the file's sha256 in the header's inputs, and a replay after the file
 // changed is refused (exit 2) instead of rerunning another network. Its own beta (the
 // transmission probability, not a generator's) stays settable with a file network.
-function ringCsv(extra = ''): string {
-  const rows = ['source,target'];
-  for (let i = 0; i < 25; i++) rows.push(`${i},${(i + 1) % 25}`, `${i},${(i + 5) % 25}`);
-  return `${rows.join('\n')}\n${extra}`;
-}
-
 describe('epidemic with network=csv', () => {
   it('records the file sha256 and refuses a replay once the file changed', async () => {
     const dir = tempDir('epidemic-csv');
     const csv = join(dir, 'edges.csv');
-    writeFileSync(csv, ringCsv());
+    writeFileSync(csv, ringCsv({ n: 25, chord: 5 }));
     const set = ['network=csv', 'networkFile=edges.csv', 'beta=0.9', 'initial=2'];
     const run = await cli(
       ['run', 'epidemic', ...set.flatMap((s) => ['--set', s]), '--ticks', '5', '--out', 'e.ndjson', '--json'],
@@ -32,7 +27,7 @@ describe('epidemic with network=csv', () => {
     expect(header.inputs).toEqual({ networkFile: sha });
     expect(header.params.beta).toBe(0.9);
 
-    writeFileSync(csv, ringCsv('0,12\n'));
+    writeFileSync(csv, ringCsv({ n: 25, chord: 5, extra: '0,12\n' }));
     const replay = await cli(['replay', 'e.ndjson', '--verify'], { cwd: dir, timeoutMs: 60_000 });
     expect(replay.hung).toBe(false);
     expect(replay.code, replay.stderr).toBe(2);

@@ -1,18 +1,13 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli, hasStack } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { ringCsv } from '../support/network-file.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // Issue 15, "every accepted input is applied": a parameter that a file overrides (n, the
 // generator's k/beta/m) or a file parameter that the run's settings never read is refused
 // with exit 2 naming it, before any log is written, instead of being accepted and ignored.
-function ringCsv(): string {
-  const rows = ['source,target'];
-  for (let i = 0; i < 30; i++) rows.push(`${i},${(i + 1) % 30}`);
-  return `${rows.join('\n')}\n`;
-}
-
 const CSV = [
   '--set',
   'network=csv',
@@ -27,7 +22,7 @@ const CSV = [
 describe('parameters a file decides', () => {
   it('are refused when given explicitly and not applied', async () => {
     const dir = tempDir('file-driven');
-    writeFileSync(join(dir, 'edges.csv'), ringCsv());
+    writeFileSync(join(dir, 'edges.csv'), ringCsv({ chord: 0 }));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ params: { n: 5 } }));
     const cases: [string[], RegExp][] = [
       [

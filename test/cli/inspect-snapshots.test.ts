@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSnapshot } from '../../src/agent/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world as rumor } from '../../worlds/rumor/index.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
-import { cliChecked } from './in-process-checked.ts';
-import { tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const log = join(tempDir('grapevine-inspect-'), 'run.ndjson');
+const log = join(tempDir('inspect-snapshots'), 'run.ndjson');
 let header: Record<string, unknown>;
 let snapshotTicks: number[];
 

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { program } from '../../src/cli/main.ts';
-import { cliInProcess } from './in-process-cli.ts';
-import { hasStack, tempDir } from './run-cli.ts';
+import { hasStack } from '../support/cli.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * Every option of every command, read from the commander definitions (so a new option is
@@ -12,7 +13,7 @@ import { hasStack, tempDir } from './run-cli.ts';
  * exit 2, one error line and a hint, no stack trace, no file left behind. Each case has the
  * outputs of its otherwise valid arguments in a folder of its own.
  *
- * The cases run the CLI in this process (in-process-cli.ts), one after the other: a CLI
+ * The cases run the CLI in this process (support/cli-in-process.ts), one after the other: a CLI
  * process per case cost ~0.3 CPU-s of start-up for what is an option check. A command that
  * hangs instead of refusing fails by the test's timeout; one that refuses but leaves a
  * server, socket, child, worker or timer open (which would keep a real process alive after

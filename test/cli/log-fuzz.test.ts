@@ -4,7 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * Seeded random mutations of small logs (plain and gzip): each is either detected

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ringCsv, runOnRelativeNetworkFile } from './network-file-fixture.ts';
-import { cli, hasStack } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { ringCsv, runOnRelativeNetworkFile } from '../support/network-file.ts';
 
 // Issue 15 item 19, the commands that read a log but did not take --network-file: report,
 // export and view rebuild the world too, so they take the override, check its sha256, and
@@ -12,7 +12,7 @@ describe('--network-file on report, export and view', () => {
     const { a, b } = await runOnRelativeNetworkFile('network-file-readers');
     // the log alone in another folder: its network file is only reachable through --network-file
     copyFileSync(join(a, 'run.ndjson'), join(b, 'run.ndjson'));
-    writeFileSync(join(b, 'other.csv'), ringCsv('0,15\n'));
+    writeFileSync(join(b, 'other.csv'), ringCsv({ extra: '0,15\n' }));
     const agents = ['export', 'run.ndjson', '--what', 'agents', '--quiet'];
     const exported = await cli([...agents, '--network-file', join(a, 'edges.csv')], {
       cwd: b,

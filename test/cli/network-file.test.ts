@@ -1,8 +1,8 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ringCsv, runOnRelativeNetworkFile } from './network-file-fixture.ts';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { ringCsv, runOnRelativeNetworkFile } from '../support/network-file.ts';
 
 // Issue 15 item 19: a log whose run read a network file by a relative path reruns from
 // another folder (the file is found beside the log by its recorded sha256), and

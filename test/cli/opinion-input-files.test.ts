@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli, hasStack } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // Issue 15 item 19 for the opinion world's per-agent files: opinionsFile and
 // susceptibilityFile named by a relative path are found beside the log by their recorded

@@ -6,10 +6,11 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTableFile } from '../../src/validity/table-file.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-own-');
-const cache = tempDir('grapevine-own-cache-');
+const dir = tempDir('own-world');
+const cache = tempDir('own-world-cache');
 const env = { GRAPEVINE_CACHE_DIR: cache };
 const run = (args: string[]) => cli(args, { cwd: dir, env });
 

@@ -1,9 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, hasStack } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines, reChain } from '../support/logs.ts';
-import { cliChecked as cli } from './in-process-checked.ts';
-import { hasStack, cli as spawned, tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The commands run in this process (the CLI's `main`): these cases are about what a command
 // decides (exit codes, error lines, the logs written), and a process start costs ~0.3 CPU-s.
@@ -14,7 +15,7 @@ const dir = tempDir();
 const parent = join(dir, 'parent.ndjson');
 
 beforeAll(async () => {
-  const r = await cli([
+  const r = await cliChecked([
     'run',
     'rumor',
     '--set',
@@ -40,7 +41,7 @@ function finalSummary(path: string): { rumor: { reach: number } } {
 describe('docs/examples/debunk.yaml debunks (issue 15, item 21)', () => {
   it("lowers the rumour's reach", async () => {
     const child = join(dir, 'debunked.ndjson');
-    const r = await cli([
+    const r = await cliChecked([
       'fork',
       parent,
       '--at',
@@ -60,7 +61,7 @@ describe('diff (issue 15, item 17)', () => {
     const other = join(dir, 'longer.ndjson');
     expect(
       (
-        await cli([
+        await cliChecked([
           'run',
           'rumor',
           '--set',
@@ -76,7 +77,7 @@ describe('diff (issue 15, item 17)', () => {
       ).code,
     ).toBe(0);
     // the one spawned diff of the suite: its text on a real process's stdout
-    const r = await spawned(['diff', parent, other]);
+    const r = await cli(['diff', parent, other]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('the headers differ in: ticks');
     expect(r.stdout).not.toContain('[]');
@@ -94,7 +95,7 @@ describe('diff (issue 15, item 17)', () => {
     raw[k] = JSON.stringify(snap);
     const edited = join(dir, 'memory-edited.ndjson');
     writeFileSync(edited, reChain(raw));
-    const r = await cli(['diff', parent, edited, '--json']);
+    const r = await cliChecked(['diff', parent, edited, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const d = JSON.parse(r.stdout);
     expect(width).toBeGreaterThan(0);
@@ -108,7 +109,7 @@ describe('audit (issue 15, items 10, 16)', () => {
   let log = '';
   beforeAll(async () => {
     log = join(dir, 'town.ndjson');
-    const r = await cli([
+    const r = await cliChecked([
       'run',
       'town-square',
       '--set',
@@ -125,7 +126,7 @@ describe('audit (issue 15, items 10, 16)', () => {
   }, 180_000);
 
   it('a text an agent owns itself is not a leak (agents=20 repeats personas)', async () => {
-    const r = await cli(['audit', log, '--json']);
+    const r = await cliChecked(['audit', log, '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const a = JSON.parse(r.stdout);
     expect(a.prompts).toBeGreaterThan(0);
@@ -140,7 +141,7 @@ describe('audit (issue 15, items 10, 16)', () => {
     raw[k] = JSON.stringify(e);
     const bad = join(dir, 'null-messages.ndjson');
     writeFileSync(bad, reChain(raw));
-    const r = await spawned(['audit', bad]);
+    const r = await cli(['audit', bad]);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(`line ${k + 1}`);
     expect(hasStack(r.stdout + r.stderr)).toBe(false);
@@ -150,12 +151,12 @@ describe('audit (issue 15, items 10, 16)', () => {
 
 describe('inspect a list of agents (issue 15, item 20)', () => {
   it('--agent 1,2 --json reports both; --agent all needs --json', async () => {
-    const r = await cli(['inspect', parent, '--agent', '1,2', '--at', '3', '--json']);
+    const r = await cliChecked(['inspect', parent, '--agent', '1,2', '--at', '3', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.agents.map((a: { agent: number }) => a.agent)).toEqual([1, 2]);
     expect(j.agents[0].state).toBeDefined();
-    const all = await cli(['inspect', parent, '--agent', 'all']);
+    const all = await cliChecked(['inspect', parent, '--agent', 'all']);
     expect(all.code).toBe(2);
     expect(hasStack(all.stderr)).toBe(false);
   }, 120_000);

@@ -16,8 +16,9 @@ import {
   type WorldDefinition,
 } from '../../src/world/index.ts';
 import { BUILTIN_CONTRIBUTIONS } from '../../worlds/index.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { startView } from '../viewer/browser.ts';
-import { cli, tempDir } from './run-cli.ts';
 
 const dir = tempDir();
 

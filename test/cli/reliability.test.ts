@@ -2,12 +2,13 @@ import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, wr
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, hasStack } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
-import { cliChecked } from './in-process-checked.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // Cases about what a command decides (exit code, error line, files written, digests) run
-// `main` in this process (in-process-checked.ts: no resource or signal handler left behind);
+// `main` in this process (support/cli-in-process.ts: no resource or signal handler left behind);
 // a CLI process costs ~0.3 CPU-s of start-up. The cases about the process itself (a signal,
 // two processes racing for one file, a user .ts world loaded through tsx) spawn it.
 

@@ -1,18 +1,18 @@
 // Where runs go by default (replays/), and what an old or future log format gets.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { reChain } from '../support/logs.ts';
-import { cliChecked } from './in-process-checked.ts';
-import { cli } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The default folder is relative to the working directory: that run is a real process started
 // in a fresh folder. The format check runs in this process (absolute paths; what replay decides).
 
 describe('default output and log formats', () => {
   it('a run without --out writes replays/<world>-s<seed>-<time>.ndjson', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grapevine-replays-'));
+    const dir = tempDir('replays');
     const r = await cli(['run', 'rumor', '--set', 'n=200', '--seed', '7', '--json'], { cwd: dir });
     expect(r.code).toBe(0);
     const files = readdirSync(join(dir, 'replays')).sort();
@@ -24,7 +24,7 @@ describe('default output and log formats', () => {
   });
 
   it('a log of another format fails with both format numbers (exit 2)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grapevine-format-'));
+    const dir = tempDir('format');
     const log = join(dir, 'now.ndjson');
     expect((await cliChecked(['run', 'rumor', '--set', 'n=200', '--out', log, '--quiet'])).code).toBe(0);
     const raw = readFileSync(log, 'utf8').trimEnd().split('\n');

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // Found by walking run's error paths (issue 15, "the rest of the class"): bad input that a
 // world detects only at tick 0, once the log is open (here 5 spreaders in a 5-agent

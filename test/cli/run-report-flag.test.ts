@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../fork/helpers.ts';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // `run` imports the report code only when --report asks for it (a rule run's start-up then
 // does not parse it): the flag must still write the report beside the log.

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, hasStack } from '../support/cli.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
 import { lines, reChain } from '../support/logs.ts';
-import { cliInProcess } from './in-process-cli.ts';
-import { cli, hasStack, tempDir } from './run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir();
 const src = resolve('src/index.ts');

@@ -4,15 +4,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliChecked } from './in-process-checked.ts';
-import { tempDir } from './run-cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The commands run in this process (the CLI's `main`, nothing left open, the variable set for
 // the command only): they test what is written and read, and a process start costs ~0.3 CPU-s.
-function cli(args: string[], opts: { env?: Record<string, string> } = {}) {
-  return cliChecked(args, opts);
-}
-
 const dir = tempDir();
 const log = join(dir, 'complete.ndjson');
 const BOUND = 16384;
@@ -20,7 +16,7 @@ const env = { GRAPEVINE_LOG_LINE_BOUND: String(BOUND) };
 let digest = '';
 
 beforeAll(async () => {
-  const r = await cli(
+  const r = await cliChecked(
     [
       ...['run', 'rumor', '--set', 'n=2000', '--set', 'network=complete'],
       ...['--set', 'model=independent-cascade', '--set', 'p=0.001'],
@@ -46,7 +42,7 @@ describe('snapshots over the line bound are split (issue 15 item 5)', () => {
   });
 
   it('replay --verify reproduces it without the variable (the split is read from the log)', async () => {
-    const r = await cli(['replay', log, '--verify']);
+    const r = await cliChecked(['replay', log, '--verify']);
     expect(r.code, r.stderr).toBe(0);
     expect(digestOf(r.stdout)).toBe(digest);
   });
@@ -56,7 +52,7 @@ describe('snapshots over the line bound are split (issue 15 item 5)', () => {
     const firstPart = all.findIndex((l) => l.includes('"type":"snapshot-part"'));
     const cut = join(dir, 'cut.ndjson');
     writeFileSync(cut, `${all.slice(0, firstPart + 5).join('\n')}\n${all[firstPart + 5].slice(0, 100)}`);
-    const r = await cli(['resume', cut], { env });
+    const r = await cliChecked(['resume', cut], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(digestOf(r.stdout)).toBe(digest);
     const strip = (text: string) => text.replace(/"wall":\{[^}]*\}/, '');
@@ -65,10 +61,10 @@ describe('snapshots over the line bound are split (issue 15 item 5)', () => {
 
   it('fork from the split snapshot and inspect from it', async () => {
     const child = join(dir, 'child.ndjson');
-    const f = await cli(['fork', log, '--at', '2', '--out', child], { env });
+    const f = await cliChecked(['fork', log, '--at', '2', '--out', child], { env });
     expect(f.code, f.stderr).toBe(0);
     expect(digestOf(f.stdout)).toBe(digest);
-    const i = await cli(['inspect', log, '--agent', '3', '--at', '3']);
+    const i = await cliChecked(['inspect', log, '--agent', '3', '--at', '3']);
     expect(i.code, i.stderr).toBe(0);
     expect(i.stdout).toMatch(/after tick 2 \(the snapshot inspect starts from\)/);
     expect(i.stdout).toMatch(/agent 3 at the end of tick 3/);

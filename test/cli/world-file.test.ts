@@ -1,23 +1,23 @@
 // A world file written by a user in a folder outside the checkout (docs/examples/
 // bounded-confidence.ts, the example of docs/API.md): it imports 'grapevine', and the
 // compiled CLI lists, checks, runs and replays it there.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { SUBPATH_WORLD, UNKNOWN_SUBPATH_WORLD, WILSON_3_OF_10 } from './subpath-world-fixture.ts';
 
 const EXAMPLE = resolve('docs/examples/bounded-confidence.ts');
 let dir: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-user-'));
+  dir = tempDir('user');
   copyFileSync(EXAMPLE, join(dir, 'bounded-confidence.ts'));
 });
 
 // Every case is independent (its own files in the folder): they run side by side, at most
-// two children per test worker (run-cli.ts); a type check costs seconds of CPU.
+// two children per test worker (support/cli.ts); a type check costs seconds of CPU.
 describe.concurrent('a world file outside the checkout', { timeout: 180_000 }, () => {
   it('is listed with its parameters', async () => {
     const r = await cli(['worlds', './bounded-confidence.ts', '--json'], { cwd: dir });

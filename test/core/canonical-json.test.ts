@@ -117,9 +117,8 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson({ col: view })).toThrow(/\$\.col/);
   });
 
-  // BUG (src/core/canonical-json.ts writeObject): the doc says non-JSON values throw, but any
-  // non-plain object is written with its own enumerable keys, so every Map, Set and Date is
-  // `{}` and two different states serialise (and hash) the same.
+  // A Map, Set or Date has no enumerable keys: written as `{}`, two different states would
+  // serialise (and hash) the same, so non-plain objects throw.
   it.each([
     ['Map', new Map([['a', 1]])],
     ['Set', new Set([1, 2])],

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   memoryBudget,
@@ -9,9 +8,9 @@ import {
   parseMemoryLimit,
   readCgroupLimit,
 } from '../../src/core/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-budget-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('budget');
 
 /** A cgroup file holding `text`. */
 function file(name: string, text: string): string {

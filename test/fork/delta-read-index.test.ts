@@ -17,7 +17,7 @@ import {
 } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const def = world;
 const dir = tempDir('delta-read-index');

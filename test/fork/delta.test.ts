@@ -2,13 +2,15 @@
 // ticks): a fork names its parent and holds only its future; every command reads it as
 // if it were whole; flattening gives the standalone bytes; a missing, edited or replaced
 // parent stops every command with exit 2 naming the parent; a cut delta child resumes;
-// forks of forks verify. The commands run in this process (cliIn, one after the other, no
+// forks of forks verify. The commands run in this process (cliChecked, one after the other, no
 // resource left open): every case is about what a command decides or writes.
 import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cliChecked, cliCheckedJson } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
-import { cliIn, cliJsonIn, forgeTick, tempDir, verifyCliIn } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { forgeTick, verifyCliIn } from './helpers.ts';
 
 const dir = tempDir('fork-delta');
 const parent = join(dir, 'parent.ndjson');
@@ -22,7 +24,7 @@ function deltaOf(path: string): Record<string, unknown> | undefined {
 }
 
 beforeAll(async () => {
-  const r = await cliJsonIn(
+  const r = await cliCheckedJson([
     'run',
     'rumor',
     '--set',
@@ -33,7 +35,7 @@ beforeAll(async () => {
     '10',
     '--out',
     parent,
-  );
+  ]);
   parentDigest = r.digest as string;
   expect(r.ticks as number).toBeGreaterThan(25);
 }, SLOW);
@@ -44,8 +46,8 @@ describe('a delta child holds only its future', () => {
     async () => {
       const child = join(dir, 'same.ndjson');
       const standalone = join(dir, 'same-standalone.ndjson');
-      const d = await cliJsonIn('fork', parent, '--at', '15', '--out', child);
-      const s = await cliJsonIn('fork', parent, '--at', '15', '--out', standalone, '--standalone');
+      const d = await cliCheckedJson(['fork', parent, '--at', '15', '--out', child]);
+      const s = await cliCheckedJson(['fork', parent, '--at', '15', '--out', standalone, '--standalone']);
       expect([d.layout, s.layout]).toEqual(['delta', 'standalone']);
       expect(d.digest).toBe(parentDigest);
       expect(s.digest).toBe(parentDigest);
@@ -55,7 +57,7 @@ describe('a delta child holds only its future', () => {
       expect(lines(child).length).toBeLessThan(lines(standalone).length);
       expect(await verifyCliIn(child)).toBe(parentDigest);
       const flat = join(dir, 'same-flat.ndjson');
-      const f = await cliJsonIn('flatten', child, '--out', flat);
+      const f = await cliCheckedJson(['flatten', child, '--out', flat]);
       expect(f.digest).toBe(parentDigest);
       expect(readFileSync(flat, 'utf8')).toBe(readFileSync(standalone, 'utf8'));
     },
@@ -66,10 +68,10 @@ describe('a delta child holds only its future', () => {
     'with an intervention: the child and its flattening have the same digest, and it verifies',
     async () => {
       const child = join(dir, 'reseeded.ndjson');
-      const r = await cliJsonIn('fork', parent, '--at', '12', '--seed', '77', '--out', child);
+      const r = await cliCheckedJson(['fork', parent, '--at', '12', '--seed', '77', '--out', child]);
       expect(r.digest).not.toBe(parentDigest);
       const flat = join(dir, 'reseeded.flat.ndjson.gz');
-      const f = await cliJsonIn('flatten', child, '--out', flat);
+      const f = await cliCheckedJson(['flatten', child, '--out', flat]);
       const v = await verifyCliIn(child);
       expect(f.digest).toBe(r.digest);
       expect(v).toBe(r.digest);
@@ -84,14 +86,14 @@ describe('a delta child holds only its future', () => {
       const a = join(dir, 'chain-a.ndjson');
       const b = join(dir, 'chain-b.ndjson');
       const c = join(dir, 'chain-c.ndjson');
-      await cliJsonIn('fork', parent, '--at', '10', '--seed', '5', '--out', a);
-      const rb = await cliJsonIn('fork', a, '--at', '14', '--seed', '6', '--out', b);
+      await cliCheckedJson(['fork', parent, '--at', '10', '--seed', '5', '--out', a]);
+      const rb = await cliCheckedJson(['fork', a, '--at', '14', '--seed', '6', '--out', b]);
       // c forks b before b's own fork tick: its past runs through a into the parent
-      const rc = await cliJsonIn('fork', b, '--at', '12', '--seed', '7', '--out', c);
+      const rc = await cliCheckedJson(['fork', b, '--at', '12', '--seed', '7', '--out', c]);
       expect(deltaOf(c)).toMatchObject({ parent: { path: 'chain-b.ndjson' }, atTick: 12 });
       expect([await verifyCliIn(b), await verifyCliIn(c)]).toEqual([rb.digest, rc.digest]);
       const flat = join(dir, 'chain-c.flat.ndjson');
-      expect((await cliJsonIn('flatten', c, '--out', flat)).digest).toBe(rc.digest);
+      expect((await cliCheckedJson(['flatten', c, '--out', flat])).digest).toBe(rc.digest);
       expect(deltaOf(flat)).toBeUndefined();
     },
     SLOW,
@@ -101,7 +103,7 @@ describe('a delta child holds only its future', () => {
     'a batch over several ticks writes delta children that verify',
     async () => {
       const out = join(dir, 'batch');
-      const r = await cliJsonIn(
+      const r = await cliCheckedJson([
         'fork',
         parent,
         '--at',
@@ -112,7 +114,7 @@ describe('a delta child holds only its future', () => {
         '9',
         '--out',
         out,
-      );
+      ]);
       const children = r.children as { log: string; digest: string; atTick: number; arm: string }[];
       expect(children.map((c) => [c.atTick, c.arm])).toEqual([
         [10, 'treated'],
@@ -134,19 +136,19 @@ describe('the parent must be there and be the same run', () => {
   beforeAll(async () => {
     mkdirSync(join(dir, 'moves'));
     copyFileSync(parent, moved);
-    await cliJsonIn('fork', moved, '--at', '15', '--seed', '4', '--out', child);
+    await cliCheckedJson(['fork', moved, '--at', '15', '--seed', '4', '--out', child]);
   }, SLOW);
 
   /** Every reading command on the child exits 2 with one line naming the parent. */
   async function expectAllFail(message: RegExp, every = true): Promise<void> {
     const commands = [
-      () => cliIn('replay', child, '--verify'),
-      () => cliIn('inspect', child, '--at', '3'),
-      () => cliIn('report', child, '--out', join(dir, 'moves', 'r.html')),
-      () => cliIn('export', child, '--what', 'metrics', '--out', join(dir, 'moves', 'e.csv')),
-      () => cliIn('diff', child, parent),
-      () => cliIn('fork', child, '--at', '20', '--out', join(dir, 'moves', 'f.ndjson')),
-      () => cliIn('flatten', child, '--out', join(dir, 'moves', 'flat.ndjson')),
+      () => cliChecked(['replay', child, '--verify']),
+      () => cliChecked(['inspect', child, '--at', '3']),
+      () => cliChecked(['report', child, '--out', join(dir, 'moves', 'r.html')]),
+      () => cliChecked(['export', child, '--what', 'metrics', '--out', join(dir, 'moves', 'e.csv')]),
+      () => cliChecked(['diff', child, parent]),
+      () => cliChecked(['fork', child, '--at', '20', '--out', join(dir, 'moves', 'f.ndjson')]),
+      () => cliChecked(['flatten', child, '--out', join(dir, 'moves', 'flat.ndjson')]),
     ];
     for (const command of every ? commands : [commands[0], commands[1], commands[6]]) {
       const r = await command();
@@ -194,7 +196,7 @@ describe('the parent must be there and be the same run', () => {
     'a parent replaced by another run is refused',
     async () => {
       const original = readFileSync(moved);
-      await cliJsonIn(
+      await cliCheckedJson([
         'run',
         'rumor',
         '--set',
@@ -206,9 +208,9 @@ describe('the parent must be there and be the same run', () => {
         '--out',
         moved,
         '--force',
-      );
+      ]);
       try {
-        const r = await cliIn('replay', child, '--verify');
+        const r = await cliChecked(['replay', child, '--verify']);
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(
           /moves\/parent\.ndjson of .*child\.ndjson is not the run it was forked from/,
@@ -241,14 +243,14 @@ describe('resume of a delta child', () => {
     'a delta child cut in the middle of a line resumes to the same digest and stays a delta child',
     async () => {
       const whole = join(dir, 'whole.ndjson');
-      const r = await cliJsonIn('fork', parent, '--at', '11', '--seed', '21', '--out', whole);
+      const r = await cliCheckedJson(['fork', parent, '--at', '11', '--seed', '21', '--out', whole]);
       const text = readFileSync(whole, 'utf8');
       const cut = join(dir, 'cut.ndjson');
       // keep the header, a few of the child's own lines and half of the next one: what a kill leaves
       const own = lines(whole);
       const keep = own.slice(0, 6).join('\n').length + 1 + Math.floor(own[6].length / 2);
       writeFileSync(cut, text.slice(0, keep));
-      const resumed = await cliJsonIn('resume', cut);
+      const resumed = await cliCheckedJson(['resume', cut]);
       expect(resumed.digest).toBe(r.digest);
       expect(deltaOf(cut)).toEqual(deltaOf(whole));
       expect(readFileSync(cut, 'utf8').split('\n').slice(1)).toEqual(text.split('\n').slice(1));

@@ -1,6 +1,6 @@
 // Bad input to `grapevine fork` is a clear error (exit 2, one line and a hint, no stack)
 // and writes nothing: no child file, no batch directory. The CLI cases run `main` in this
-// process (cliIn, no resource left open): they check what the command decides; the real
+// process (cliChecked, no resource left open): they check what the command decides; the real
 // process's exit codes and error lines are covered by test/cli/cli.test.ts and reliability.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,18 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readInterventions } from '../../src/cli/commands/fork/interventions-file.ts';
 import { forkCommand } from '../../src/cli/commands/fork.ts';
 import { isGrapevineError } from '../../src/core/index.ts';
-import {
-  cliIn,
-  cliJsonIn,
-  expectCleanError,
-  type Line,
-  lines,
-  parsed,
-  reChain,
-  tempDir,
-  verifyInProcess,
-  write,
-} from './helpers.ts';
+import { cliChecked, cliCheckedJson } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { expectCleanError, type Line, lines, parsed, reChain, verifyInProcess, write } from './helpers.ts';
 
 const dir = tempDir('fork-errors');
 const parent = join(dir, 'parent.ndjson');
@@ -27,7 +18,7 @@ let lastTick: number;
 let parentText: string;
 
 beforeAll(async () => {
-  const r = await cliJsonIn(
+  const r = await cliCheckedJson([
     'run',
     'rumor',
     '--set',
@@ -38,7 +29,7 @@ beforeAll(async () => {
     '5',
     '--out',
     parent,
-  );
+  ]);
   lastTick = r.ticks as number;
   parentText = readFileSync(parent, 'utf8');
   expect(lastTick).toBeGreaterThan(12);
@@ -88,7 +79,7 @@ describe('malformed intervention files are rejected before anything runs', () =>
     const file = text === null ? join(dir, 'no-such-file.yaml') : write(dir, `cli-${name}`, text);
     const out = join(dir, `child-${name}.ndjson`);
     expectCleanError(
-      await cliIn('fork', parent, '--at', '7', '--intervene', file, '--out', out),
+      await cliChecked(['fork', parent, '--at', '7', '--intervene', file, '--out', out]),
       out,
       2,
       message,
@@ -107,12 +98,12 @@ describe('bad fork requests', () => {
     ['--at not a number', () => ['--at', 'ten'], () => '--at must be a non-negative integer'],
   ])('%s: exit 2, nothing written', async (name, args, message) => {
     const out = join(dir, `child-${name.replace(/\W+/g, '-')}.ndjson`);
-    expectCleanError(await cliIn('fork', parent, ...args(), '--out', out), out, 2, message());
+    expectCleanError(await cliChecked(['fork', parent, ...args(), '--out', out]), out, 2, message());
   });
 
   it('missing --out', async () => {
     const before = new Set(lines(parent));
-    const r = await cliIn('fork', parent, '--at', '3');
+    const r = await cliChecked(['fork', parent, '--at', '3']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('fork needs --out');
     expect(new Set(lines(parent))).toEqual(before);
@@ -120,7 +111,7 @@ describe('bad fork requests', () => {
 
   it('an existing --out is not overwritten without --force', async () => {
     const out = write(dir, 'taken.ndjson', 'keep me\n');
-    const r = await cliIn('fork', parent, '--at', '3', '--out', out);
+    const r = await cliChecked(['fork', parent, '--at', '3', '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('already exists');
     expect(readFileSync(out, 'utf8')).toBe('keep me\n');
@@ -134,7 +125,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = raw[seq].replace('"stepped":', '"steppeD":');
     const bad = write(dir, 'one-byte.ndjson', `${raw.join('\n')}\n`);
     const out = join(dir, 'child-of-one-byte.ndjson');
-    expectCleanError(await cliIn('fork', bad, '--at', '8', '--out', out), out, 2, `seq ${seq}`);
+    expectCleanError(await cliChecked(['fork', bad, '--at', '8', '--out', out]), out, 2, `seq ${seq}`);
   });
 
   it('a forged tick (chain recomputed) between the snapshot and the fork tick: an error, nothing written', async () => {
@@ -146,7 +137,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = JSON.stringify(obj);
     const forged = write(dir, 'forged-tail.ndjson', reChain(raw));
     const out = join(dir, 'child-of-forged-tail.ndjson');
-    const r = await cliIn('fork', forged, '--at', '8', '--out', out);
+    const r = await cliChecked(['fork', forged, '--at', '8', '--out', out]);
     // the recorded tail 6..8 is rerun from the snapshot at 5 and checked line by line
     expect(r.stderr).toContain(`seq ${seq} (tick 7)`);
     expect([1, 2]).toContain(r.code);
@@ -163,7 +154,7 @@ describe('a parent log that fails verification', () => {
     raw[seq] = JSON.stringify(obj);
     const forged = write(dir, 'forged-past.ndjson', reChain(raw));
     const out = join(dir, 'child-of-forged-past.ndjson');
-    await cliJsonIn('fork', forged, '--at', '8', '--out', out);
+    await cliCheckedJson(['fork', forged, '--at', '8', '--out', out]);
     await expect(verifyInProcess(out)).rejects.toThrow(`seq ${seq} (tick 3)`);
   });
 });
@@ -215,7 +206,7 @@ describe('interventions that only fail when applied (agents, channels, the netwo
     const file = write(dir, `cli-apply-${slug(name)}.json`, JSON.stringify(body));
     const out = join(dir, `cli-child-apply-${slug(name)}.ndjson`);
     expectCleanError(
-      await cliIn('fork', parent, '--at', '7', '--intervene', file, '--out', out),
+      await cliChecked(['fork', parent, '--at', '7', '--intervene', file, '--out', out]),
       out,
       2,
       message,

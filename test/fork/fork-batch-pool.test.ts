@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BatchChild, cliJson, tempDir, verifyInProcess, write } from './helpers.ts';
+import { cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { type BatchChild, verifyInProcess, write } from './helpers.ts';
 
 const dir = tempDir('fork-batch-pool');
 const parent = join(dir, 'parent.ndjson');
@@ -16,16 +18,16 @@ const batches: Record<string, BatchChild[]> = {};
 
 beforeAll(async () => {
   iv = write(dir, 'tell-all.yaml', 'type: message\nto: all\nkind: tell\nitem: rumor\n');
-  await cliJson(
+  await cliJson([
     ...['run', 'rumor', '--set', 'n=300', '--seed', String(SEED), '--ticks', '12'],
     ...['--snapshot-every', '4', '--out', parent],
-  );
+  ]);
   for (const workers of ['1', '2']) {
     const out = join(dir, `w${workers}`);
-    const r = await cliJson(
+    const r = await cliJson([
       ...['fork', parent, '--at', '5,9', '--intervene', iv, '--replicates', '2'],
       ...['--workers', workers, '--out', out],
-    );
+    ]);
     batches[workers] = r.children as BatchChild[];
   }
 });
@@ -56,10 +58,10 @@ describe('fork batch on the worker pool', () => {
     const treated = batches['2'].find((c) => c.atTick === 9 && c.arm === 'treated' && c.replicate === 2)!;
     expect(await verifyInProcess(treated.log)).toBe(treated.digest);
     // replicate k of a batch is reseeded with parentSeed * 1000 + k
-    const alone = await cliJson(
+    const alone = await cliJson([
       ...['fork', parent, '--at', '9', '--intervene', iv, '--seed', String(SEED * 1000 + 2)],
       ...['--out', join(dir, 'alone.ndjson')],
-    );
+    ]);
     expect(alone.digest).toBe(treated.digest);
   });
 });

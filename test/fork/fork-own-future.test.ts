@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliJson, tempDir } from './helpers.ts';
+import { cli, cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const RUN = [
   'run',
@@ -34,7 +35,7 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
   let parentDigest: string;
 
   beforeAll(async () => {
-    const r = await cliJson(...RUN, '--out', parent);
+    const r = await cliJson([...RUN, '--out', parent]);
     parentDigest = r.digest as string;
     expect(r.ticks).toBe(40);
   }, 60_000);
@@ -42,7 +43,7 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
   it('a delta child without intervention keeps the parent digest, and its flattening has it too', async () => {
     const child = join(dir, 'child.ndjson');
     const flat = join(dir, 'child-flat.ndjson');
-    const f = await cliJson('fork', parent, '--at', '30', '--out', child);
+    const f = await cliJson(['fork', parent, '--at', '30', '--out', child]);
     expect(f.layout).toBe('delta');
     expect(f.digest).toBe(parentDigest);
     // the child holds a header naming the parent, then only its future (ticks 31..40)
@@ -54,11 +55,11 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
       .filter((e) => e.type === 'tick')
       .map((e) => e.t);
     expect(ticks).toEqual(Array.from({ length: 10 }, (_, k) => 31 + k));
-    const fl = await cliJson('flatten', child, '--out', flat);
+    const fl = await cliJson(['flatten', child, '--out', flat]);
     expect(fl.digest).toBe(parentDigest);
     expect(readFileSync(flat, 'utf8').startsWith('{"delta"')).toBe(false);
     for (const log of [child, flat]) {
-      const v = await cli('replay', log, '--verify');
+      const v = await cli(['replay', log, '--verify']);
       expect(v.code, v.stderr).toBe(0);
     }
   }, 60_000);
@@ -68,7 +69,7 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
     const json = join(dir, 'tell.json');
     writeFileSync(yaml, 'type: message\nto: all\nkind: tell\nitem: rumor\n');
     writeFileSync(json, JSON.stringify({ type: 'message', to: 'all', kind: 'tell', item: 'rumor' }));
-    const a = await cliJson(
+    const a = await cliJson([
       'fork',
       parent,
       '--at',
@@ -77,8 +78,8 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
       yaml,
       '--out',
       join(dir, 'y.ndjson'),
-    );
-    const b = await cliJson(
+    ]);
+    const b = await cliJson([
       'fork',
       parent,
       '--at',
@@ -87,7 +88,7 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
       json,
       '--out',
       join(dir, 'j.ndjson'),
-    );
+    ]);
     expect(a.digest).toBe(b.digest);
     expect(a.digest).not.toBe(parentDigest);
   }, 60_000);
@@ -95,7 +96,7 @@ describe('fork at a snapshot tick near the end (the fork-100k shape, small)', ()
   it('a YAML intervention file that cannot be parsed is one clear exit-2 error', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'type: message\n  to: [all');
-    const r = await cli('fork', parent, '--at', '30', '--intervene', bad, '--out', join(dir, 'bad.ndjson'));
+    const r = await cli(['fork', parent, '--at', '30', '--intervene', bad, '--out', join(dir, 'bad.ndjson')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad.yaml');
   }, 60_000);

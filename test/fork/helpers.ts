@@ -1,13 +1,12 @@
 // Shared helpers of the fork / resume / diff tests (not a test file itself).
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { cli as runCli } from '../cli/run-cli.ts';
+import { cliJson } from '../support/cli.ts';
+import { cliCheckedJson } from '../support/cli-in-process.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
 
 /**
@@ -61,9 +60,9 @@ function unpatched(line: string, past: string[]): string {
   return Buffer.concat(out).toString('utf8');
 }
 
-export { BIN as bin } from '../cli/run-cli.ts';
+/** What a command did (in a child process or in this one). */
+type CliResult = { code: number | null; stdout: string; stderr: string };
 
-/** What a CLI process did. */
 /** One child of a fork batch, as `fork --json` lists it. */
 export interface BatchChild {
   atTick: number;
@@ -71,43 +70,6 @@ export interface BatchChild {
   replicate: number;
   log: string;
   digest: string;
-}
-
-export interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the grapevine CLI in a child process, as a user would (a signal or a hang counts as exit 1). */
-export async function cli(...args: string[]): Promise<Outcome> {
-  const r = await runCli(args);
-  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The parsed `--json` line of a command's stdout; throws unless it exited 0. */
-function jsonLine(args: readonly string[], r: Outcome): Record<string, unknown> {
-  if (r.code !== 0) throw new Error(`grapevine ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
-}
-
-/** Runs the CLI and expects exit 0; returns the parsed `--json` line of stdout. */
-export async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
-  return jsonLine(args, await cli(...args, '--json'));
-}
-
-/**
- * Runs `grapevine ...args` in this test's process (test/cli/in-process-checked.ts): for cases
- * about what a command decides (exit code, error line, log written, digest), without the
- * ~0.3 CPU-s of a process start. Asserts the command left nothing open. Calls must not overlap.
- */
-export async function cliIn(...args: string[]): Promise<Outcome> {
-  return cliChecked(args);
-}
-
-/** {@link cliJson} in this test's process ({@link cliIn}). */
-export async function cliJsonIn(...args: string[]): Promise<Record<string, unknown>> {
-  return jsonLine(args, await cliIn(...args, '--json'));
 }
 
 /** Runs async tasks with at most `limit` in flight (the CLI is CPU bound; CI boxes are small). */
@@ -122,11 +84,6 @@ export async function pool<T>(tasks: (() => Promise<T>)[], limit = 2): Promise<T
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return out;
-}
-
-/** A fresh temporary directory. */
-export function tempDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `grapevine-${name}-`));
 }
 
 /** A parsed log line. */
@@ -226,12 +183,12 @@ export async function verifyInProcess(path: string): Promise<string> {
 
 /** `grapevine replay <log> --verify --json` in a child process; returns the verified digest. */
 export async function verifyCli(path: string): Promise<string> {
-  return verifiedDigest(await cliJson('replay', path, '--verify'));
+  return verifiedDigest(await cliJson(['replay', path, '--verify']));
 }
 
 /** `grapevine replay <log> --verify --json` in this test's process; returns the verified digest. */
 export async function verifyCliIn(path: string): Promise<string> {
-  return verifiedDigest(await cliJsonIn('replay', path, '--verify'));
+  return verifiedDigest(await cliCheckedJson(['replay', path, '--verify']));
 }
 
 function verifiedDigest(r: Record<string, unknown>): string {
@@ -247,7 +204,7 @@ export function write(dir: string, name: string, text: string): string {
 }
 
 /** Asserts a CLI failure: the exit code, a message on stderr, no stack trace, and no file at `out`. */
-export function expectCleanError(r: Outcome, out: string, code: number, message: string | RegExp): void {
+export function expectCleanError(r: CliResult, out: string, code: number, message: string | RegExp): void {
   expect({ code: r.code, stderr: r.stderr }).toMatchObject({
     code,
     stderr: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),

@@ -3,7 +3,9 @@
 // run without periodic snapshots), for several agents at once.
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { cliJson, pool, tempDir } from './helpers.ts';
+import { cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { pool } from './helpers.ts';
 
 it('inspect --agent 1,2,3 from a snapshot equals the replay from tick 0; all agents with --json', async () => {
   const dir = tempDir('inspect-snap');
@@ -11,13 +13,13 @@ it('inspect --agent 1,2,3 from a snapshot equals the replay from tick 0; all age
   const plain = join(dir, 'plain.ndjson');
   const run = ['run', 'rumor', '--set', 'n=200', '--seed', '3'];
   await pool([
-    () => cliJson(...run, '--snapshot-every', '10', '--out', snap),
-    () => cliJson(...run, '--out', plain),
+    () => cliJson([...run, '--snapshot-every', '10', '--out', snap]),
+    () => cliJson([...run, '--out', plain]),
   ]);
   const [a, b, all] = await pool([
-    () => cliJson('inspect', snap, '--agent', '1,2,3', '--at', '14'),
-    () => cliJson('inspect', plain, '--agent', '1,2,3', '--at', '14'),
-    () => cliJson('inspect', snap, '--agent', 'all', '--at', '14'),
+    () => cliJson(['inspect', snap, '--agent', '1,2,3', '--at', '14']),
+    () => cliJson(['inspect', plain, '--agent', '1,2,3', '--at', '14']),
+    () => cliJson(['inspect', snap, '--agent', 'all', '--at', '14']),
   ]);
   expect(a.observedFrom).toBe(10);
   expect(b.observedFrom).toBe(0);

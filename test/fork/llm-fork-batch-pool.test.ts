@@ -6,17 +6,10 @@
 // endpoint, each call's holds its latency).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import {
-  type BatchChild,
-  cliJson,
-  lines,
-  tempDir,
-  verifyInProcess,
-  wallOf,
-  withoutWall,
-  write,
-} from './helpers.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { type BatchChild, lines, verifyInProcess, wallOf, withoutWall, write } from './helpers.ts';
 
 const dir = tempDir('fork-llm-batch-pool');
 const parent = join(dir, 'parent.ndjson');
@@ -36,20 +29,20 @@ beforeAll(async () => {
     'crier.yaml',
     'type: message\nto: { channel: square }\nkind: say\npayload: { text: "Free bread at the mill today." }\n',
   );
-  await cliJson(
+  await cliJson([
     ...['run', 'town-square', '--set', 'agents=5', '--ticks', '4', '--seed', String(SEED)],
     ...['--snapshot-every', '2', '--llm-base-url', server.url, '--out', parent],
-  );
+  ]);
   const before = server.stats().completions;
   // one thread, one after another with the test's server; two threads with the batch's own server
-  const one = await cliJson(
+  const one = await cliJson([
     ...['fork', parent, ...BATCH, '--intervene', iv, '--workers', '1'],
     ...['--llm-base-url', server.url, '--out', join(dir, 'w1')],
-  );
+  ]);
   liveCalls = server.stats().completions - before;
-  const two = await cliJson(
+  const two = await cliJson([
     ...['fork', parent, ...BATCH, '--intervene', iv, '--workers', '2', '--out', join(dir, 'w2')],
-  );
+  ]);
   batches['1'] = one.children as BatchChild[];
   batches['2'] = two.children as BatchChild[];
 }, 120_000);
@@ -86,10 +79,10 @@ describe('an LLM-world fork batch on the worker pool', () => {
     const treated = batches['2'].find((c) => c.arm === 'treated' && c.replicate === 2)!;
     expect(await verifyInProcess(treated.log)).toBe(treated.digest);
     const out = join(dir, 'alone.ndjson');
-    const alone = await cliJson(
+    const alone = await cliJson([
       ...['fork', parent, '--at', '2', '--intervene', iv, '--seed', String(SEED * 1000 + 2)],
       ...['--llm-base-url', server.url, '--out', out],
-    );
+    ]);
     expect(alone.digest).toBe(treated.digest);
     expect(hashed(out)).toEqual(hashed(treated.log));
     // with the same endpoint named, the header's wall-clock part is the same too

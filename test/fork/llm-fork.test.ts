@@ -1,12 +1,14 @@
 // Forks of an LLM world (town-square, 8 LLM residents, 10 ticks) against the shipped local
 // server over real HTTP: the shared past is served from the recording (no network), only
-// ticks after the fork tick ask the model. The commands run in this process (cliIn, one at a
+// ticks after the fork tick ask the model. The commands run in this process (cliChecked, one at a
 // time, no resource left open); the server they call is a process of its own (serve-llm).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalLlmServer } from '../../src/llm/index.ts';
-import { type ServeLlmChild, startServeLlm } from '../cli/serve-llm-child.ts';
-import { cliJsonIn, expectForkOf, parsed, tempDir, verifyCliIn, wallOf, write } from './helpers.ts';
+import { startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { cliCheckedJson } from '../support/cli-in-process.ts';
+import { type ServeLlmChild, startServeLlm } from '../support/serve-llm-child.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { expectForkOf, parsed, verifyCliIn, wallOf, write } from './helpers.ts';
 
 const dir = tempDir('fork-llm');
 let server: ServeLlmChild;
@@ -29,8 +31,8 @@ beforeAll(async () => {
   closedUrl = closed.url;
   await closed.close();
   const base = ['run', 'town-square', '--llm-base-url', server.url, '--seed', '5'];
-  const a = await cliJsonIn(...base, '--out', plain);
-  const b = await cliJsonIn(...base, '--snapshot-every', '3', '--out', snap);
+  const a = await cliCheckedJson([...base, '--out', plain]);
+  const b = await cliCheckedJson([...base, '--snapshot-every', '3', '--out', snap]);
   digests[plain] = a.digest as string;
   digests[snap] = b.digest as string;
   expect(a.ticks).toBe(10);
@@ -48,7 +50,7 @@ describe('an LLM-world fork without intervention reproduces the parent', () => {
     const own = await startLocalLlmServer({ port: 0 });
     try {
       const out = join(dir, 'plain-5.ndjson');
-      const r = await cliJsonIn('fork', plain, '--at', '5', '--llm-base-url', own.url, '--out', out);
+      const r = await cliCheckedJson(['fork', plain, '--at', '5', '--llm-base-url', own.url, '--out', out]);
       expect(r.digest).toBe(digests[plain]);
       expectForkOf(plain, out, 5, false);
       expect(llmTicks(plain).filter((t) => t > 5).length).toBeGreaterThan(0);
@@ -64,7 +66,16 @@ describe('an LLM-world fork without intervention reproduces the parent', () => {
     [6, 'at a snapshot'],
   ])('with periodic snapshots, fork at tick %i (%s): same digest', async (at) => {
     const out = join(dir, `snap-${at}.ndjson`);
-    const r = await cliJsonIn('fork', snap, '--at', String(at), '--llm-base-url', server.url, '--out', out);
+    const r = await cliCheckedJson([
+      'fork',
+      snap,
+      '--at',
+      String(at),
+      '--llm-base-url',
+      server.url,
+      '--out',
+      out,
+    ]);
     expect(r.digest).toBe(digests[snap]);
     expectForkOf(snap, out, at, false);
   });
@@ -83,7 +94,7 @@ describe('an LLM-world fork with an intervention', () => {
       ].join('\n'),
     );
     const out = join(dir, 'crier.ndjson');
-    const r = await cliJsonIn(
+    const r = await cliCheckedJson([
       'fork',
       plain,
       '--at',
@@ -94,7 +105,7 @@ describe('an LLM-world fork with an intervention', () => {
       server.url,
       '--out',
       out,
-    );
+    ]);
     expect(r.digest).not.toBe(digests[plain]);
     expectForkOf(plain, out, 4, true);
     // the residents' prompts after the fork carry the crier's words
@@ -112,7 +123,7 @@ describe('a fork never calls the LLM for ticks up to the fork tick', () => {
   ])('fork of the %s parent at the last tick with the server closed: %s', async (name) => {
     const parent = name === 'plain' ? plain : snap;
     const out = `${parent}.last.ndjson`;
-    const r = await cliJsonIn('fork', parent, '--at', '10', '--llm-base-url', closedUrl, '--out', out);
+    const r = await cliCheckedJson(['fork', parent, '--at', '10', '--llm-base-url', closedUrl, '--out', out]);
     expect(r.digest).toBe(digests[parent]);
     expect(r.ticks).toBe(10);
   });

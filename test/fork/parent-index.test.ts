@@ -19,7 +19,8 @@ import {
 } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { cli, tempDir } from './helpers.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const def = world;
 const dir = tempDir('parent-index');
@@ -136,7 +137,7 @@ describe('readForkParent', () => {
     closeSync(fd);
     utimesSync(copy, new Date(2000, 1, 1), new Date(2000, 1, 1));
     expect(loadParentIndex(copy)).toBeUndefined();
-    const r = await cli('fork', copy, '--at', '15', '--out', join(dir, 'stale-child.ndjson'));
+    const r = await cli(['fork', copy, '--at', '15', '--out', join(dir, 'stale-child.ndjson')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('stale.ndjson');
   });

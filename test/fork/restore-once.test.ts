@@ -10,7 +10,7 @@ import { continueRun, LogWriter, readForkParent, restoreOnce } from '../../src/r
 import type { Intervention } from '../../src/world/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const def = world;
 const dir = tempDir('restore-once');

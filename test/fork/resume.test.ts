@@ -2,23 +2,17 @@
 // budget, continues from its last complete tick in the same file, and ends exactly as an
 // uninterrupted run; a finished run is not resumed. Only the killed run is a process of its
 // own (it is what SIGKILL hits); the other commands, the resumes included, run in this process
-// (cliIn: what a command decides and writes), against an LLM server that is a process of its own.
-import { spawn } from 'node:child_process';
+// (cliChecked: what a command decides and writes), against an LLM server that is a process of its own.
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanLog } from '../../src/replay/index.ts';
-import { type ServeLlmChild, startServeLlm } from '../cli/serve-llm-child.ts';
-import {
-  bin,
-  cliIn,
-  cliJsonIn,
-  forgeTick,
-  headerWithoutWall,
-  lines,
-  tempDir,
-  verifyInProcess,
-} from './helpers.ts';
+import { cli } from '../support/cli.ts';
+import { cliChecked, cliCheckedJson } from '../support/cli-in-process.ts';
+import { type ServeLlmChild, startServeLlm } from '../support/serve-llm-child.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { forgeTick, headerWithoutWall, lines, verifyInProcess } from './helpers.ts';
 
 const dir = tempDir('resume');
 
@@ -66,10 +60,14 @@ describe('a SIGKILLed run', () => {
     for (let attempt = 1; attempt <= 4 && killedAt < 0; attempt++) {
       out = join(dir, `killed-${attempt}.ndjson`);
       const target = 2 + Math.floor(Math.random() * (40 / attempt));
-      const child = spawn(process.execPath, [bin, 'run', ...BIG, '--out', out, '--quiet'], {
-        stdio: 'ignore',
+      let child: ChildProcess | undefined;
+      // started at once (not queued for a slot): the kill below is timed against its ticks
+      const exited = cli(['run', ...BIG, '--out', out, '--quiet'], {
+        longLived: true,
+        onSpawn: (c) => {
+          child = c;
+        },
       });
-      const exited = new Promise((r) => child.once('exit', r));
       let done = false;
       void exited.then(() => {
         done = true;
@@ -77,15 +75,15 @@ describe('a SIGKILLed run', () => {
       const counter = new TickCounter(out);
       // tick 0 is the first tick line
       while (!done && counter.poll() < target + 1) await new Promise((r) => setTimeout(r, 2));
-      child.kill('SIGKILL');
+      child?.kill('SIGKILL');
       await exited;
       const summary = await scanLog(out);
       if (!summary.complete) killedAt = summary.lastTick;
     }
     expect(killedAt, 'the run was killed before its end').toBeGreaterThanOrEqual(0);
-    const r = await cliJsonIn('resume', out);
+    const r = await cliCheckedJson(['resume', out]);
     // after the kill: an in-process run would hold the event loop that times the kill
-    const ref = await cliJsonIn('run', ...BIG, '--out', reference);
+    const ref = await cliCheckedJson(['run', ...BIG, '--out', reference]);
     expect({ killedAt, digest: r.digest, ticks: r.ticks }).toEqual({
       killedAt,
       digest: ref.digest,
@@ -101,9 +99,9 @@ describe('a SIGKILLed run', () => {
 
   it('resuming a finished run is an error (exit 2) and leaves the log alone', async () => {
     const done = join(dir, 'finished.ndjson');
-    await cliJsonIn('run', 'rumor', '--set', 'n=500', '--snapshot-every', '5', '--out', done);
+    await cliCheckedJson(['run', 'rumor', '--set', 'n=500', '--snapshot-every', '5', '--out', done]);
     const before = readFileSync(done, 'utf8');
-    const r = await cliIn('resume', done);
+    const r = await cliChecked(['resume', done]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('finished run');
     expect(readFileSync(done, 'utf8')).toBe(before);
@@ -118,14 +116,14 @@ describe('a run stopped by its LLM budget', () => {
   beforeAll(async () => {
     server = await startServeLlm();
     const base = ['run', 'town-square', '--seed', '5', '--llm-base-url', server.url];
-    const plain = await cliJsonIn(...base, '--out', join(dir, 'town-full.ndjson'));
-    const snap = await cliJsonIn(
+    const plain = await cliCheckedJson([...base, '--out', join(dir, 'town-full.ndjson')]);
+    const snap = await cliCheckedJson([
       ...base,
       '--snapshot-every',
       '2',
       '--out',
       join(dir, 'town-full-snap.ndjson'),
-    );
+    ]);
     reference = { plain, snap };
   });
 
@@ -140,7 +138,7 @@ describe('a run stopped by its LLM budget', () => {
     ['snap', ['--snapshot-every', '2']],
   ])('%s: resume continues it to the end, equal to a run without a budget', async (name, extra) => {
     const out = join(dir, `budget-${name}.ndjson`);
-    const stopped = await cliJsonIn(
+    const stopped = await cliCheckedJson([
       'run',
       'town-square',
       '--seed',
@@ -152,13 +150,13 @@ describe('a run stopped by its LLM budget', () => {
       ...extra,
       '--out',
       out,
-    );
+    ]);
     expect(stopped.reason).toBe('budget-exhausted');
     expect(stopped.ticks).toBeLessThan(10);
     // an odd stop tick: with snapshots every 2 the resume restores one and reruns a recorded tail
     expect((stopped.ticks as number) % 2).toBe(1);
     if (name === 'plain') stoppedCopy = forgeTick(out, 1, join(dir, 'budget-forged.ndjson'));
-    const r = await cliJsonIn('resume', out, '--llm-base-url', server.url);
+    const r = await cliCheckedJson(['resume', out, '--llm-base-url', server.url]);
     expect(r).toMatchObject({ reason: 'max-ticks', ticks: 10, resumedAt: stopped.ticks });
     expect(r.digest).toBe(reference[name].digest);
     expect(await verifyInProcess(out)).toBe(r.digest);
@@ -169,7 +167,7 @@ describe('a run stopped by its LLM budget', () => {
     // so that the rerun of the recorded ticks fails
     expect(stoppedCopy).toBeDefined();
     const before = readFileSync(stoppedCopy!.path, 'utf8');
-    const failed = await cliIn('resume', stoppedCopy!.path, '--llm-base-url', server.url);
+    const failed = await cliChecked(['resume', stoppedCopy!.path, '--llm-base-url', server.url]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`seq ${stoppedCopy!.seq} (tick 1)`);
     const after = readFileSync(stoppedCopy!.path, 'utf8');

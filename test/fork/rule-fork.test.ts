@@ -1,17 +1,17 @@
 // Forks of a rule-world run (the rumour world, 1,000 agents: 48 ticks, full log, snapshots
 // every 15 ticks) through the CLI: no intervention reproduces the parent byte for byte from
 // any tick; each kind of intervention keeps the shared past byte-identical, changes the
-// future, and the child verifies. The commands run in this process (cliIn, one after the
+// future, and the child verifies. The commands run in this process (cliChecked, one after the
 // other): every case is about what a command writes, none about the process itself.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cliCheckedJson } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import {
-  cliJsonIn,
   expectForkOf,
   type Line,
   lines,
   parsed,
-  tempDir,
   tickNumbers,
   verifyCliIn,
   verifyInProcess,
@@ -31,7 +31,7 @@ let snapshotTicks: number[];
 let quiet: number[];
 
 beforeAll(async () => {
-  const r = await cliJsonIn(
+  const r = await cliCheckedJson([
     'run',
     'rumor',
     '--set',
@@ -44,7 +44,7 @@ beforeAll(async () => {
     'full',
     '--out',
     parent,
-  );
+  ]);
   parentRun = r as unknown as typeof parentRun;
   const log = parsed(parent);
   // periodic snapshots only: the last one, before `end`, is the final state
@@ -68,7 +68,7 @@ describe('a fork without intervention reproduces the parent exactly', () => {
     const ticks = [...new Set([0, ...snapshotTicks, 22, parentRun.ticks])];
     for (const t of ticks) {
       const out = join(dir, `same-${t}.ndjson`);
-      const r = await cliJsonIn('fork', parent, '--at', String(t), '--out', out);
+      const r = await cliCheckedJson(['fork', parent, '--at', String(t), '--out', out]);
       expect({ t, digest: r.digest, ticks: r.ticks }).toEqual({
         t,
         digest: parentRun.digest,
@@ -212,7 +212,7 @@ describe('a fork with an intervention keeps the past and changes the future', ()
     const d = tempDir('iv');
     const at = v.at();
     const out = join(d, 'child.ndjson');
-    const r = await cliJsonIn('fork', parent, '--at', String(at), ...v.args(d), '--out', out);
+    const r = await cliCheckedJson(['fork', parent, '--at', String(at), ...v.args(d), '--out', out]);
     expect(r.digest).not.toBe(parentRun.digest);
     expectForkOf(parent, out, at, true);
     const recorded = parsed(out)
@@ -245,7 +245,7 @@ describe('a child is itself a run: forking it again reproduces it', () => {
       ].join('\n'),
     );
     const child = join(d, 'child.ndjson');
-    const c = await cliJsonIn(
+    const c = await cliCheckedJson([
       'fork',
       parent,
       '--at',
@@ -256,7 +256,7 @@ describe('a child is itself a run: forking it again reproduces it', () => {
       'model=maki-thompson',
       '--out',
       child,
-    );
+    ]);
     expectForkOf(parent, child, 15, true);
     // file entries in order, then --set as a params intervention
     expect(
@@ -271,7 +271,7 @@ describe('a child is itself a run: forking it again reproduces it', () => {
     expect(childTicks).toBeGreaterThanOrEqual(33);
     for (const t of forkTicks) {
       const out = join(d, `grand-${t}.ndjson`);
-      const g = await cliJsonIn('fork', child, '--at', String(t), '--out', out);
+      const g = await cliCheckedJson(['fork', child, '--at', String(t), '--out', out]);
       expect({ t, digest: g.digest }).toEqual({ t, digest: c.digest });
       expectForkOf(child, out, t, false);
     }

@@ -21,7 +21,8 @@ import {
 } from '../../src/replay/index.ts';
 import { type Intervention, runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { tempDir, verifyInProcess } from './helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { verifyInProcess } from './helpers.ts';
 
 const def = world;
 const dir = tempDir('snapshot-bytes');

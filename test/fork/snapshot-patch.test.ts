@@ -24,7 +24,9 @@ import {
 import type { Intervention } from '../../src/world/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { cliJsonIn, lines, tempDir } from './helpers.ts';
+import { cliCheckedJson } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { lines } from './helpers.ts';
 
 const def = world;
 const dir = tempDir('snapshot-patch');
@@ -226,7 +228,7 @@ describe('resume, forks of forks, old logs, edits', () => {
       const keep = file.slice(0, first + 1).join('\n').length + 1 + Math.floor(file[first + 1].length / 2);
       const cut = join(dir, 'cut.ndjson');
       writeFileSync(cut, text.slice(0, keep));
-      const resumed = await cliJsonIn('resume', cut);
+      const resumed = await cliCheckedJson(['resume', cut]);
       expect(resumed.digest).toBe(r.digest);
       expect(readFileSync(cut, 'utf8')).toBe(text);
     },

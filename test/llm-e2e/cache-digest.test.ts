@@ -7,28 +7,26 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { events, llmLines, type Outcome, summaryOf, tempDir } from './e2e-helpers.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { events, llmLines, summaryOf } from './e2e-helpers.ts';
 
-const dir = tempDir('grapevine-cache-digest-');
+const dir = tempDir('cache-digest');
 const cache = join(dir, 'cache');
 let server: LocalLlmServer;
 
-const digestOf = (r: Awaited<ReturnType<typeof cli>>): string => summaryOf(r).digest;
+const digestOf = (r: Awaited<ReturnType<typeof cliChecked>>): string => summaryOf(r).digest;
 
 function runArgs(out: string, ...extra: string[]): string[] {
   const world = ['town-square', '--set', 'agents=5', '--ticks', '5', '--snapshot-every', '1'];
   return ['run', ...world, '--seed', '1', '--out', out, '--json', '--llm-base-url', server.url, ...extra];
 }
 
-/**
- * `grapevine ...args` in this process (the CLI's `main`): what is checked is the digests and
- * lines the commands write, and a process start costs ~0.3 CPU-s (town-square-llm.test.ts
- * runs the LLM commands in real processes). What it may leave open is the LLM client's idle
- * keep-alive connections to `server`, no more than the server took.
- */
-const cli = (args: string[]): Promise<Outcome> => cliChecked(args, { llm: server });
+// The commands run in this process (cliChecked): what is checked is the digests and lines
+// they write, and a process start costs ~0.3 CPU-s (town-square-llm.test.ts runs the LLM
+// commands in real processes). What a command may leave open is the LLM client's idle
+// keep-alive connections to `server`, no more than the server took.
 
 /** Model calls the server has answered so far. */
 const completions = () => server.stats().completions;
@@ -50,9 +48,9 @@ describe('a run served from --llm-cache has the digest of the run that asked the
   let callsBySecond = -1;
 
   beforeAll(async () => {
-    a = summaryOf(await cli(runArgs(first, '--llm-cache', cache)));
+    a = summaryOf(await cliChecked(runArgs(first, '--llm-cache', cache), { llm: server }));
     const before = completions();
-    b = summaryOf(await cli(runArgs(second, '--llm-cache', cache)));
+    b = summaryOf(await cliChecked(runArgs(second, '--llm-cache', cache), { llm: server }));
     callsBySecond = completions() - before;
   });
 
@@ -64,7 +62,7 @@ describe('a run served from --llm-cache has the digest of the run that asked the
 
   it('both runs have one digest, that of a run without a cache', async () => {
     expect(b.digest).toBe(a.digest);
-    expect(digestOf(await cli(runArgs(plain)))).toBe(a.digest);
+    expect(digestOf(await cliChecked(runArgs(plain), { llm: server }))).toBe(a.digest);
   });
 
   it('the hit is marked under wall, and the hashed part of each llm line is the same', () => {
@@ -76,10 +74,12 @@ describe('a run served from --llm-cache has the digest of the run that asked the
   });
 
   it('replay --verify reproduces the cached run offline, and report counts its cache hits', async () => {
-    const r = await cli(['replay', second, '--verify', '--json']);
+    const r = await cliChecked(['replay', second, '--verify', '--json'], { llm: server });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: a.digest });
-    const rep = await cli(['report', second, '--json', '--out', join(dir, 'second.html')]);
+    const rep = await cliChecked(['report', second, '--json', '--out', join(dir, 'second.html')], {
+      llm: server,
+    });
     expect(rep.code, rep.stderr).toBe(0);
     const series = JSON.parse(rep.stdout).figures.find((f: { id: string }) => f.id === 'llm-calls').chart
       .series as { name: string; y: number[] }[];
@@ -89,21 +89,24 @@ describe('a run served from --llm-cache has the digest of the run that asked the
 
   it('a reseeded fork served from the cache has the digest of the fork that asked the model', async () => {
     const fork = (out: string) =>
-      cli([
-        'fork',
-        first,
-        '--at',
-        '2',
-        '--seed',
-        '9',
-        '--json',
-        '--out',
-        join(dir, out),
-        '--llm-base-url',
-        server.url,
-        '--llm-cache',
-        join(dir, 'fork-cache'),
-      ]);
+      cliChecked(
+        [
+          'fork',
+          first,
+          '--at',
+          '2',
+          '--seed',
+          '9',
+          '--json',
+          '--out',
+          join(dir, out),
+          '--llm-base-url',
+          server.url,
+          '--llm-cache',
+          join(dir, 'fork-cache'),
+        ],
+        { llm: server },
+      );
     const before = completions();
     const x = digestOf(await fork('fork-1.ndjson'));
     const asked = completions() - before;
@@ -121,7 +124,10 @@ describe('a run served from --llm-cache has the digest of the run that asked the
     const cut = join(dir, 'cut.ndjson');
     writeFileSync(cut, `${lines.slice(0, tick2 + 1).join('\n')}\n`);
     const before = completions();
-    const r = await cli(['resume', cut, '--json', '--llm-base-url', server.url, '--llm-cache', cache]);
+    const r = await cliChecked(
+      ['resume', cut, '--json', '--llm-base-url', server.url, '--llm-cache', cache],
+      { llm: server },
+    );
     expect(completions()).toBe(before);
     expect(digestOf(r)).toBe(a.digest);
   });
@@ -131,9 +137,9 @@ describe('a budget-capped run served from the cache stops where the first run st
   it('same stop tick, same digest: a hit counts towards the budget as the model billed it', async () => {
     // 5 agents call once a tick; a budget of about three ticks' tokens stops the run early
     const budget = ['--budget-tokens', '6000', '--llm-cache', join(dir, 'budget-cache')];
-    const x = summaryOf(await cli(runArgs(join(dir, 'budget-1.ndjson'), ...budget)));
+    const x = summaryOf(await cliChecked(runArgs(join(dir, 'budget-1.ndjson'), ...budget), { llm: server }));
     const before = completions();
-    const y = summaryOf(await cli(runArgs(join(dir, 'budget-2.ndjson'), ...budget)));
+    const y = summaryOf(await cliChecked(runArgs(join(dir, 'budget-2.ndjson'), ...budget), { llm: server }));
     expect(x.reason).toBe('budget-exhausted');
     expect(x.ticks).toBeLessThan(5);
     expect(completions()).toBe(before); // every reply of the second run came from the cache
@@ -147,12 +153,15 @@ describe('a log written before cache hits moved under wall', () => {
   const golden = 'replays/golden/town-square-cached-v0.1-format2.ndjson.gz';
 
   it('a fork without intervention writes its cached:true lines back, keeping its digest', async () => {
-    const verified = await cli(['replay', golden, '--verify', '--json']);
+    const verified = await cliChecked(['replay', golden, '--verify', '--json'], { llm: server });
     expect(verified.code, verified.stderr).toBe(0);
     const digest = JSON.parse(verified.stdout).digest as string;
     const out = join(dir, 'golden-fork.ndjson');
     const before = completions();
-    const r = await cli(['fork', golden, '--at', '1', '--json', '--out', out, '--llm-base-url', server.url]);
+    const r = await cliChecked(
+      ['fork', golden, '--at', '1', '--json', '--out', out, '--llm-base-url', server.url],
+      { llm: server },
+    );
     expect(digestOf(r)).toBe(digest);
     expect(completions()).toBe(before);
     const after = llmLines(out).filter((l) => l.tick > 1);

@@ -1,26 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { cleanEnv, cli as runCli } from '../cli/run-cli.ts';
+import { readFileSync } from 'node:fs';
 
-/** Exit code and output of one CLI process. */
+/** Exit code and output of one CLI command (in a child process or in this one). */
 export interface Outcome {
-  code: number;
+  code: number | null;
   stdout: string;
   stderr: string;
-}
-
-export { cleanEnv };
-
-/** Runs `node bin/grapevine.mjs ...args` as a child process (real HTTP, real exit codes; a hang counts as exit 1). */
-export async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  const r = await runCli(args, { env, timeoutMs: 50_000 });
-  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** A fresh temporary directory. */
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /** One parsed log line. */

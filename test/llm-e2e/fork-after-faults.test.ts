@@ -3,8 +3,10 @@
 // replays the parent's later calls instead of asking the model again (ParentTailPort).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliJson, parsed, tempDir } from '../fork/helpers.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { parsed } from '../fork/helpers.ts';
+import { cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('fork-faults');
 const parent = join(dir, 'parent.ndjson');
@@ -15,7 +17,7 @@ let parentDigest = '';
 beforeAll(async () => {
   faulty = await startLocalLlmServer({ port: 0, faultRate: 0.3, faultKinds: ['500'], seed: 3 });
   clean = await startLocalLlmServer({ port: 0 });
-  const r = await cliJson(
+  const r = await cliJson([
     'run',
     'town-square',
     '--llm-base-url',
@@ -26,7 +28,7 @@ beforeAll(async () => {
     '6',
     '--out',
     parent,
-  );
+  ]);
   parentDigest = r.digest as string;
 });
 
@@ -45,7 +47,7 @@ describe('a fork without intervention of a parent that met LLM faults', () => {
 
   it('reaches the parent digest against a fault-free server, asking it nothing', async () => {
     const out = join(dir, 'child.ndjson');
-    const r = await cliJson('fork', parent, '--at', '3', '--llm-base-url', clean.url, '--out', out);
+    const r = await cliJson(['fork', parent, '--at', '3', '--llm-base-url', clean.url, '--out', out]);
     expect(r.digest).toBe(parentDigest);
     expect(clean.stats().completions).toBe(0);
   });
@@ -53,7 +55,7 @@ describe('a fork without intervention of a parent that met LLM faults', () => {
   it('a fork with an intervention still asks the model after the fork tick', async () => {
     const out = join(dir, 'reseeded.ndjson');
     const before = clean.stats().completions;
-    await cliJson('fork', parent, '--at', '3', '--seed', '9', '--llm-base-url', clean.url, '--out', out);
+    await cliJson(['fork', parent, '--at', '3', '--seed', '9', '--llm-base-url', clean.url, '--out', out]);
     expect(clean.stats().completions).toBeGreaterThan(before);
   });
 });

@@ -1,35 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckedOutcome, cliChecked } from '../cli/in-process-checked.ts';
-import { cleanEnv, llmLines, tempDir } from './e2e-helpers.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CheckedOutcome, cliChecked } from '../support/cli-in-process.ts';
+import { startServeLlm } from '../support/serve-llm-child.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { llmLines } from './e2e-helpers.ts';
 
 // Every invalid LLM flag or variable ends the command at once with exit 2 and one error line
 // (and its hint), before any server is started; a run whose LLM calls all failed exits 1
 // unless fallbacks were asked for; `serve-llm` timeout faults last as long as asked. The
-// commands run in this process (in-process-checked.ts: what a command decides; it must leave
+// commands run in this process (support/cli-in-process.ts: what a command decides; it must leave
 // no server, socket or timer open, which in a real process would keep it from exiting); a
 // command that hangs fails its case at the test timeout. The fault-duration case spawns
 // `serve-llm`: it is about a server process and how it exits on SIGINT.
 
-const bin = resolve('bin/grapevine.mjs');
 const EXIT_WITHIN = 40_000;
-const dir = tempDir('grapevine-llm-cli-errors-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('llm-cli-errors');
 
 type Exit = CheckedOutcome;
-
-/** The LLM variables of this process, removed for every command (as cleanEnv does for a child). */
-const NO_LLM_ENV = Object.fromEntries(
-  Object.keys(process.env)
-    .filter((k) => /^(OPENAI_|GRAPEVINE_)/.test(k))
-    .map((k) => [k, undefined]),
-);
-
-function grapevine(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return cliChecked(args, { env: { ...NO_LLM_ENV, FORCE_COLOR: '0', ...env } });
-}
 
 /** Exit 2, one `grapevine:` line (plus its hint) matching `message`, no stack trace. */
 function expectUsageExit(r: Exit, message: RegExp): void {
@@ -70,7 +58,7 @@ describe('run: an invalid LLM flag or variable exits 2 at once, nothing left beh
       dir,
       `bad-${flags.join('_') || Object.keys(env).join('_')}.ndjson`.replace(/[:/]/g, '_'),
     );
-    expectUsageExit(await grapevine(town(out, ...flags), env), message);
+    expectUsageExit(await cliChecked(town(out, ...flags), { env: env }), message);
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -81,14 +69,16 @@ describe('fork and resume validate the LLM variables before opening anything', (
 
   beforeAll(async () => {
     // a complete LLM run, and one stopped by its budget (resumable), on the shipped local server
-    const a = await grapevine(town(parent));
-    const b = await grapevine(town(stopped, '--ticks', '4', '--budget-tokens', '1'));
+    const a = await cliChecked(town(parent));
+    const b = await cliChecked(town(stopped, '--ticks', '4', '--budget-tokens', '1'));
     expect([a.code, b.code]).toEqual([0, 0]);
   }, 2 * EXIT_WITHIN);
 
   it('fork with GRAPEVINE_LLM_ATTEMPTS=0: exit 2, no child log', async () => {
     const out = join(dir, 'child.ndjson');
-    const r = await grapevine(['fork', parent, '--at', '1', '--out', out], { GRAPEVINE_LLM_ATTEMPTS: '0' });
+    const r = await cliChecked(['fork', parent, '--at', '1', '--out', out], {
+      env: { GRAPEVINE_LLM_ATTEMPTS: '0' },
+    });
     expectUsageExit(r, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1, got "0"/);
     expect(existsSync(out)).toBe(false);
   });
@@ -96,11 +86,11 @@ describe('fork and resume validate the LLM variables before opening anything', (
   it('fork with --llm-timeout-ms abc and an empty OPENAI_BASE_URL: exit 2', async () => {
     const out = join(dir, 'child2.ndjson');
     expectUsageExit(
-      await grapevine(['fork', parent, '--at', '1', '--out', out, '--llm-timeout-ms', 'abc']),
+      await cliChecked(['fork', parent, '--at', '1', '--out', out, '--llm-timeout-ms', 'abc']),
       /--llm-timeout-ms must be an integer/,
     );
     expectUsageExit(
-      await grapevine(['fork', parent, '--at', '1', '--out', out], { OPENAI_BASE_URL: '' }),
+      await cliChecked(['fork', parent, '--at', '1', '--out', out], { env: { OPENAI_BASE_URL: '' } }),
       /OPENAI_BASE_URL is set but empty/,
     );
   });
@@ -108,13 +98,13 @@ describe('fork and resume validate the LLM variables before opening anything', (
   it('a batch on worker threads with --llm-attempts 0: exit 2 at once, no folder of children', async () => {
     const out = join(dir, 'batch');
     const batch = ['--at', '1', '--replicates', '2', '--workers', '2', '--out', out];
-    const r = await grapevine(['fork', parent, ...batch, '--llm-attempts', '0']);
+    const r = await cliChecked(['fork', parent, ...batch, '--llm-attempts', '0']);
     expectUsageExit(r, /--llm-attempts must be an integer >= 1, got "0"/);
     expect(existsSync(out)).toBe(false);
   });
 
   it('resume with GRAPEVINE_LLM_ATTEMPTS=0: exit 2, the log untouched, no partial file', async () => {
-    const r = await grapevine(['resume', stopped], { GRAPEVINE_LLM_ATTEMPTS: '0' });
+    const r = await cliChecked(['resume', stopped], { env: { GRAPEVINE_LLM_ATTEMPTS: '0' } });
     expectUsageExit(r, /GRAPEVINE_LLM_ATTEMPTS must be an integer >= 1/);
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
   });
@@ -125,7 +115,7 @@ describe('a run whose LLM calls all failed', () => {
 
   it('exits 1 with one line, and its log records the failures', async () => {
     const out = join(dir, 'all-failed.ndjson');
-    const r = await grapevine(town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1'));
+    const r = await cliChecked(town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1'));
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^grapevine: every LLM call failed \(5 of 5\)/);
@@ -136,7 +126,7 @@ describe('a run whose LLM calls all failed', () => {
 
   it('exits 0 with a warning when --allow-fallbacks is given', async () => {
     const out = join(dir, 'allowed.ndjson');
-    const r = await grapevine(
+    const r = await cliChecked(
       town(out, '--ticks', '1', '--llm-base-url', closed, '--llm-attempts', '1', '--allow-fallbacks'),
     );
     expect(r.code).toBe(0);
@@ -145,44 +135,23 @@ describe('a run whose LLM calls all failed', () => {
 });
 
 describe('serve-llm timeout faults', () => {
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-  });
-
   it('a bad --fault-timeout-ms exits 2 without serving', async () => {
     expectUsageExit(
-      await grapevine(['serve-llm', '--port', '0', '--fault-timeout-ms', 'abc']),
+      await cliChecked(['serve-llm', '--port', '0', '--fault-timeout-ms', 'abc']),
       /faultTimeoutMs|fault-timeout-ms/,
     );
   });
 
   it('--fault-timeout-ms drops a timed-out request after that long, not the client timeout', async () => {
-    child = spawn(
-      process.execPath,
-      [
-        bin,
-        'serve-llm',
-        '--port',
-        '0',
-        '--fault-rate',
-        '1',
-        '--fault-kinds',
-        'timeout',
-        '--fault-timeout-ms',
-        '50',
-      ],
-      { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const url = await new Promise<string>((done, fail) => {
-      let text = '';
-      child?.stdout?.on('data', (d: Buffer) => {
-        text += d.toString();
-        const m = /use: --llm-base-url (\S+)/.exec(text);
-        if (m) done(m[1]);
-      });
-      child?.on('exit', (code) => fail(new Error(`serve-llm exited ${code}`)));
-    });
+    const server = await startServeLlm([
+      '--fault-rate',
+      '1',
+      '--fault-kinds',
+      'timeout',
+      '--fault-timeout-ms',
+      '50',
+    ]);
+    const { url } = server;
     // no client timeout at all: only the server's fault duration can end this request
     const outcome = await fetch(`${url}/chat/completions`, {
       method: 'POST',
@@ -193,8 +162,6 @@ describe('serve-llm timeout faults', () => {
       () => 'dropped',
     );
     expect(outcome).toBe('dropped');
-    const exited = new Promise<number | null>((done) => child?.on('exit', (code) => done(code)));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await server.close('SIGINT')).toBe(0);
   });
 });

@@ -1,27 +1,19 @@
-// Same world, config and seed give the same digest whatever the timing: a run whose LLM calls
-// were retried (an endpoint's 500s, dropped sockets, attempts that timed out, as a loaded
-// machine makes them) has the digest of the same run without a single retry. Before the
-// failed attempts moved under `wall`, two live town-square runs (50 agents x 40 ticks) gave
-// different digests when one of them met a timeout, with 0 failed calls reported.
-// In process: the engine, the LLM stack and two local servers in this worker.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLiveLlm, resolveRunLlm } from '../../src/cli/llm-session.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
 import { RngStreams, runWorld } from '../../src/index.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { InputBuffer } from '../../src/public/llm.ts';
 import { LogWriter, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 import { world } from '../../worlds/town-square/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-retry-digest-'));
+const dir = tempDir('retry-digest');
 const servers: LocalLlmServer[] = [];
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function live(name: string, server: LocalLlmServer) {

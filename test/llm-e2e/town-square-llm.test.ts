@@ -1,27 +1,19 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { cliInProcess } from '../cli/in-process-cli.ts';
-import {
-  cli,
-  events,
-  llmLines,
-  type Outcome,
-  outcomeOf,
-  summaryOf,
-  tempDir,
-  townArgs,
-} from './e2e-helpers.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { cli } from '../support/cli.ts';
+import { cliChecked, cliInProcess } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { events, llmLines, type Outcome, outcomeOf, summaryOf, townArgs } from './e2e-helpers.ts';
 
 // End-to-end tests of LLM-backed agents: the real CLI in a child process, real HTTP to the
 // shipped local OpenAI-compatible server, the real LangChain client path. The offline replays
 // that check what replay decides (verified or diverged, and the error line) run in process.
 
-const dir = tempDir('grapevine-llm-e2e-');
+const dir = tempDir('llm-e2e');
 const KEY = 'sk-GRAPEVINE-FAKE-KEY-9876';
 const ALL_FAULTS = ['429', '500', 'timeout', 'malformed', 'drop'] as const;
 
@@ -45,7 +37,6 @@ function townInProcess(args: string[], llm: LocalLlmServer): Promise<Outcome> {
 
 afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 // The baseline: a fault-free, zero-latency town-square run, with its server closed afterwards.
@@ -83,7 +74,10 @@ describe('town-square against the local server, then replay offline', () => {
   it('replay --verify after the server is closed: exit 0, same digest, zero connections anywhere', async () => {
     // A live server is the trap: the replay is pointed at it through the environment.
     const trap = await server();
-    const r = await cli(['replay', baseLog, '--verify', '--json'], { OPENAI_BASE_URL: trap.url });
+    const r = await cli(['replay', baseLog, '--verify', '--json'], {
+      env: { OPENAI_BASE_URL: trap.url },
+      timeoutMs: 50_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, digest: base.digest, ticks: 4 });
@@ -95,7 +89,10 @@ describe('town-square against the local server, then replay offline', () => {
   it('inspect --agent 2 --at 2 --json works on an LLM log, offline', async () => {
     const trap = await server();
     const r = await cli(['inspect', baseLog, '--agent', '2', '--at', '2', '--json'], {
-      OPENAI_BASE_URL: trap.url,
+      env: {
+        OPENAI_BASE_URL: trap.url,
+      },
+      timeoutMs: 50_000,
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -154,7 +151,9 @@ describe('faults: 429, 500, timeouts, malformed replies and dropped sockets', ()
       retryAfterSeconds: 0.05,
       seed: 3,
     });
-    outcome = await cli(townArgs(faultLog, faulty.url, '--llm-timeout-ms', '400', '--llm-attempts', '8'));
+    outcome = await cli(townArgs(faultLog, faulty.url, '--llm-timeout-ms', '400', '--llm-attempts', '8'), {
+      timeoutMs: 50_000,
+    });
     await faulty.close();
     run = summaryOf(outcome);
   });
@@ -214,7 +213,10 @@ describe('the API key never leaks', () => {
   it('not in the log, stdout or stderr of a run against the local server', async () => {
     const s = await server();
     const out = join(dir, 'key.ndjson');
-    const r = await cli(townArgs(out, s.url, '--ticks', '2'), { OPENAI_API_KEY: KEY });
+    const r = await cli(townArgs(out, s.url, '--ticks', '2'), {
+      env: { OPENAI_API_KEY: KEY },
+      timeoutMs: 50_000,
+    });
     expect(r.code).toBe(0);
     expect(s.stats().completions).toBeGreaterThan(0);
     expectNoKey(r, out);
@@ -239,7 +241,7 @@ describe('the API key never leaks', () => {
         '--out',
         out,
       ].concat(['--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-attempts', '1', '--allow-fallbacks']),
-      { OPENAI_API_KEY: KEY },
+      { env: { OPENAI_API_KEY: KEY }, timeoutMs: 50_000 },
     );
     expectNoKey(r, out);
     // A clear outcome: every decision fell back, and the log says why.
@@ -279,7 +281,10 @@ describe('the API key never leaks', () => {
     const out = join(dir, 'echo.ndjson');
     try {
       const r = await cli(townArgs(out, url, '--ticks', '1', '--llm-attempts', '2', '--allow-fallbacks'), {
-        OPENAI_API_KEY: KEY,
+        env: {
+          OPENAI_API_KEY: KEY,
+        },
+        timeoutMs: 50_000,
       });
       expectNoKey(r, out);
       // a 401 is not retried: each decision fails at once and falls back

@@ -3,13 +3,8 @@ import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferedFetch } from '../../src/llm/buffered-fetch.ts';
-import {
-  ChatOpenAIPort,
-  type LlmCallError,
-  type LlmRequest,
-  type LocalLlmServer,
-  startLocalLlmServer,
-} from '../../src/llm/index.ts';
+import { ChatOpenAIPort, type LlmCallError, type LlmRequest } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 
 const request = (seed: number, schema = false): LlmRequest => ({
   caller: 'alice',

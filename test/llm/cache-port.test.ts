@@ -1,16 +1,13 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CachePort, promptHash } from '../../src/llm/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { request, ScriptedPort } from './scripted-port.ts';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'grapevine-cache-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('cache');
 });
 
 describe('CachePort', () => {

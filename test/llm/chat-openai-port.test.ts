@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ChatOpenAIPort,
-  LlmCallError,
-  type LlmRequest,
-  type LocalLlmServer,
-  startLocalLlmServer,
-} from '../../src/llm/index.ts';
+import { ChatOpenAIPort, LlmCallError, type LlmRequest } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 
 const messages: LlmRequest['messages'] = [
   { role: 'system', content: 'Name: Alice\nPersona: a baker\nGoal: spread the news' },

@@ -3,10 +3,12 @@
 // recorded, not who answered it).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, resolveLlmConfig, startLocalLlmServer } from '../../src/llm/index.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { resolveLlmConfig } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-pool-');
+const dir = tempDir('pool');
 let a: LocalLlmServer;
 let b: LocalLlmServer;
 let deadUrl = '';

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -18,8 +15,9 @@ import {
   openLlm,
   replayLlm,
   resolveLlmConfig,
-  startLocalLlmServer,
 } from '../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../src/llm-server/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const FAKE_KEY = 'sk-GRAPEVINE-FAKE-KEY-1234';
 const noSleep = async () => {};
@@ -210,8 +208,7 @@ describe('the LLM stack over HTTP', () => {
   });
 
   it('serves repeated prompts from the on-disk cache', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'grapevine-llm-cache-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = tempDir('llm-cache');
     const s = await server();
     const first = await live(s.url, { llmCache: dir });
     const texts = await Promise.all(requests().map(async (r) => (await first.port.complete(r)).text));
@@ -225,8 +222,17 @@ describe('the LLM stack over HTTP', () => {
 });
 
 describe('openLlm, the one factory', () => {
-  it('without a URL starts the shipped local server, and close() stops it', async () => {
-    const llm = await openLlm(resolveLlmConfig({ env: {} }));
+  it('without a URL and without a local server to start, is a ConfigError asking for an endpoint', async () => {
+    const err = await openLlm(resolveLlmConfig({ env: {} })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_CONFIG', exitCode: 2 });
+    expect((err as Error).message).toMatch(/^no LLM endpoint/);
+    expect((err as { hint: string }).hint).toMatch(/--llm-base-url/);
+  });
+
+  it('without a URL starts the local server it is given, and close() stops it', async () => {
+    const llm = await openLlm(resolveLlmConfig({ env: {} }), {
+      localServer: () => startLocalLlmServer({ port: 0 }),
+    });
     expect(llm.endpoint).toMatch(/^grapevine-local at http:\/\/127\.0\.0\.1:\d+\/v1 .*shipped local server/);
     const session = llm.session({ streams: new RngStreams(1) });
     const reply = await session.port.complete(requests()[0]);

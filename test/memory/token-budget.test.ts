@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, SeededStream } from '../../src/core/index.ts';
-import { countTokens } from '../../src/llm/server/tokenizer.ts';
+import { countTokens } from '../../src/llm-server/tokenizer.ts';
 import {
   estimateTokens,
   fitToBudget,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditPrompts } from '../../src/metrics/index.ts';
 import { LogWriter } from '../../src/replay/index.ts';
-import { tempDir } from '../fork/helpers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const SECRET = 'the mayor sold the bridge';
 

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirectedGraph, MultiUndirectedGraph, UndirectedGraph } from 'graphology';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, type GrapevineError } from '../../src/core/index.ts';
 import { loadEdgeListCsv, loadGraphologyJson } from '../../src/network/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-network-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('network');
 
 let fileNo = 0;
 function file(content: string, ext = 'csv'): string {

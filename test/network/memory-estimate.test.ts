@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/index.ts';
 import { checkRunFits, estimateRunBytes, MIN_BYTES_PER_AGENT } from '../../src/network/index.ts';
-import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const GIB = 1024 ** 3;
 const ws = (n: number) => ({ network: 'watts-strogatz' as const, n, k: 10, m: 2 });
@@ -46,7 +47,7 @@ describe('memory estimate before a population is built (issue 15, item 10)', () 
   });
 
   it('a run too large for this machine exits 2 at once with one line and writes nothing', async () => {
-    const dir = tempDir('grapevine-too-big-');
+    const dir = tempDir('too-big');
     const r = await cli(['run', 'rumor', '--set', 'n=1000000000000', '--out', `${dir}/big.ndjson`], {
       timeoutMs: 60_000,
     });

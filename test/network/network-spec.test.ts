@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UndirectedGraph } from 'graphology';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, SeededStream } from '../../src/core/index.ts';
 import {
@@ -12,9 +11,9 @@ import {
   type NetworkSpec,
   networkSpecSchema,
 } from '../../src/network/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-spec-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('spec');
 
 const specs: NetworkSpec[] = [
   { kind: 'ring-lattice', n: 20, k: 4 },

@@ -11,8 +11,8 @@ import {
 import { meanCi } from '../../src/stats/index.ts';
 import { resolveParams, type WorldDefinition } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
-import { cliInProcess } from '../cli/in-process-cli.ts';
-import { hasStack } from '../cli/run-cli.ts';
+import { hasStack } from '../support/cli.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
 
 const SIZES = [300, 500];
 const P = [

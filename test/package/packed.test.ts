@@ -7,21 +7,13 @@
 // gets a lock file that pins exactly the versions of this checkout's package-lock.json (the
 // production ones, with their integrity hashes) and installs with `npm ci --offline`.
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBPATH_WORLD, WILSON_3_OF_10 } from '../cli/subpath-world-fixture.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const exec = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -57,13 +49,8 @@ function projectLock(tarball: string, integrity: string): object {
 let dir: string | undefined;
 let project: string;
 
-// the installed project holds ~190 MB of dependencies: every run used to leave one behind
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 600_000);
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'grapevine-pack-'));
+  dir = tempDir('pack');
   // dist/ is fresh (test/support/build-fresh.ts): pack it as it is, without a second build.
   const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: ROOT,
@@ -163,7 +150,7 @@ describe('the packed package, installed in a fresh project', () => {
 
   it('is used from any folder: its command on the PATH (as a global install puts it) and through npx', async () => {
     // a folder of its own, outside the project: only the installed command leads to grapevine
-    const elsewhere = mkdtempSync(join(tmpdir(), 'grapevine-elsewhere-'));
+    const elsewhere = tempDir('elsewhere');
     copyFileSync(resolve('docs/examples/misinformation.ts'), join(elsewhere, 'misinformation.ts'));
     const bin = join(project, 'node_modules', '.bin');
     const path = `${bin}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`;
@@ -173,15 +160,16 @@ describe('the packed package, installed in a fresh project', () => {
     expect(check.stdout).toMatch(/^executor columnar: /m);
     const run = await onPath(['run', './misinformation.ts', '--set', 'n=300', '--out', 'm.ndjson', '--json']);
     expect(JSON.parse(run.stdout)).toMatchObject({ world: 'misinformation', executor: { kind: 'columnar' } });
-    // npx finds the installed command in the project, from the project's folder
+    // npx, from a folder of the project that is not its root, finds the project's command
+    const analysis = join(project, 'analysis');
+    mkdirSync(analysis, { recursive: true });
     const npx = await exec(
       process.platform === 'win32' ? 'npx.cmd' : 'npx',
       ['--no-install', 'grapevine', '--version'],
       {
-        cwd: project,
+        cwd: analysis,
       },
     );
     expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    rmSync(elsewhere, { recursive: true, force: true });
   }, 300_000);
 });

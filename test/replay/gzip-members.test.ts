@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
 import { findGzipTail } from '../../src/replay/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-gzip-members-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('gzip-members');
 
 /** Members of 1..40 lines each; returns the file bytes and the offset where each member ends. */
 function members(count: number): { bytes: Buffer; ends: number[]; lines: number[] } {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
 import {
   buildParentIndex,
@@ -14,9 +13,9 @@ import {
   readLog,
   scanLog,
 } from '../../src/replay/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-log-io-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('log-io');
 
 let fileNo = 0;
 function tmp(ext = 'ndjson'): string {

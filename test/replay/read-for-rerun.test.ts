@@ -2,10 +2,9 @@
 // plain log's snapshot lines and parts by their raw bytes' chain, without parsing them: the
 // run it gives must be the one the full, parsing read gives, and anything wrong must still be
 // reported as the full read reports it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   LogWriter,
   type RecordedRun,
@@ -14,9 +13,9 @@ import {
   readRecordedRun,
 } from '../../src/replay/index.ts';
 import { readForRerun } from '../../src/replay/tail-reader.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-rerun-read-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rerun-read');
 afterEach(() => {
   delete process.env.GRAPEVINE_LOG_LINE_BOUND;
 });

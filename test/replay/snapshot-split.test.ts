@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
 import {
   estimateJsonSize,
@@ -12,9 +11,9 @@ import {
   splitSnapshot,
   VerifyingLog,
 } from '../../src/replay/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-split-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('split');
 afterEach(() => {
   delete process.env.GRAPEVINE_LOG_LINE_BOUND;
 });

@@ -1,10 +1,8 @@
-// Issue 15, item 5: a snapshot's delivery columns are written part by part from
-// the bus's own columns (Base64Text), never as one text, and the lines are byte for byte
-// those of the same state given as strings (so existing logs keep their digests).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// A snapshot's delivery columns are written part by part from the bus's own columns
+// (Base64Text), never as one text, and the lines are byte for byte those of the same state
+// given as strings (so existing logs keep their digests).
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MessageBus } from '../../src/bus/index.ts';
 import {
   Base64Text,
@@ -16,9 +14,9 @@ import {
   typedToBase64Texts,
 } from '../../src/core/index.ts';
 import { LogWriter, readLog, splitSnapshotLines } from '../../src/replay/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-stream-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('stream');
 afterEach(() => {
   delete process.env.GRAPEVINE_LOG_LINE_BOUND;
 });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliInProcess as cli } from '../cli/in-process-cli.ts';
+import { cliInProcess } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const golden = resolve('replays/golden');
 
@@ -33,18 +33,18 @@ describe('golden replays from earlier versions', () => {
 
   it('an unchanged standalone fork of a format-2 log restores and runs on in format 2 (same digest as its parent)', async () => {
     const parent = join(golden, 'town-square-v0.1-format2.ndjson.gz');
-    const child = join(mkdtempSync(join(tmpdir(), 'grapevine-f2-')), 'child.ndjson');
-    const fork = await cli(['fork', parent, '--at', '4', '--standalone', '--out', child]);
+    const child = join(tempDir('f2'), 'child.ndjson');
+    const fork = await cliInProcess(['fork', parent, '--at', '4', '--standalone', '--out', child]);
     expect(fork.code, fork.stderr).toBe(0);
     expect(JSON.parse(readFileSync(child, 'utf8').split('\n')[0]).format).toBe('grapevine-log/2');
-    const a = await cli(['replay', parent, '--verify', '--json']);
-    const b = await cli(['replay', child, '--verify', '--json']);
+    const a = await cliInProcess(['replay', parent, '--verify', '--json']);
+    const b = await cliInProcess(['replay', child, '--verify', '--json']);
     expect(b.code, b.stderr).toBe(0);
     expect(JSON.parse(b.stdout).digest).toBe(JSON.parse(a.stdout).digest);
   });
 
   it.each(logs)('%s verifies', async (file) => {
-    const r = await cli(['replay', join(golden, file), '--verify', '--json']);
+    const r = await cliInProcess(['replay', join(golden, file), '--verify', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).verified).toBe(true);
   });

@@ -1,27 +1,32 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { cli as runCli } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-export-'));
+const dir = tempDir('export');
 const log = join(dir, 'run.ndjson');
 
 // The exports run in this process (the CLI's `main`, nothing left open): what is checked is
 // the tables a command writes, and a process start costs ~0.3 CPU-s (14 of them here). The
 // tampered log is refused by a real process (its exit code, no table left behind).
-function cli(...args: string[]) {
-  return cliChecked(args);
-}
-
 type Row = Record<string, unknown>;
 
 async function exported(what: string): Promise<{ csv: Row[]; ndjson: Row[]; parquet: Row[] }> {
   for (const f of ['csv', 'ndjson', 'parquet']) {
-    const r = await cli('export', log, '--what', what, '--format', f, '--out', join(dir, `${what}.${f}`));
+    const r = await cliChecked([
+      'export',
+      log,
+      '--what',
+      what,
+      '--format',
+      f,
+      '--out',
+      join(dir, `${what}.${f}`),
+    ]);
     expect(r.code).toBe(0);
   }
   const [head, ...body] = readFileSync(join(dir, `${what}.csv`), 'utf8')
@@ -43,7 +48,7 @@ function asText(rows: Row[]): Row[] {
 }
 
 beforeAll(async () => {
-  const r = await cli('run', 'rumor', '--set', 'n=400', '--seed', '9', '--out', log, '--quiet');
+  const r = await cliChecked(['run', 'rumor', '--set', 'n=400', '--seed', '9', '--out', log, '--quiet']);
   expect(r.code).toBe(0);
 }, 60_000);
 
@@ -97,7 +102,7 @@ describe('grapevine export', () => {
 
   it('events: one row per line after the header; Parquet equals NDJSON', async () => {
     for (const f of ['ndjson', 'parquet']) {
-      const r = await cli(
+      const r = await cliChecked([
         'export',
         log,
         '--what',
@@ -106,7 +111,7 @@ describe('grapevine export', () => {
         f,
         '--out',
         join(dir, `events.${f}`),
-      );
+      ]);
       expect(r.code).toBe(0);
     }
     const nd = lines(join(dir, 'events.ndjson')).map((l) => JSON.parse(l));
@@ -121,7 +126,7 @@ describe('grapevine export', () => {
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${raw.join('\n')}\n`);
     const out = join(dir, 'bad.csv');
-    const r = await runCli(['export', bad, '--what', 'metrics', '--out', out]);
+    const r = await cli(['export', bad, '--what', 'metrics', '--out', out]);
     expect(r.code).toBe(2);
     expect(existsSync(out) || existsSync(`${out}.part`)).toBe(false);
   }, 60_000);

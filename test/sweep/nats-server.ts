@@ -1,5 +1,6 @@
 // A real nats-server (JetStream on) for the sweep tests, on a free loopback port with a
-// store in the given folder (.ci/run installs nats-server when it is missing).
+// store in the given folder (.ci/run installs nats-server when it is missing; the tests that
+// need it check for it with test/support/tools.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 
@@ -38,6 +39,8 @@ export async function startNats(
   const server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {
     stdio: 'ignore',
   });
-  await listening(port);
+  // a spawn error (no nats-server: callers check with test/support/tools.ts first) fails the start
+  const failed = new Promise<never>((_, reject) => server.once('error', reject));
+  await Promise.race([listening(port), failed]);
   return { url: `nats://127.0.0.1:${port}`, server, port };
 }

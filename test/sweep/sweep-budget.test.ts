@@ -5,10 +5,14 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { has, NATS_SERVER } from '../support/tools.ts';
 import { startNats } from './nats-server.ts';
 
-const dir = tempDir('grapevine-sweep-budget-');
+const nats = has(NATS_SERVER, 'a queue worker with a budget');
+
+const dir = tempDir('sweep-budget');
 /** 2 points × 1 replicate of a 5-agent town square, 2 ticks (about 4000 tokens a run). */
 const SWEEP = ['sweep', 'town-square', '--grid', 'temperature=0.2,0.9', '--set', 'agents=5', '--ticks', '2'];
 const ARGS = [...SWEEP, '--seed', '4', '--workers', '1', '--json'];
@@ -43,32 +47,36 @@ describe('grapevine sweep --budget-tokens', () => {
     expect(table('cut')).toBe(table('whole'));
   }, 300_000);
 
-  it('a queue worker with a budget stops taking runs once spent; its stopped run goes to another worker', async () => {
-    const nats = await startNats(join(dir, 'store'));
-    children.push(nats.server);
-    const worker = (name: string, ...extra: string[]) =>
-      cli(['worker', '--queue', nats.url, '--logs', join(dir, name), '--ack-wait-ms', '2000', ...extra], {
-        timeoutMs: 300_000,
-        longLived: true,
-        onSpawn: (c) => children.push(c),
-      });
-    const budgeted = worker('logs-a', '--budget-tokens', '6000');
-    const sweep = cli(
-      [...SWEEP, '--seed', '4', '--json', '--out', join(dir, 'queued'), '--queue', nats.url],
-      {
-        timeoutMs: 300_000,
-      },
-    );
-    const a = await budgeted;
-    expect(a.code, a.stderr).toBe(1);
-    expect(a.stderr).toMatch(/grapevine: this worker's LLM budget is spent: it stopped taking runs/);
-    expect(hasStack(a.stderr)).toBe(false);
-    void worker('logs-b', '--quiet');
-    const r = await sweep;
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ runs: 2, ran: 2, failed: 0 });
-    expect(table('queued')).toBe(table('whole'));
-  }, 300_000);
+  it.runIf(nats)(
+    'a queue worker with a budget stops taking runs once spent; its stopped run goes to another worker',
+    async () => {
+      const nats = await startNats(join(dir, 'store'));
+      children.push(nats.server);
+      const worker = (name: string, ...extra: string[]) =>
+        cli(['worker', '--queue', nats.url, '--logs', join(dir, name), '--ack-wait-ms', '2000', ...extra], {
+          timeoutMs: 300_000,
+          longLived: true,
+          onSpawn: (c) => children.push(c),
+        });
+      const budgeted = worker('logs-a', '--budget-tokens', '6000');
+      const sweep = cli(
+        [...SWEEP, '--seed', '4', '--json', '--out', join(dir, 'queued'), '--queue', nats.url],
+        {
+          timeoutMs: 300_000,
+        },
+      );
+      const a = await budgeted;
+      expect(a.code, a.stderr).toBe(1);
+      expect(a.stderr).toMatch(/grapevine: this worker's LLM budget is spent: it stopped taking runs/);
+      expect(hasStack(a.stderr)).toBe(false);
+      void worker('logs-b', '--quiet');
+      const r = await sweep;
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ runs: 2, ran: 2, failed: 0 });
+      expect(table('queued')).toBe(table('whole'));
+    },
+    300_000,
+  );
 
   it('a bad budget exits 2 with one line', async () => {
     const r = await cli([...ARGS, '--out', join(dir, 'bad'), '--budget-tokens', 'many']);

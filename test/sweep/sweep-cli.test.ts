@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import { cliChecked } from '../cli/in-process-checked.ts';
-import { cli, hasStack, tempDir } from '../cli/run-cli.ts';
+import { cli, hasStack } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-sweep-');
+const dir = tempDir('sweep');
 /** 2 points × 3 replicates of a 200-agent independent cascade. */
 const SWEEP = [
   'rumor',
@@ -84,7 +85,7 @@ describe('grapevine sweep', () => {
     expect(table(killed)).toBe(table(whole));
   });
 
-  // what the command decides, in this process (in-process-checked.ts: nothing left open); the
+  // what the command decides, in this process (support/cli-in-process.ts: nothing left open); the
   // sweeps above spawn the CLI: they run side by side, one is killed, and their work is heavy
   it('refuses another sweep in the same folder, and bad sweep files, with one line naming the problem', async () => {
     const files: [string, string, RegExp][] = [

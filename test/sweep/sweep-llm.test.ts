@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { readRecordedRun } from '../../src/replay/index.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
 import { verifyInProcess } from '../fork/helpers.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-sweep-llm-');
+const dir = tempDir('sweep-llm');
 /** 2 points × 1 replicate of a 5-agent town square, 2 ticks. */
 const SWEEP = ['town-square', '--grid', 'temperature=0.2,0.9', '--set', 'agents=5', '--ticks', '2'];
 let servers: LocalLlmServer[] = [];

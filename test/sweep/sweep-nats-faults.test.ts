@@ -8,10 +8,14 @@ import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { has, NATS_SERVER } from '../support/tools.ts';
 import { freePort, startNats } from './nats-server.ts';
 
-const dir = tempDir('grapevine-nats-faults-');
+const nats = has(NATS_SERVER, 'sweeps over NATS JetStream with faults');
+
+const dir = tempDir('nats-faults');
 const sweepArgs = (seed: number) => [
   'sweep',
   'rumor',
@@ -93,22 +97,22 @@ async function queueDrained(): Promise<number> {
   return left;
 }
 
-beforeAll(async () => {
-  port = await freePort();
-  url = `nats://127.0.0.1:${port}`;
-  await startServer();
-  const local = await Promise.all(
-    [7, 8].map((seed) => cli([...sweepArgs(seed), '--out', join(dir, `local-${seed}`), '--workers', '1'])),
-  );
-  for (const r of local) expect(r.code, r.stderr).toBe(0);
-}, 300_000);
+describe.runIf(nats)('sweep over NATS JetStream, with faults', () => {
+  beforeAll(async () => {
+    port = await freePort();
+    url = `nats://127.0.0.1:${port}`;
+    await startServer();
+    const local = await Promise.all(
+      [7, 8].map((seed) => cli([...sweepArgs(seed), '--out', join(dir, `local-${seed}`), '--workers', '1'])),
+    );
+    for (const r of local) expect(r.code, r.stderr).toBe(0);
+  }, 300_000);
 
-afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await stopServer();
-});
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await stopServer();
+  });
 
-describe('sweep over NATS JetStream, with faults', () => {
   it('a worker SIGKILLed mid-run: its run is redelivered and every run is counted once', async () => {
     const a = worker('a');
     const sweep = cli([...sweepArgs(7), '--out', join(dir, 'killed'), '--queue', url]);

@@ -1,6 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CompareReport,
   readHumanFile,
@@ -9,7 +9,8 @@ import {
 } from '../../src/validity/index.ts';
 import { loadItems } from '../../worlds/survey/items.ts';
 import { readTableFile as readWorldTable } from '../../worlds/survey/table-file.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The shipped ANES 1996 reference set (data/human/anes96-politics.csv, derived by
 // scripts/derive-anes96.ts from statsmodels' anes96.csv, which is not in the repository):
@@ -18,9 +19,7 @@ const HUMAN = 'data/human/anes96-politics.csv';
 const ITEMS = 'worlds/survey/data/anes96-items.yaml';
 const PERSONAS = 'worlds/survey/data/anes96-personas.yaml';
 const GROUPS = ['all', 'educ=no-college', 'educ=college', 'age=18-34', 'age=35-54', 'age=55+'];
-const dir = tempDir('grapevine-anes96-');
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('anes96');
 
 describe('shipped ANES 1996 reference set', () => {
   it('every item × group has integer counts summing to its n, and the bands partition the 944', () => {

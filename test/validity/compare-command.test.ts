@@ -2,14 +2,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAnswersFile, readHumanFile } from '../../src/validity/index.ts';
-import { cliChecked as cli } from '../cli/in-process-checked.ts';
-import { hasStack, tempDir } from '../cli/run-cli.ts';
+import { hasStack } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // The compare commands run in this process (the CLI's `main`, nothing left open): they test
 // what compare decides and writes, and a process start costs ~0.3 CPU-s; anes96-reference and
 // worked-example run compare in real processes.
 
-const dir = tempDir('grapevine-compare-');
+const dir = tempDir('compare');
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);
@@ -93,12 +94,21 @@ describe('answers and human reference files', () => {
 describe('grapevine compare', () => {
   it('prints the table, writes the HTML report and prints JSON', async () => {
     const out = join(dir, 'report.html');
-    const r = await cli(['compare', answersCsv, '--human', humanCsv, '--out', out, '--replicates', '200']);
+    const r = await cliChecked([
+      'compare',
+      answersCsv,
+      '--human',
+      humanCsv,
+      '--out',
+      out,
+      '--replicates',
+      '200',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/likes\s+all\s+40\s+200\s+0\.000 \[/);
     expect(r.stdout).toMatch(/likes\s+gender=f\s+20\s+100\s+0\.000 \[0\.000, 0\.\d+\]/);
     expect(readFileSync(out, 'utf8')).toContain('<td>gender=f</td>');
-    const j = await cli(['compare', answersCsv, '--human', humanCsv, '--json', '--replicates', '50']);
+    const j = await cliChecked(['compare', answersCsv, '--human', humanCsv, '--json', '--replicates', '50']);
     const report = JSON.parse(j.stdout);
     expect(report.rows[0].w1.estimate).toBe(0);
     expect(report.rows[0].tv.floor).toBeGreaterThan(0);
@@ -107,7 +117,7 @@ describe('grapevine compare', () => {
   it('exits 2 naming file:line for a bad reference and writes nothing', async () => {
     const bad = file('bad-human.csv', 'item,group,option,share,n,source\nlikes,all,1,1.5,10,s\n');
     const out = join(dir, 'never.html');
-    const r = await cli(['compare', answersCsv, '--human', bad, '--out', out]);
+    const r = await cliChecked(['compare', answersCsv, '--human', bad, '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${bad}:2: share`);
     expect(hasStack(r.stderr)).toBe(false);
@@ -125,7 +135,7 @@ describe('grapevine compare on a survey log', () => {
         ...[5, 10, 20, 40, 25].map((c, k) => `trust,all,${k + 1},${c},planted`),
       ].join('\n'),
     );
-    const r = await cli(['compare', log, '--human', human, '--json', '--replicates', '50']);
+    const r = await cliChecked(['compare', log, '--human', human, '--json', '--replicates', '50']);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.rows).toHaveLength(1);

@@ -1,15 +1,14 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import {
   embedTexts,
   meanPairwiseCosineDistance,
   meanPairwiseCosineDistanceCi,
 } from '../../src/validity/index.ts';
-import { tempDir } from '../cli/run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-embedding-ci-');
+const dir = tempDir('embedding-ci');
 let server: LocalLlmServer;
 
 beforeAll(async () => {
@@ -17,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const embed = (texts: string[], name: string) =>

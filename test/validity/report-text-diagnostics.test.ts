@@ -1,13 +1,13 @@
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { textDiagnosticsFigure } from '../../src/cli/text-diagnostics-figure.ts';
 import { alienness, distinctN, transcriptFromLog } from '../../src/validity/index.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const TOWN = 'replays/golden/town-square-v0.1.ndjson.gz';
-const dir = tempDir('grapevine-report-text-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('report-text');
 
 describe('text diagnostics in grapevine report', () => {
   it('tabulates the alienness rates and distinct-n of the log transcript', async () => {

@@ -2,9 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sensitivityCommand } from '../../src/cli/commands/sensitivity.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-sensitivity-');
+const dir = tempDir('sensitivity');
 
 function capture() {
   let text = '';

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { hashedEmbedding } from '../../src/llm/server/hashed-embedding.ts';
+import { hashedEmbedding } from '../../src/llm-server/hashed-embedding.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import {
   alienness,
   distinctN,
@@ -10,14 +10,16 @@ import {
   type Turn,
   transcriptFromLog,
 } from '../../src/validity/index.ts';
+import { sotopiaScriptResponder } from '../../worlds/sotopia/llm-responder.ts';
 import type { SimulationCard } from '../../worlds/sotopia/study/card.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // A two-episode Sotopia study (agents and script on one scenario) against the local server:
 // its simulation card must carry the text diagnostics of those episodes, per mode, and with
 // --embedding-model the embedding distance (from a second local server, closed before a
 // rerun of the same command rewrites the card offline from <out>/embeddings.json).
-const dir = tempDir('grapevine-study-card-');
+const dir = tempDir('study-card');
 const out = join(dir, 'study');
 let server: LocalLlmServer;
 let card: SimulationCard;
@@ -25,7 +27,7 @@ let cardBytes: string;
 let rerun: { code: number | null; stderr: string; card: string };
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   const args = ['study', 'sotopia', '--modes', 'agents,script', '--scenarios', 'mutual_friend_00001'];
   const more = ['--pairs', '1', '--seed', '5', '--max-turns', '4', '--out', out];
   const llm = ['--llm-base-url', server.url, '--model', 'grapevine-local', '--judge-model', 'same'];
@@ -43,7 +45,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the Sotopia simulation card carries the text diagnostics of its episodes', () => {

@@ -1,18 +1,19 @@
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
-import { hashedEmbedding } from '../../src/llm/server/hashed-embedding.ts';
+import { hashedEmbedding } from '../../src/llm-server/hashed-embedding.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import {
   embedTexts,
   meanPairwiseCosineDistance,
   meanPairwiseCosineDistanceCi,
   transcriptFromLog,
 } from '../../src/validity/index.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const TOWN = 'replays/golden/town-square-v0.1.ndjson.gz';
-const dir = tempDir('grapevine-embeddings-');
+const dir = tempDir('embeddings');
 let server: LocalLlmServer;
 
 beforeAll(async () => {
@@ -20,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the local server /v1/embeddings', () => {

@@ -1,10 +1,11 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../src/llm-server/index.ts';
 import { type CompareReport, readHumanFile, totalVariation } from '../../src/validity/index.ts';
 import { surveyAnswersFromLog } from '../../worlds/survey/answers.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { surveyResponders } from '../../worlds/survey/responders.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // docs/SURVEY.md's worked example at a small size: synthetic respondents from the shipped
 // example truth answer the two dictator items, and `compare` scores them against the
@@ -12,12 +13,15 @@ import { cli, tempDir } from '../cli/run-cli.ts';
 const AGENTS = 60;
 const data = 'worlds/survey/data';
 const human = 'data/human/dictator-giving-taking.csv';
-const dir = tempDir('grapevine-worked-example-');
+const dir = tempDir('worked-example');
 const log = join(dir, 'survey.ndjson');
 let server: LocalLlmServer;
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0, synthetic: `${data}/dictator-truth.yaml` });
+  server = await startLocalLlmServer({
+    port: 0,
+    responders: surveyResponders({ synthetic: `${data}/dictator-truth.yaml` }),
+  });
   const run = await cli(
     [
       'run',
@@ -40,7 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('worked example: a synthetic survey against the shipped dictator reference', () => {

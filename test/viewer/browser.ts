@@ -1,18 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type CliOutcome, cli } from '../cli/run-cli.ts';
+import { type CliOutcome, cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { chromiumPath } from '../support/tools.ts';
 
-/** Debian's chromium package (`.ci/run` installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Headless Chromium with no network chatter, in a fresh profile directory. */
+/** Headless Chromium (test/support/tools.ts finds it) with no network chatter, in a fresh profile directory. */
 export async function openBrowser(): Promise<BrowserContext> {
-  const profile = mkdtempSync(join(tmpdir(), 'grapevine-chromium-'));
+  const profile = tempDir('chromium');
   return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     chromiumSandbox: false,
     viewport: { width: 1400, height: 900 },

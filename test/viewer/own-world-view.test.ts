@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '../../src/report/index.ts';
-import { cli, tempDir } from '../cli/run-cli.ts';
+import { cli } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { collectErrors, openBrowser, startView, type ViewServer } from './browser.ts';
 
-const dir = tempDir('grapevine-own-view-');
+const dir = tempDir('own-world-view');
 const log = join(dir, 'misinformation.ndjson');
 const world = join(dir, 'misinformation.ts');
 let browser: BrowserContext;

@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LogWriter } from '../../src/replay/index.ts';
 import { type RunLog, runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A RunLog that keeps every line in memory. */
 class MemoryLog implements RunLog {
@@ -20,7 +19,7 @@ class MemoryLog implements RunLog {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-det-'));
+const dir = tempDir('det');
 let counter = 0;
 
 async function digestOf(params: Record<string, unknown>, seed: number, ext = '.ndjson'): Promise<string> {

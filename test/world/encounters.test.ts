@@ -7,7 +7,9 @@ import type { Message } from '../../src/bus/index.ts';
 import { RunError } from '../../src/core/index.ts';
 import { defineWorld, runWorld } from '../../src/world/index.ts';
 import { CaptureLog } from '../clock/capture-log.ts';
-import { cliJson, lines, tempDir, verifyInProcess } from '../fork/helpers.ts';
+import { lines, verifyInProcess } from '../fork/helpers.ts';
+import { cliJson } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const machine = defineAgentMachine({
   id: 'meet',
@@ -132,7 +134,7 @@ describe('encounters in recorded rumour runs', () => {
 
   it('replay --verify, fork and resume reproduce a full log of instant Maki–Thompson', async () => {
     const parent = join(dir, 'mt.ndjson');
-    const run = await cliJson('run', ...base, '--log', 'full', '--snapshot-every', '3', '--out', parent);
+    const run = await cliJson(['run', ...base, '--log', 'full', '--snapshot-every', '3', '--out', parent]);
     const all = lines(parent);
     expect(all.some((l) => l.includes('"type":"encounter"'))).toBe(true);
     // cut the log after tick 7's line and resume it, while a fork at tick 4 runs beside it
@@ -141,8 +143,8 @@ describe('encounters in recorded rumour runs', () => {
     writeFileSync(cut, `${all.slice(0, end + 1).join('\n')}\n`);
     const [verified, forked, resumed] = await Promise.all([
       verifyInProcess(parent),
-      cliJson('fork', parent, '--at', '4', '--out', join(dir, 'mt-fork.ndjson')),
-      cliJson('resume', cut),
+      cliJson(['fork', parent, '--at', '4', '--out', join(dir, 'mt-fork.ndjson')]),
+      cliJson(['resume', cut]),
     ]);
     expect(verified).toBe(run.digest);
     expect(forked.digest).toBe(run.digest);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIMENSION_NAMES } from './judge.ts';
+import { DIMENSION_NAMES } from './dimensions.ts';
 
 /**
  * One message of an EpisodeLog turn: `[sender, receiver, text]`, where text is Sotopia's

@@ -109,6 +109,17 @@ export function renderFor(text: string | readonly MarkupSegment[], viewers: read
   );
 }
 
+/**
+ * What `viewers` see of a text with its white space kept, as Sotopia's XML renderer gives
+ * it (the visible text nodes joined, tags removed).
+ */
+export function renderKeepingSpace(text: string, viewers: readonly Viewer[]): string {
+  return parseMarkup(text)
+    .filter((s) => canSee(s.viewer, viewers))
+    .map((s) => s.text)
+    .join('');
+}
+
 /** The text outside every tag and restriction (e.g. a goal without its hints), tidied; emptied brackets dropped. */
 export function plainText(text: string | readonly MarkupSegment[]): string {
   const segments = typeof text === 'string' ? parseMarkup(text) : text;

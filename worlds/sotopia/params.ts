@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { MODES } from './views.ts';
 
 /**
- * The protocols a Sotopia episode can follow. `zhou2024` carries the instructions and the
- * information of the code Zhou et al. 2024 ran on (sotopia-lab/sotopia, tag
- * `agent_vs_storyteller_v1`; see docs/SOTOPIA.md); `grapevine-v0` is grapevine's first
- * protocol (world version 1.x), kept so that its logs still replay.
+ * The protocols a Sotopia episode can follow. `zhou2024` follows the information, rules
+ * and reply contract of the code Zhou et al. 2024 ran on (sotopia-lab/sotopia, tag
+ * `agent_vs_storyteller_v1`; see docs/SOTOPIA.md), in the words of a template pack;
+ * `grapevine-v0` is grapevine's first protocol (world version 1.x), kept so that its logs
+ * still replay.
  */
 export const PROTOCOLS = ['zhou2024', 'grapevine-v0'] as const;
 
@@ -23,6 +24,18 @@ export const PARSINGS = ['sotopia', 'reask'] as const;
 
 /** A way of reading replies. */
 export type Parsing = (typeof PARSINGS)[number];
+
+/**
+ * The reply contract of a zhou2024 run: `sotopia` is Sotopia's (`action_type` and
+ * `argument`; the judge's `agent_1_evaluation` and `agent_2_evaluation` holding a
+ * `[reasoning, score]` pair per dimension; texts rendered as Sotopia's code renders them);
+ * `grapevine` the world's own up to version 2.1 (`action`, `argument`; `agent0`, `agent1`
+ * holding `{reasoning, score}`), with which logs of those versions replay.
+ */
+export const CONTRACTS = ['sotopia', 'grapevine'] as const;
+
+/** A reply contract. */
+export type Contract = (typeof CONTRACTS)[number];
 
 /** The judge's rubric: Sotopia's per-dimension steps (`basic`), or the same with scoring bands (`plus`). */
 export const RUBRICS = ['basic', 'plus'] as const;
@@ -43,7 +56,15 @@ export const sotopiaParams = z.object({
   protocol: z
     .enum(PROTOCOLS)
     .default('zhou2024')
-    .describe("zhou2024 (Zhou et al. 2024's prompts, information and rules) | grapevine-v0 (world 1.x)"),
+    .describe(
+      "zhou2024 (the information, rules and reply contract of Zhou et al. 2024's code; the words of the template pack) | grapevine-v0 (world 1.x)",
+    ),
+  contract: z
+    .enum(CONTRACTS)
+    .default('sotopia')
+    .describe(
+      "zhou2024: the reply contract: sotopia (Sotopia's fields action_type, argument, agent_1_evaluation/agent_2_evaluation [reasoning, score]) | grapevine (action, argument, agent0/agent1 {reasoning, score}; world 2.0-2.1)",
+    ),
   maxTurns: z
     .number()
     .int()
@@ -105,7 +126,7 @@ export const sotopiaParams = z.object({
     .string()
     .default('')
     .describe(
-      'zhou2024: directory of prompt templates replacing the shipped ones (worlds/sotopia/templates)',
+      "zhou2024: a template pack directory; its files replace the shipped pack's (the project's own words; `grapevine sotopia templates` makes a pack of Sotopia's own words from a Sotopia checkout)",
     ),
 });
 
@@ -115,7 +136,8 @@ export type SotopiaParams = z.infer<typeof sotopiaParams>;
 /**
  * Parameters of a log written by an earlier version of the world, for this version: world
  * 1.x logs (no `protocol`) replay with `grapevine-v0`; 1.x and 2.0.x logs (no `parsing`)
- * with `parsing: reask`, the only way they read replies.
+ * with `parsing: reask`, the only way they read replies; 1.x to 2.1.x logs (no `contract`)
+ * with the `grapevine` reply contract.
  */
 export function migrateSotopiaParams(
   params: Record<string, unknown>,
@@ -124,5 +146,7 @@ export function migrateSotopiaParams(
   let out = params;
   if (/^1\./.test(fromVersion) && out.protocol === undefined) out = { ...out, protocol: 'grapevine-v0' };
   if (/^(1|2\.0)\./.test(fromVersion) && out.parsing === undefined) out = { ...out, parsing: 'reask' };
+  if (/^(1|2\.[01])\./.test(fromVersion) && out.contract === undefined)
+    out = { ...out, contract: 'grapevine' };
   return out;
 }

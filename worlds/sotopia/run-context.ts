@@ -1,45 +1,19 @@
 import type { Decision, Json, OutgoingMessage, StepContext } from '../../src/index.ts';
-import type { FallbackCounter, LlmParams, LlmPort } from '../../src/public/llm.ts';
-import type { Background } from './background.ts';
+import type { FallbackCounter, LlmPort } from '../../src/public/llm.ts';
 import type { Episode } from './episode.ts';
 import type { SotopiaParams } from './params.ts';
+import type { SotopiaProtocol } from './protocols/protocol.ts';
 import { ENV_SEAT } from './seats.ts';
-import type { Templates } from './templates.ts';
-import { type EndReason, endReason, type TurnRecord } from './transcript.ts';
-import type { SeatView, WriterView } from './views.ts';
-import { zhouEndReason } from './zhou-rules.ts';
-
-/** What the zhou2024 protocol adds to a run: its templates and each reader's background. */
-export interface ZhouRun {
-  templates: Templates;
-  /** Seats 0 and 1 in agents mode. */
-  backgrounds: [Background, Background];
-  /** Mindreaders, the writer and the judge. */
-  omniscient: Background;
-  /** Model parameters of seats 0 and 1 (the same model unless `seatModels`). */
-  seatParams: [LlmParams, LlmParams];
-  /** The script writer's and the playwright's. */
-  writerParams: LlmParams;
-}
+import type { EndReason, TurnRecord } from './transcript.ts';
 
 /** Everything the seats' policies share in one run (read-only during the run). */
 export interface SotopiaRun {
   params: SotopiaParams;
   episode: Episode;
-  /** What seats 0 and 1 see (agents and mindreaders modes). */
-  views: [SeatView, SeatView];
-  /** What the omniscient writer sees (script and playwright modes). */
-  writer: WriterView;
-  /** What the environment and its judge see (everything). */
-  environment: WriterView;
+  /** The run's protocol: every prompt and how every reply is read. */
+  protocol: SotopiaProtocol;
   llm?: LlmPort;
-  /** Model parameters of the characters' and the writer's calls. */
-  llmParams: LlmParams;
-  /** Model parameters of the judge's call. */
-  judgeParams: LlmParams;
   fallbacks: FallbackCounter;
-  /** Set when the protocol is zhou2024. */
-  zhou?: ZhouRun;
 }
 
 /** The payload of the `end` message a seat sends to the environment. */
@@ -55,19 +29,19 @@ export function transcriptOf(ctx: StepContext<unknown>): TurnRecord[] {
   return [...known, ...heard];
 }
 
+/** The messages that carry turns to the characters who hear them (that is the transcript in the log). */
+export function turnMessages(turns: readonly TurnRecord[]): OutgoingMessage[] {
+  return turns.map((t) => ({ address: { to: 'agent', id: 1 - t.speaker }, kind: 'turn', payload: t }));
+}
+
 /**
- * A decision after a turn: the turn goes to the listener as a `turn` message (that is the
- * transcript in the log), the seat remembers the transcript, and if the turn ends the
- * episode, an `end` message with the whole transcript goes to the environment (seat 2),
- * and a character seat moves to `over`.
+ * A decision after a turn: the turn goes to the listener as a `turn` message, the seat
+ * remembers the transcript, and if the turn ends the episode, an `end` message with the
+ * whole transcript goes to the environment (seat 2), and a character seat moves to `over`.
  */
 export function afterTurn(run: SotopiaRun, sender: number, transcript: TurnRecord[]): Decision {
-  const last = transcript[transcript.length - 1];
-  const rule = run.zhou ? zhouEndReason : endReason;
-  const reason = rule(transcript, run.params.maxTurns, run.params.maxIdle);
-  const messages: OutgoingMessage[] = [
-    { address: { to: 'agent', id: 1 - last.speaker }, kind: 'turn', payload: last },
-  ];
+  const reason = run.protocol.endReason(transcript);
+  const messages = turnMessages(transcript.slice(-1));
   if (reason) messages.push(endMessage({ reason, transcript }));
   return {
     events: reason && sender !== ENV_SEAT ? ['END'] : [],

@@ -1,5 +1,5 @@
 import type { Json, WorldView } from '../../src/index.ts';
-import type { EpisodeScores, JudgeOutcome } from './judge.ts';
+import type { EpisodeScores, JudgeOutcome } from './judge-reply.ts';
 import type { SotopiaRun } from './run-context.ts';
 import { ENV_SEAT } from './seats.ts';
 import { type EndReason, type TurnRecord, wordCount, wordsBySeat } from './transcript.ts';
@@ -83,26 +83,8 @@ export function sotopiaSummary(run: SotopiaRun, view: WorldView): Record<string,
     scores: outcome?.scores ?? null,
     judge: outcome ? { model: outcome.model, fallback: outcome.fallback, errors: outcome.errors } : null,
   };
-  if (run.zhou) Object.assign(summary, zhouFields(run, view, summary));
+  Object.assign(summary, run.protocol.summaryFields(view, summary));
   return summary as unknown as Record<string, Json>;
-}
-
-function zhouFields(run: SotopiaRun, view: WorldView, s: SotopiaSummary): Partial<SotopiaSummary> {
-  const zr = run.zhou!;
-  const attempts = view.executor.getMemory(ENV_SEAT, 'scriptAttempts') as number | undefined;
-  const outcome = view.executor.getMemory(ENV_SEAT, 'judge') as JudgeOutcome | null | undefined;
-  const unjudged = run.params.judge && s.scores === null;
-  return {
-    protocol: run.params.protocol,
-    missing: s.endReason !== 'unfinished' && (s.endReason === 'no-script' || unjudged),
-    ...(attempts !== undefined && { scriptAttempts: attempts }),
-    ...(outcome?.attempts !== undefined && s.judge && { judge: { ...s.judge, attempts: outcome.attempts } }),
-    models: {
-      seat0: zr.seatParams[0].model,
-      seat1: zr.seatParams[1].model,
-      judge: run.params.judge ? run.judgeParams.model : null,
-    },
-  };
 }
 
 /** Per-tick metric: turns played so far. */

@@ -1,11 +1,12 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { UsageError } from '../../core/index.ts';
-import { diffRuns, meanDifference, readDiffSide, sampleStats } from '../../metrics/index.ts';
+import { statSync } from 'node:fs';
+import { formatNumber, UsageError } from '../../core/index.ts';
+import { diffRuns, readDiffSide } from '../../metrics/index.ts';
 
 /** Options of `grapevine diff`. */
 export interface DiffCommandOptions {
   json?: boolean;
+  /** A batch directory: show the unpaired (Welch) interval beside the paired ones. */
+  welch?: boolean;
 }
 
 function isDir(p: string): boolean {
@@ -16,52 +17,7 @@ function isDir(p: string): boolean {
   }
 }
 
-function logsIn(dir: string, prefix: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(prefix) && /\.ndjson(\.gz)?$/.test(f))
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-    .map((f) => join(dir, f));
-}
-
-async function finalMetrics(paths: string[]): Promise<Record<string, number>[]> {
-  const out: Record<string, number>[] = [];
-  for (const p of paths) {
-    const side = await readDiffSide(p);
-    out.push(side.metrics.get(Math.max(...side.metrics.keys())) ?? {});
-  }
-  return out;
-}
-
-/** Compares the treated and control children of a `fork --replicates` directory. */
-async function diffBatch(dir: string, opts: DiffCommandOptions): Promise<number> {
-  const treated = await finalMetrics(logsIn(dir, 'treated-'));
-  const control = await finalMetrics(logsIn(dir, 'control-'));
-  if (treated.length === 0 || control.length === 0)
-    throw new UsageError(`${dir} holds no treated-*/control-* logs`, {
-      hint: 'make one with: grapevine fork <log> --at T --intervene x.yaml --replicates 20 --out DIR',
-    });
-  const keys = [...new Set([...Object.keys(treated[0]), ...Object.keys(control[0])])].sort();
-  const rows = keys.map((k) => {
-    const t = treated.map((m) => m[k] ?? 0);
-    const c = control.map((m) => m[k] ?? 0);
-    return { metric: k, control: sampleStats(c), treated: sampleStats(t), effect: meanDifference(c, t) };
-  });
-  if (opts.json)
-    process.stdout.write(
-      `${JSON.stringify({ dir, replicates: Math.min(treated.length, control.length), metrics: rows })}\n`,
-    );
-  else {
-    process.stdout.write(
-      `${dir}: ${treated.length} treated vs ${control.length} control runs, final values (mean, 95% CI)\n`,
-    );
-    const f = (x: number) => (Math.abs(x) >= 1000 ? x.toFixed(0) : x.toPrecision(4));
-    for (const r of rows)
-      process.stdout.write(
-        `  ${r.metric.padEnd(24)} control ${f(r.control.mean)}  treated ${f(r.treated.mean)}  effect ${f(r.effect.mean)} [${f(r.effect.ci95[0])}, ${f(r.effect.ci95[1])}]\n`,
-      );
-  }
-  return 0;
-}
+const num = (x: number | null) => (x === null ? '(none)' : formatNumber(x));
 
 /** `grapevine diff <logA> <logB>` or `grapevine diff <batch-dir>`. */
 export async function diffCommand(
@@ -71,7 +27,7 @@ export async function diffCommand(
 ): Promise<number> {
   if (b === undefined) {
     if (!isDir(a)) throw new UsageError('diff needs two logs, or one directory written by fork --replicates');
-    return diffBatch(a, opts);
+    return (await import('./diff/diff-batch.ts')).diffBatch(a, opts);
   }
   const d = diffRuns(await readDiffSide(a), await readDiffSide(b));
   if (opts.json) {
@@ -91,7 +47,7 @@ export async function diffCommand(
   process.stdout.write('final metrics (A, B, B-A, first tick differing):\n');
   for (const [k, m] of Object.entries(d.metrics))
     if (m.firstTick !== null)
-      process.stdout.write(`  ${k.padEnd(24)} ${m.a} ${m.b} ${m.delta} t=${m.firstTick}\n`);
+      process.stdout.write(`  ${k.padEnd(24)} ${num(m.a)} ${num(m.b)} ${num(m.delta)} t=${m.firstTick}\n`);
   if (d.agents)
     process.stdout.write(
       `${d.agents.differing} agents end in a different state or memory${

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
+import type { LlmResponder } from '../../llm-server/index.ts';
 import {
   type ChildFactory,
   continueRun,
@@ -56,6 +57,8 @@ interface ForkPlan {
   ownsRecorded?: boolean;
   /** A batch's children of this tick, restored once (see restoreOnce); a rule world only. */
   shared?: ChildFactory;
+  /** A world file's responders for the shipped local LLM server. */
+  responders?: readonly LlmResponder[];
 }
 
 /** Runs one child: recorded replies up to the fork tick, a live LLM after it (when the world needs one). */
@@ -72,9 +75,10 @@ async function forkOne(
   const base = { def, recorded, path, atTick, out, interventions, layout, ownsRecorded };
   if (plan.shared) return plan.shared.fork({ out, interventions, layout, wall });
   if (!def.needsLlm) return continueRun({ ...base, wall });
-  const { openContinuationLlm } = await llmSession();
+  const { openContinuationLlm, shippedServerStarter } = await llmSession();
   const llm = await openContinuationLlm(recorded, atTick, flags, process.env, {
     reuseParentTail: interventions.length === 0,
+    localServer: shippedServerStarter(plan.responders),
   });
   try {
     return await continueRun({
@@ -174,9 +178,9 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
     throw new UsageError(`--out ${opts.out} is a file; a batch writes a directory of children`, {
       hint: 'give a directory path (new or existing) to --out',
     });
-  const { recorded, def } = await readAndCheckParent(path, ticks, set, opts);
+  const { recorded, def, responders } = await readAndCheckParent(path, ticks, set, opts);
   const layout = opts.standalone || !recorded.complete ? 'standalone' : 'delta';
-  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout });
+  const plan = (atTick: number): ForkPlan => ({ def, recorded, path, atTick, layout, responders });
   if (single) {
     const ivs =
       seed === undefined ? interventions : [...interventions, { type: 'reseed', seed } as Intervention];
@@ -205,6 +209,7 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
           networkFile: opts.networkFile,
         },
         def.needsLlm ? opts : undefined,
+        responders,
       )
     : [];
   let shared: ChildFactory | undefined;
@@ -228,12 +233,13 @@ export async function forkCommand(path: string, opts: ForkCommandOptions): Promi
 async function pooledBatch(
   o: ForkBatchOptions,
   flags: LlmFlags | undefined,
+  responders: readonly LlmResponder[] | undefined,
 ): Promise<Record<string, Json>[]> {
   const { runForkBatch } = await import('./fork/fork-batch.ts');
   if (!flags) return runForkBatch(o);
   const { openBatchLlm } = await import('../batch-llm.ts');
   const model = flags.model ?? (o.recorded.header.llm as { model: string }).model;
-  const llm = await openBatchLlm({ ...flags, model });
+  const llm = await openBatchLlm({ ...flags, model }, process.env, responders);
   try {
     return await runForkBatch({ ...o, llm: llm.flags });
   } finally {
@@ -269,12 +275,12 @@ async function readAndCheckParent(
   ticks: readonly number[],
   set: Record<string, unknown>,
   opts: ForkCommandOptions,
-): Promise<{ recorded: RecordedRun; def: WorldDefinition }> {
+): Promise<{ recorded: RecordedRun; def: WorldDefinition; responders?: readonly LlmResponder[] }> {
   const hadIndex = existsSync(parentIndexPath(path));
   try {
     const recorded = await readForkParent(path, ticks);
     for (const t of ticks) endOfTick(recorded, t);
-    const { def } = await loadWorldFromHeader(recorded.header, {
+    const { def, responders } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,
       logPath: path,
       networkFile: opts.networkFile,
@@ -293,7 +299,7 @@ async function readAndCheckParent(
         ...opts,
         model: opts.model ?? (recorded.header.llm as { model: string }).model,
       });
-    return { recorded, def };
+    return { recorded, def, responders };
   } catch (err) {
     if (!hadIndex) dropParentIndex(path);
     throw err;

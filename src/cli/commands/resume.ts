@@ -2,7 +2,7 @@ import { UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
-import { openContinuationLlm } from '../llm-session.ts';
+import { openContinuationLlm, shippedServerStarter } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
 
@@ -26,7 +26,7 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   }
   // A run killed before its tick-0 line is resumed from its header (at = -1).
   const at = lastTick(recorded);
-  const { def } = await loadWorldFromHeader(recorded.header, {
+  const { def, responders } = await loadWorldFromHeader(recorded.header, {
     worldFile: opts.world,
     logPath: path,
     networkFile: opts.networkFile,
@@ -35,7 +35,9 @@ export async function resumeCommand(path: string, opts: ResumeCommandOptions): P
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};
   if (def.needsLlm) {
-    const llm = await openContinuationLlm(recorded, at, opts);
+    const llm = await openContinuationLlm(recorded, at, opts, process.env, {
+      localServer: shippedServerStarter(responders),
+    });
     services = llm.services;
     close = () => llm.close();
   }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { ConfigError, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
+import { ConfigError, formatNumber, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import { GuardedLog, LogWriter } from '../../replay/index.ts';
 import {
@@ -93,6 +93,10 @@ function defaultOut(world: string, seed: number): string {
   return `replays/${world}-s${seed}-${stamp}.ndjson`;
 }
 
+/** A JSON replacer for text output: fractions to 4 significant digits, as every printed number. */
+const readable = (_key: string, v: unknown) =>
+  typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(formatNumber(v)) : v;
+
 /** `grapevine run`: runs a world and writes its replay log. Returns the exit code. */
 export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOptions): Promise<number> {
   const level = (opts.log ?? 'minimal') as LogLevel;
@@ -103,7 +107,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const ticks = intFlag('ticks', opts.ticks) ?? config.ticks;
   const snapshotEvery = intFlag('snapshot-every', opts.snapshotEvery) ?? 0;
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
-  const { def, source } = await loadWorld(ref, { check: opts.check });
+  const { def, source, responders } = await loadWorld(ref, { check: opts.check });
   const out = opts.out ?? defaultOut(def.id, seed);
   checkOutPath(out);
   if (existsSync(out) && !opts.force)
@@ -115,7 +119,9 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   // loaded only for LLM worlds: a rule world's run then loads no LLM client or local server
   const session = def.needsLlm ? await import('../llm-session.ts') : undefined;
   const llmConfig = session?.resolveRunLlm(opts); // validated before anything opens
-  const llm = llmConfig ? await session?.openLiveLlm(llmConfig, new RngStreams(seed), inputs) : undefined;
+  const llm = llmConfig
+    ? await session?.openLiveLlm(llmConfig, new RngStreams(seed), inputs, responders)
+    : undefined;
   const progress = new Progress(def.id, Boolean(opts.quiet) || Boolean(opts.json));
   const signals = new StopOnSignal();
   const started = Date.now();
@@ -179,10 +185,10 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     process.stdout.write(`${JSON.stringify({ ...result, ...llmSummary, log: out, wallMs })}\n`);
   } else if (!opts.quiet) {
     process.stdout.write(
-      `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${(wallMs / 1000).toFixed(2)} s\n` +
+      `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${formatNumber(wallMs / 1000, 3)} s\n` +
         (llm ? `llm ${describeCounters(llm.counters)} via ${llm.endpoint}\n` : '') +
         `executor ${result.executor.kind}: ${result.executor.reason}\n` +
-        `summary ${JSON.stringify(result.summary)}\nlog ${out}\ndigest ${result.digest}\n`,
+        `summary ${JSON.stringify(result.summary, readable)}\nlog ${out}\ndigest ${result.digest}\n`,
     );
   }
   // loaded only for --report: the report's figures and their libraries cost a rule run ~0.1 CPU s at start-up

@@ -1,4 +1,4 @@
-import { ConfigError, UsageError } from '../../core/index.ts';
+import { ConfigError, formatNumber, formatPercent, UsageError } from '../../core/index.ts';
 import { type Observation, readTableFile, varianceDecomposition } from '../../validity/index.ts';
 import { checkNetworkParamsApplied, parseAssignments, resolveParams, runWorld } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
@@ -119,10 +119,10 @@ export async function sensitivityCommand(
   else
     for (const r of results) {
       out.out(
-        `${r.metric}: mean ${r.mean.toPrecision(4)}, variance ${r.variance.toPrecision(4)} over ${r.n} runs\n`,
+        `${r.metric}: mean ${formatNumber(r.mean)}, variance ${formatNumber(r.variance)} over ${r.n} runs\n`,
       );
       const pct = (x: { estimate: number; lo: number; hi: number }) =>
-        `${(100 * x.estimate).toFixed(1)}% [${(100 * x.lo).toFixed(1)}, ${(100 * x.hi).toFixed(1)}]`;
+        `${formatPercent(x.estimate)} [${formatPercent(x.lo)}, ${formatPercent(x.hi)}]`;
       for (const f of r.factors) out.out(`  ${f.factor.padEnd(20)} ${pct(f.share)}\n`);
       out.out(
         `  ${'seed (noise floor)'.padEnd(20)} ${pct(r.seed)}\n  ${'interactions'.padEnd(20)} ${pct(r.interaction)}\n`,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, type Json, UsageError } from '../../core/index.ts';
+import { ConfigError, formatNumber, type Json, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
 import {
   type BudgetLimits,
@@ -36,6 +36,8 @@ export interface SweepCommandOptions extends LlmFlags {
   set?: string[];
   replicates?: string;
   seed?: string;
+  /** Replicate r of every point runs with the same seed (common random numbers). */
+  sharedSeeds?: boolean;
   ticks?: string;
   out?: string;
   workers?: string;
@@ -64,7 +66,7 @@ function readSweepFile(path: string): SweepFile {
     const issue = parsed.error.issues[0];
     const where = issue.path.length ? issue.path.join('.') : '(top level)';
     throw new ConfigError(`sweep file ${path}: ${where}: ${issue.message}`, {
-      hint: 'fields: world, seed, replicates, ticks, set, grid, ranges, lhs (docs/SWEEPS.md)',
+      hint: 'fields: world, seed, replicates, seeds, ticks, set, grid, ranges, lhs (docs/SWEEPS.md)',
     });
   }
   return parsed.data;
@@ -103,6 +105,8 @@ function sweepSpec(target: string, opts: SweepCommandOptions): SweepSpec {
     grid: { ...(file.grid ?? {}), ...parseGrid(opts.grid ?? []) },
     ranges: file.ranges ?? {},
     ...(file.lhs ? { lhs: file.lhs } : {}),
+    // recorded only when shared, so the sweep.json of a sweep with per-point seeds stays as it was
+    ...(opts.sharedSeeds || file.seeds === 'shared' ? { seeds: 'shared' as const } : {}),
   };
   const ticks = intFlag('ticks', opts.ticks) ?? file.ticks;
   if (ticks !== undefined) spec.ticks = ticks;
@@ -142,7 +146,7 @@ export async function sweepCommand(
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
   const budget = sweepBudget(opts);
-  const { def, source } = await loadWorld(spec.world, { check: opts.check });
+  const { def, source, responders } = await loadWorld(spec.world, { check: opts.check });
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) {
     const resolved = resolveParams(def, run.params);
@@ -152,7 +156,8 @@ export async function sweepCommand(
   const ref = source.kind === 'file' ? String(source.path) : spec.world;
   const queue = opts.queue ? await openNatsQueue(opts.queue) : undefined;
   // queue workers open their LLM from their own flags (docs/DISTRIBUTED.md)
-  const llm: BatchLlm | undefined = def.needsLlm && !queue ? await openBatchLlm(opts) : undefined;
+  const llm: BatchLlm | undefined =
+    def.needsLlm && !queue ? await openBatchLlm(opts, process.env, responders) : undefined;
   const progress = new Progress('sweep', Boolean(opts.quiet || opts.json), { unit: 'run', eta: true });
   const started = Date.now();
   const result = await runSweep({
@@ -194,7 +199,7 @@ export async function sweepCommand(
   if (opts.json) io.out(`${JSON.stringify(summary)}\n`);
   else if (!opts.quiet)
     io.out(
-      `sweep ${def.id}: ${summary.runs} runs (${plan.points.length} points × ${spec.replicates} replicates): ${summary.ran} run, ${summary.reused} reused, ${summary.failed} failed in ${(wallMs / 1000).toFixed(2)} s\n` +
+      `sweep ${def.id}: ${summary.runs} runs (${plan.points.length} points × ${spec.replicates} replicates): ${summary.ran} run, ${summary.reused} reused, ${summary.failed} failed in ${formatNumber(wallMs / 1000, 3)} s\n` +
         `tables ${summary.out}/results.csv, results.parquet, summary.csv; report ${summary.out}/report.html\n`,
     );
   if (result.stopped)

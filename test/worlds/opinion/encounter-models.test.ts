@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Json, type RunResult, runWorld } from '../../../src/index.ts';
 import { LogWriter } from '../../../src/public/replay.ts';
 import { world } from '../../../worlds/opinion/index.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-encounters-'));
+const dir = tempDir('encounters');
 let logs = 0;
 
 /** Runs the opinion world with a full log on disk (the digest covers every encounter). */

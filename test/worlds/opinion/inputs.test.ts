@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type Json, runWorld } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { loadTrustWeights } from '../../../worlds/opinion/trust-weights.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-opinion-inputs-'));
+const dir = tempDir('opinion-inputs');
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

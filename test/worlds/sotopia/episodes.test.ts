@@ -1,29 +1,24 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
 import { LineEncoder } from '../../../src/replay/index.ts';
+import { DIMENSION_NAMES } from '../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../worlds/sotopia/judge.ts';
 import type { SotopiaSummary } from '../../../worlds/sotopia/summary.ts';
-import { type CheckedOutcome, cliChecked } from '../../cli/in-process-checked.ts';
-import { startServeLlm } from '../../cli/serve-llm-child.ts';
+import { type CheckedOutcome, cliChecked } from '../../support/cli-in-process.ts';
+import { startServeLlm } from '../../support/serve-llm-child.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 const worldFile = resolve('worlds/sotopia/index.ts');
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-runs-'));
+const dir = tempDir('sotopia-runs');
 const FIRST = importSotopia().environments[0].env_id;
 const MAX_TURNS = 6;
 
 type Outcome = CheckedOutcome;
 
-/**
- * The CLI in this process (what each command decides and writes; one command at a time, no
- * resource left open), with the OpenAI variables set but empty (they must count as unset).
- */
-function cli(...args: string[]) {
-  return cliChecked(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
-}
+// The commands run in this process (cliChecked: what each decides and writes; one at a time,
+// no resource left open).
 
 interface Episode {
   name: string;
@@ -68,7 +63,7 @@ beforeAll(async () => {
   const server = await startServeLlm();
   try {
     for (const e of EPISODES) {
-      const outcome = await cli(
+      const outcome = await cliChecked([
         'run',
         worldFile,
         '--set',
@@ -89,7 +84,7 @@ beforeAll(async () => {
         server.url,
         '--model',
         'grapevine-local',
-      );
+      ]);
       const raw = outcome.code === 0 ? JSON.parse(outcome.stdout) : undefined;
       results.set(e.name, { outcome, raw, summary: raw?.summary });
     }
@@ -159,7 +154,7 @@ describe('replay and audit', () => {
     expect(closed).toBe(true);
     const outcomes: Outcome[] = [];
     for (const e of EPISODES)
-      outcomes.push(await cli('replay', logOf(e), '--verify', '--json', '--world', worldFile));
+      outcomes.push(await cliChecked(['replay', logOf(e), '--verify', '--json', '--world', worldFile]));
     outcomes.forEach((o, k) => {
       expect(o.stderr, EPISODES[k].name).toBe('');
       expect(o.code, EPISODES[k].name).toBe(0);

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportError } from '../../../src/cli/report-error.ts';
@@ -18,6 +17,7 @@ import {
   environmentToRow,
   relationshipToRow,
 } from '../../../worlds/sotopia/serialize.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 const data = importSotopia();
 
@@ -53,7 +53,7 @@ function capture(): { out: string; err: string; io: { out(s: string): void; err(
 }
 
 function copyData(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-'));
+  const dir = tempDir('sotopia');
   for (const { file } of Object.values(SOTOPIA_FILES))
     copyFileSync(join(DEFAULT_DATA_DIR, file), join(dir, file));
   return dir;

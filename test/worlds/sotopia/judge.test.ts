@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { scriptReplySchema, scriptTranscript } from '../../../worlds/sotopia/environment-policy.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../../../worlds/sotopia/dimensions.ts';
 import { resolveEpisode } from '../../../worlds/sotopia/episode.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
-import {
-  DIMENSION_NAMES,
-  DIMENSIONS,
-  parseJudgeReply,
-  runJudge,
-  toScores,
-} from '../../../worlds/sotopia/judge.ts';
+import { runJudge } from '../../../worlds/sotopia/judge.ts';
+import { judgeReplySchema, parseJudgeReply, toScores } from '../../../worlds/sotopia/judge-reply.ts';
+import { scriptReplySchema, scriptTranscript } from '../../../worlds/sotopia/protocols/grapevine-v0.ts';
+import { judgePrompt } from '../../../worlds/sotopia/protocols/grapevine-v0-prompts.ts';
 import { endReason, type TurnRecord } from '../../../worlds/sotopia/transcript.ts';
 import { environmentView } from '../../../worlds/sotopia/views.ts';
 import { ScriptedPort } from '../../llm/scripted-port.ts';
@@ -87,10 +84,14 @@ describe('the judge call', () => {
     runJudge({
       llm: port,
       tick: 9,
-      params: { model: 'judge-model', temperature: 0 },
-      view: environmentView(ep),
-      transcript: [],
-      endReason: 'leave',
+      call: {
+        messages: judgePrompt(environmentView(ep), [], 'leave'),
+        params: { model: 'judge-model', temperature: 0 },
+        reading: { schema: judgeReplySchema, name: 'sotopia_eval' },
+        attempts: 1,
+      },
+      repairPrompt: () => [],
+      repairModel: '',
     });
 
   it('re-asks after an out-of-range reply and uses the valid one', async () => {
@@ -140,7 +141,8 @@ describe('episode end and scripts', () => {
         { speaker: 'Bo Kim', action: 'speak', argument: 'never said' },
       ],
     });
-    const { transcript, reason } = scriptTranscript(names, reply.turns, 20, 2);
+    const lines = reply.turns.map((x) => ({ name: x.speaker, action: x.action, argument: x.argument }));
+    const { transcript, reason } = scriptTranscript(names, lines, 20, 2);
     expect(reason).toBe('leave');
     expect(transcript.map((x) => [x.turn, x.speaker, x.action, x.text])).toEqual([
       [1, 0, 'speak', 'Hi Bo.'],

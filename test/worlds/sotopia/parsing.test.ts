@@ -3,21 +3,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmPort, LlmReply, LlmRequest } from '../../../src/public/llm.ts';
 import { migrateSotopiaParams } from '../../../worlds/sotopia/params.ts';
-import { parsePydanticJson } from '../../../worlds/sotopia/pydantic-json.ts';
-import { parseScript } from '../../../worlds/sotopia/script-parser.ts';
-import { askSotopia, REPAIR_TEMPERATURE } from '../../../worlds/sotopia/sotopia-ask.ts';
-import { loadTemplates } from '../../../worlds/sotopia/templates.ts';
+import { askSotopia, REPAIR_TEMPERATURE } from '../../../worlds/sotopia/protocols/ask.ts';
+import { grapevineContract } from '../../../worlds/sotopia/protocols/contract-grapevine.ts';
+import { loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
+import { parsePydanticJson } from '../../../worlds/sotopia/protocols/pydantic-json.ts';
+import { parseScript } from '../../../worlds/sotopia/protocols/script-parser.ts';
+import { repairPrompt } from '../../../worlds/sotopia/protocols/zhou2024-prompts.ts';
 import { turnReplySchema } from '../../../worlds/sotopia/transcript.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
-import { tempDir } from '../../cli/run-cli.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 // The commands run in this process (the CLI's `main`, nothing left open, the OpenAI variables
 // removed for the command only): what is checked is what they write, and a process start
 // costs ~0.3 CPU-s; study-cli.test.ts kills a study in a real process.
-function cli(args: string[], opts: { env?: Record<string, undefined> } = {}) {
-  return cliChecked(args, opts);
-}
-
 const NAMES = ['Oliver Thompson', 'Esmeralda Solis'] as const;
 
 describe("Sotopia's free-text script parser (message_classes.py rules)", () => {
@@ -108,7 +106,10 @@ function scriptedPort(replies: string[]): LlmPort & { requests: LlmRequest[] } {
 }
 
 describe('one call, one repair call (generate.py agenerate / format_bad_output)', () => {
-  const templates = loadTemplates('');
+  const wording = {
+    pack: loadPack({ dir: '', contract: 'grapevine', repairs: true }),
+    rendering: grapevineContract.rendering,
+  };
   const base: LlmRequest = {
     caller: '0',
     tick: 1,
@@ -122,7 +123,7 @@ describe('one call, one repair call (generate.py agenerate / format_bad_output)'
       request: base,
       parse: (t) => parsePydanticJson(t, turnReplySchema),
       repair: { template: 'repair-json', format: 'FORMAT-TEXT' },
-      templates,
+      repairPrompt: (spec, bad) => repairPrompt(wording, spec, bad),
       repairModel: 'repair-model',
     });
 
@@ -156,10 +157,17 @@ describe('one call, one repair call (generate.py agenerate / format_bad_output)'
 });
 
 describe('parsing option', () => {
-  it('logs of world 1.x and 2.0.x replay with parsing=reask; 2.1 logs keep theirs', () => {
-    expect(migrateSotopiaParams({ protocol: 'zhou2024' }, '2.0.0').parsing).toBe('reask');
+  it('logs of world 1.x and 2.0.x replay with parsing=reask; 2.1 logs keep theirs; all of them with the grapevine contract', () => {
+    expect(migrateSotopiaParams({ protocol: 'zhou2024' }, '2.0.0')).toMatchObject({
+      parsing: 'reask',
+      contract: 'grapevine',
+    });
     expect(migrateSotopiaParams({}, '1.2.0')).toMatchObject({ protocol: 'grapevine-v0', parsing: 'reask' });
-    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.1.0').parsing).toBe('sotopia');
+    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.1.0')).toMatchObject({
+      parsing: 'sotopia',
+      contract: 'grapevine',
+    });
+    expect(migrateSotopiaParams({ parsing: 'sotopia' }, '2.2.0').contract).toBeUndefined();
   });
 
   function llmRecords(path: string): Record<string, unknown>[] {
@@ -171,10 +179,10 @@ describe('parsing option', () => {
   }
 
   it('zhou2024 asks the script writer for a free-text script (no JSON mode) and reads it; reask asks for JSON', async () => {
-    const dir = tempDir('grapevine-sotopia-parsing-');
+    const dir = tempDir('sotopia-parsing');
     const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined };
     const run = (name: string, extra: string[]) =>
-      cli(
+      cliChecked(
         [
           'run',
           'sotopia',
@@ -205,14 +213,14 @@ describe('parsing option', () => {
     expect(JSON.stringify(judge.messages)).toContain('```json');
     const reask = llmRecords(join(dir, 'json.ndjson')).find((e) => e.purpose === 'write-script')!;
     expect((reask.params as Record<string, unknown>).json).toBeDefined();
-    const verify = await cli(['replay', join(dir, 'free.ndjson'), '--verify']);
+    const verify = await cliChecked(['replay', join(dir, 'free.ndjson'), '--verify']);
     expect(verify.code, verify.stderr).toBe(0);
   });
 });
 
 describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.py)', () => {
   it('a study runs such an episode again with a derived seed, up to 3 attempts, reports the last, and resumes an attempt', async () => {
-    const dir = tempDir('grapevine-sotopia-rerun-');
+    const dir = tempDir('sotopia-rerun');
     // Templates that hide the reply schema from the local server (a fence opened before it),
     // so every judgement, and its repair, comes back unreadable.
     const templates = join(dir, 'templates');
@@ -239,7 +247,7 @@ describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.p
       out,
     ];
     const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined };
-    const first = await cli(args, { env });
+    const first = await cliChecked(args, { env });
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     const row = report.episodes[0];
@@ -253,7 +261,7 @@ describe('episodes whose judgement fails are rerun whole (fix_missing_episodes.p
     expect(new Set(seeds).size).toBe(3);
     const third = readFileSync(`${base}.attempt3.ndjson`, 'utf8');
     rmSync(`${base}.attempt3.ndjson`);
-    const again = await cli(args, { env });
+    const again = await cliChecked(args, { env });
     expect(again.code, again.stderr).toBe(0);
     expect(existsSync(`${base}.attempt3.ndjson`)).toBe(true);
     const rerun = readFileSync(`${base}.attempt3.ndjson`, 'utf8');

@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeText } from '../../../src/metrics/prompt-audit.ts';
-import { backgroundFor } from '../../../worlds/sotopia/background.ts';
 import { type Episode, findEnvironments, resolveEpisode } from '../../../worlds/sotopia/episode.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { plainText } from '../../../worlds/sotopia/markup.ts';
+import { type Contract, sotopiaParams } from '../../../worlds/sotopia/params.ts';
 import { privateItemsOf } from '../../../worlds/sotopia/private-items.ts';
+import { trailingNone, zhouEndReason } from '../../../worlds/sotopia/protocols/end-rules.ts';
+import type { SotopiaProtocol } from '../../../worlds/sotopia/protocols/protocol.ts';
+import { zhou2024Protocol } from '../../../worlds/sotopia/protocols/zhou2024.ts';
 import { RELATIONSHIP_LEVELS, type RelationshipLevel } from '../../../worlds/sotopia/records.ts';
 import { ENV_SEAT } from '../../../worlds/sotopia/seats.ts';
-import { loadTemplates } from '../../../worlds/sotopia/templates.ts';
 import type { TurnRecord } from '../../../worlds/sotopia/transcript.ts';
 import type { Mode } from '../../../worlds/sotopia/views.ts';
-import {
-  zhouCharacterPrompt,
-  zhouJudgePrompt,
-  zhouPlaywrightPrompt,
-  zhouScriptPrompt,
-} from '../../../worlds/sotopia/zhou-prompts.ts';
-import { trailingNone, zhouEndReason } from '../../../worlds/sotopia/zhou-rules.ts';
 
 const data = importSotopia();
-const templates = loadTemplates('');
 const SOURCES = ['craigslist_bargains', 'mutual_friends', 'social_chemistry'] as const;
 const MODES: Mode[] = ['agents', 'mindreaders', 'script', 'playwright'];
 
@@ -29,18 +23,24 @@ function episodeAt(source: string, level: RelationshipLevel): Episode {
   return { ...resolveEpisode(data, env.env_id, 0), relationship: level };
 }
 
+/** The zhou2024 protocol of an episode in a mode, with the shipped pack. */
+function protocolOf(
+  ep: Episode,
+  mode: Mode,
+  contract: Contract,
+  extra: Record<string, unknown> = {},
+): SotopiaProtocol {
+  const params = sotopiaParams.parse({ mode, contract, ...extra });
+  return zhou2024Protocol({ episode: ep, params, model: 'm', seed: 1 });
+}
+
 /** The first prompt each reader gets in a mode: seats 0 and 1, or the writer (seat 2). */
-function promptsOf(ep: Episode, mode: Mode): Map<number, string> {
-  const omni = backgroundFor(ep, 'omniscient');
+function promptsOf(ep: Episode, mode: Mode, contract: Contract): Map<number, string> {
+  const p = protocolOf(ep, mode, contract);
   const text = (m: { content: string }[]) => m.map((x) => x.content).join('\n');
-  if (mode === 'script') return new Map([[ENV_SEAT, text(zhouScriptPrompt(templates, omni, 20))]]);
-  if (mode === 'playwright') return new Map([[ENV_SEAT, text(zhouPlaywrightPrompt(templates, omni, 0, []))]]);
-  return new Map(
-    [0, 1].map((seat) => {
-      const bg = mode === 'mindreaders' ? omni : backgroundFor(ep, seat as 0 | 1);
-      return [seat, text(zhouCharacterPrompt(templates, bg, seat, []))];
-    }),
-  );
+  if (mode === 'script') return new Map([[ENV_SEAT, text(p.script().messages)]]);
+  if (mode === 'playwright') return new Map([[ENV_SEAT, text(p.playwrightTurn(0, []).messages)]]);
+  return new Map([0, 1].map((seat) => [seat, text(p.characterTurn(seat, []).messages)]));
 }
 
 const has = (prompt: string, item: string) => normalizeText(prompt).includes(normalizeText(item));
@@ -56,14 +56,17 @@ const PARTNER_SEES: Record<RelationshipLevel, { name: boolean; publicInfo: boole
     family_member: { name: true, publicInfo: true, personality: true },
   };
 
-const CASES = MODES.flatMap((mode) =>
-  RELATIONSHIP_LEVELS.flatMap((level) => SOURCES.map((source) => ({ mode, level, source }))),
+const CONTRACTS: Contract[] = ['sotopia', 'grapevine'];
+const CASES = CONTRACTS.flatMap((contract) =>
+  MODES.flatMap((mode) =>
+    RELATIONSHIP_LEVELS.flatMap((level) => SOURCES.map((source) => ({ contract, mode, level, source }))),
+  ),
 );
 
 describe('zhou2024: which private item reaches which prompt (modes × levels × sources)', () => {
-  it.each(CASES)('$mode, $level, $source', ({ mode, level, source }) => {
+  it.each(CASES)('$contract contract, $mode, $level, $source', ({ contract, mode, level, source }) => {
     const ep = episodeAt(source, level);
-    const prompts = promptsOf(ep, mode);
+    const prompts = promptsOf(ep, mode, contract);
     const items = privateItemsOf(ep, mode, 'zhou2024');
     const envNotes = items.filter((i) => i.owner === -1);
     if (source === 'mutual_friends') expect(envNotes.length).toBeGreaterThan(0);
@@ -128,16 +131,17 @@ describe('zhou2024 episode rules', () => {
   it('the judge reads the omniscient background, no "did nothing" turn, no end reason', () => {
     const ep = episodeAt('mutual_friends', 'stranger');
     const turns = [t(0, 'speak'), t(1, 'none')].map((x, k) => ({ ...x, name: ep.names[k] }));
-    const played = zhouJudgePrompt(templates, backgroundFor(ep, 'omniscient'), turns, true, 'basic')[0]
-      .content;
+    const judged = (mode: Mode, rubric: string) =>
+      protocolOf(ep, mode, 'sotopia', { rubric }).judge(turns, 'leave')!.messages[0].content;
+    const played = judged('agents', 'basic');
     expect(played).toContain(`Turn #1\n${ep.names[0]} said: "x"\nTurn #2\n`);
     expect(played).not.toContain('did nothing');
-    expect(played).not.toMatch(/script|ended|max-turns|idle/i);
+    expect(played).not.toMatch(/\bscript\b|\bended\b|max-turns|\bidle\b/i);
     for (const n of privateItemsOf(ep, 'agents', 'zhou2024').filter((i) => i.owner === -1))
       expect(has(played, n.text)).toBe(true);
     expect(played).toContain('<naturalness>');
     expect(played).not.toContain('Bands:');
-    const plus = zhouJudgePrompt(templates, backgroundFor(ep, 'omniscient'), turns, false, 'plus')[0].content;
+    const plus = judged('script', 'plus');
     expect(plus).toContain('Bands:');
     expect(plus).not.toContain('Turn #');
   });

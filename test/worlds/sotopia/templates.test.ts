@@ -1,18 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/index.ts';
-import { startLocalLlmServer } from '../../../src/llm/index.ts';
-import {
-  DEFAULT_TEMPLATES_DIR,
-  fillTemplate,
-  loadTemplates,
-  PLACEHOLDERS,
-} from '../../../worlds/sotopia/templates.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
+import { startLocalLlmServer } from '../../../src/llm-server/index.ts';
+import { sotopiaScriptResponder } from '../../../worlds/sotopia/llm-responder.ts';
+import { fillTemplate } from '../../../worlds/sotopia/protocols/fill.ts';
+import { DEFAULT_TEMPLATES_DIR, loadPack } from '../../../worlds/sotopia/protocols/pack.ts';
+import { PROMPTS } from '../../../worlds/sotopia/protocols/pack-files.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-sotopia-templates-'));
+const dir = tempDir('sotopia-templates');
 
 const EMPTY = { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 
@@ -37,7 +35,7 @@ const log = join(dir, 'user.ndjson');
 let server: Awaited<ReturnType<typeof startLocalLlmServer>>;
 
 beforeAll(async () => {
-  server = await startLocalLlmServer({ port: 0 });
+  server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
 });
 afterAll(async () => {
   await server.close();
@@ -45,17 +43,21 @@ afterAll(async () => {
 
 describe('prompt templates as data', () => {
   it('the shipped templates use every required placeholder and no unknown one', () => {
-    const t = loadTemplates('');
-    for (const [name, p] of Object.entries(PLACEHOLDERS))
-      for (const req of p.required) expect(t.text[name as keyof typeof t.text]).toContain(`{${req}}`);
+    const t = loadPack({ dir: '', contract: 'sotopia', repairs: true });
+    for (const [name, p] of Object.entries(PROMPTS))
+      for (const req of p.required) expect(t.text[name as keyof typeof PROMPTS]).toContain(`{${req}}`);
     expect(t.hashes['character.txt']).toBe(
       sha256Hex(readFileSync(join(DEFAULT_TEMPLATES_DIR, 'character.txt'), 'utf8')),
     );
     expect(fillTemplate('a {x} {x} {y}', { x: '1' })).toBe('a 1 1 {y}');
+    expect(fillTemplate('{{x}} {x} }} {', { x: '1' }, true)).toBe('{x} 1 } {');
+    expect(fillTemplate('{{x}} {x}', { x: '1' })).toBe('{1} 1'); // world 2.1's templates: no escapes
   });
 
   it('a template without a required placeholder is exit 2 naming it', async () => {
-    expect(() => loadTemplates(brokenDir)).toThrow(/judge\.txt lacks the placeholder \{history\}/);
+    expect(() => loadPack({ dir: brokenDir, contract: 'sotopia', repairs: true })).toThrow(
+      /judge\.txt lacks the placeholder \{history\}/,
+    );
     const r = await cli('run', 'sotopia', '--set', `templates=${brokenDir}`, '--llm-base-url', server.url);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('{history}');
@@ -112,6 +114,6 @@ describe('prompt templates as data', () => {
     const replay = await cli('replay', log, '--verify', '--json');
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true });
-    server = await startLocalLlmServer({ port: 0 });
+    server = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
   }, 300_000);
 });

@@ -4,7 +4,11 @@ import { type Episode, resolveEpisode } from '../../../worlds/sotopia/episode.ts
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { MarkupError, parseMarkup, plainText, renderFor } from '../../../worlds/sotopia/markup.ts';
 import { privateItemsOf } from '../../../worlds/sotopia/private-items.ts';
-import { agentPrompt, playwrightPrompt, scriptPrompt } from '../../../worlds/sotopia/prompts.ts';
+import {
+  agentPrompt,
+  playwrightPrompt,
+  scriptPrompt,
+} from '../../../worlds/sotopia/protocols/grapevine-v0-prompts.ts';
 import {
   RELATIONSHIP_LEVELS,
   type RelationshipLevel,

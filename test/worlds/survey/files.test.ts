@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RngStreams } from '../../../src/core/index.ts';
 import { loadItems } from '../../../worlds/survey/items.ts';
 import { loadPersonas } from '../../../worlds/survey/personas.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'grapevine-survey-files-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('survey-files');
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

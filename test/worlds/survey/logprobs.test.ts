@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/index.ts';
-import { ChatOpenAIPort, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { ChatOpenAIPort } from '../../../src/llm/index.ts';
+import { startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import type { SurveyAnswer } from '../../../worlds/survey/answers.ts';
 import { logprobShares } from '../../../worlds/survey/logprob-shares.ts';
 import { expectOfflineReplay, type SyntheticSurveyRun, syntheticSurveyRun } from './synthetic-run.ts';

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import { type SurveyAnswer, surveyAnswersFromLog } from '../../../worlds/survey/answers.ts';
-import { cli } from '../../cli/run-cli.ts';
+import { surveyResponders } from '../../../worlds/survey/responders.ts';
+import { cli } from '../../support/cli.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 /** A survey run through the CLI against the local server's synthetic respondents. */
 export interface SyntheticSurveyRun {
@@ -16,7 +17,7 @@ export interface SyntheticSurveyRun {
   readonly server: LocalLlmServer;
   /** The answers read back from the log. */
   readonly answers: SurveyAnswer[];
-  /** Closes the server and removes the folder. */
+  /** Closes the server (the folder goes with the test file's other temporary folders). */
   close(): Promise<void>;
 }
 
@@ -31,24 +32,23 @@ export async function syntheticSurveyRun(
   truth: readonly string[],
   set: readonly string[],
 ): Promise<SyntheticSurveyRun> {
-  const dir = mkdtempSync(join(tmpdir(), `grapevine-survey-${name}-`));
+  const dir = tempDir(`survey-${name}`);
   const itemsFile = join(dir, 'items.yaml');
   const truthFile = join(dir, 'truth.yaml');
   const log = join(dir, 'run.ndjson');
   writeFileSync(itemsFile, items.join('\n'));
   writeFileSync(truthFile, truth.join('\n'));
-  const server = await startLocalLlmServer({ port: 0, synthetic: truthFile });
+  const server = await startLocalLlmServer({
+    port: 0,
+    responders: surveyResponders({ synthetic: truthFile }),
+  });
   const sets = [`items=${itemsFile}`, ...set].flatMap((s) => ['--set', s]);
   const r = await cli(['run', 'survey', ...sets, '--out', log, '--llm-base-url', server.url, '--json'], {
     timeoutMs: 120_000,
   });
   expect(r.code, r.stderr).toBe(0);
   const answers = await surveyAnswersFromLog(log);
-  const close = async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { dir, log, server, answers, close };
+  return { dir, log, server, answers, close: () => server.close() };
 }
 
 /** Closes the run's server, then replays its log with `--verify`: no model is reachable. */

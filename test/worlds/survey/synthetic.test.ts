@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RngStreams } from '../../../src/core/index.ts';
 import { bootstrapCi, wilson } from '../../../src/stats/index.ts';
 import type { SurveyAnswer } from '../../../worlds/survey/answers.ts';
-import { cli } from '../../cli/run-cli.ts';
+import { cli } from '../../support/cli.ts';
 import { expectOfflineReplay, type SyntheticSurveyRun, syntheticSurveyRun } from './synthetic-run.ts';
 
 // A survey run through real HTTP against `serve-llm --synthetic`: the planted flip rate and

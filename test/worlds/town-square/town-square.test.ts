@@ -1,33 +1,30 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RngStreams } from '../../../src/core/index.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../src/llm-server/index.ts';
 import { auditPrompts } from '../../../src/metrics/index.ts';
 import { readHeader } from '../../../src/replay/index.ts';
 import type { PrivateItem } from '../../../src/world/index.ts';
 import { world } from '../../../worlds/town-square/index.ts';
-import { cliChecked } from '../../cli/in-process-checked.ts';
-import { events, llmLines, type Outcome, summaryOf, tempDir, townArgs } from '../../llm-e2e/e2e-helpers.ts';
+import { events, llmLines, summaryOf, townArgs } from '../../llm-e2e/e2e-helpers.ts';
+import { cliChecked } from '../../support/cli-in-process.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
-const dir = tempDir('grapevine-town-square-');
+const dir = tempDir('town-square');
 let llm: LocalLlmServer;
 
 beforeAll(async () => {
   llm = await startLocalLlmServer({ port: 0, seed: 1 });
 });
 
-/**
- * `grapevine ...args` in this process (the CLI's `main`): these cases test what a run writes
- * and what a command refuses, and a process start costs ~0.3 CPU-s; town-square runs in real
- * processes in llm-e2e/ and package/. What it may leave open is the LLM client's keep-alive
- * connections to `llm` (idle and unreferenced), no more than the server took.
- */
-const cli = (args: string[]): Promise<Outcome> => cliChecked(args, { llm: llm });
+// The commands run in this process (cliChecked): these cases test what a run writes and what
+// a command refuses, and a process start costs ~0.3 CPU-s; town-square runs in real processes
+// in llm-e2e/ and package/. What a command may leave open is the LLM client's keep-alive
+// connections to `llm` (idle and unreferenced), no more than the server took.
 
 afterAll(async () => {
   await llm.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The world's declared private items (goals, the secret) for the run a log header describes. */
@@ -48,7 +45,7 @@ describe('prompt audit of a town-square run', () => {
   let persona0: string;
 
   beforeAll(async () => {
-    summaryOf(await cli(townArgs(log, llm.url)));
+    summaryOf(await cliChecked(townArgs(log, llm.url), { llm }));
     privates = await privateItemsOf(log);
     persona0 = (JSON.parse(readFileSync('agents/personas.json', 'utf8')) as { persona: string }[])[0].persona;
   });
@@ -125,7 +122,7 @@ describe('prompt audit of a town-square run', () => {
     const minimal = join(dir, 'minimal.ndjson');
     const args = townArgs(minimal, llm.url, '--ticks', '1');
     args[args.indexOf('full')] = 'minimal';
-    summaryOf(await cli(args));
+    summaryOf(await cliChecked(args, { llm }));
     await expect(auditPrompts(minimal, privates)).rejects.toThrow(/--log full|observed/);
   });
 });
@@ -135,7 +132,7 @@ describe('mixed run: 3 LLM agents among 10', () => {
     const log = join(dir, 'mixed.ndjson');
     const args = townArgs(log, llm.url, '--set', 'agents=10', '--set', 'llmAgents=3');
     args.splice(args.indexOf('agents=6') - 1, 2); // drop the default agents=6
-    const run = summaryOf(await cli(args));
+    const run = summaryOf(await cliChecked(args, { llm }));
     expect(run).toMatchObject({ size: 10, ticks: 4, reason: 'max-ticks' });
     expect(run.llm).toMatchObject({ failures: 0, fallbacks: 0 });
 
@@ -154,7 +151,7 @@ describe('mixed run: 3 LLM agents among 10', () => {
       expect(['fact', 'rumor', 'secret']).toContain(says.get(id)!.item);
     }
 
-    const replay = await cli(['replay', log, '--verify', '--json']);
+    const replay = await cliChecked(['replay', log, '--verify', '--json'], { llm });
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toMatchObject({ verified: true, digest: run.digest });
   });
@@ -163,7 +160,10 @@ describe('mixed run: 3 LLM agents among 10', () => {
 describe('bad input is a usage error (exit 2) that names the problem', () => {
   it('llmAgents larger than agents', async () => {
     const out = join(dir, 'bad-llm-agents.ndjson');
-    const r = await cli(['run', 'town-square', '--set', 'llmAgents=20', '--set', 'agents=8', '--out', out]);
+    const r = await cliChecked(
+      ['run', 'town-square', '--set', 'llmAgents=20', '--set', 'agents=8', '--out', out],
+      { llm },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: .*llmAgents/);
     expect(r.stderr).toContain('llmAgents (20) exceeds agents (8)');
@@ -172,7 +172,7 @@ describe('bad input is a usage error (exit 2) that names the problem', () => {
 
   it('a base URL that is not a URL', async () => {
     const out = join(dir, 'bad-url.ndjson');
-    const r = await cli(['run', 'town-square', '--llm-base-url', 'not-a-url', '--out', out]);
+    const r = await cliChecked(['run', 'town-square', '--llm-base-url', 'not-a-url', '--out', out], { llm });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^grapevine: --llm-base-url is not a URL/);
     expect(r.stderr).toContain('--llm-base-url');
@@ -180,14 +180,10 @@ describe('bad input is a usage error (exit 2) that names the problem', () => {
   });
 
   it('a base URL that is not http(s)', async () => {
-    const r = await cli([
-      'run',
-      'town-square',
-      '--llm-base-url',
-      'ftp://127.0.0.1/v1',
-      '--out',
-      join(dir, 'x'),
-    ]);
+    const r = await cliChecked(
+      ['run', 'town-square', '--llm-base-url', 'ftp://127.0.0.1/v1', '--out', join(dir, 'x')],
+      { llm },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('must be an http or https URL');
   });

@@ -3,18 +3,24 @@ import type { Command } from 'commander';
 import { UsageError } from '../../../src/index.ts';
 import { checkEmbeddingFlags, embeddingConfigOf } from '../../../src/public/analysis.ts';
 import {
+  type CliIo,
   type CommandOutput,
   describeCounters,
   PROCESS_OUTPUT,
   Progress,
   positiveIntFlag,
 } from '../../../src/public/cli.ts';
-import { type LlmFlags, openSharedLlm, resolveLlmConfig } from '../../../src/public/llm.ts';
+import {
+  type LlmFlags,
+  type LocalEndpointStarter,
+  openSharedLlm,
+  resolveLlmConfig,
+} from '../../../src/public/llm.ts';
 import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
 import { writeStudyOutputs } from '../study/outputs.ts';
 import { planStudy, resolveStudyConfig, type StudyInput } from '../study/plan.ts';
-import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy } from '../study/runner.ts';
+import { checkStudyDir, DEFAULT_STUDY_CONCURRENCY, runStudy, savedStudyConfig } from '../study/runner.ts';
 
 /** The LLM flags of `grapevine study` (those of `run` but the budget and the cache). */
 export type StudyLlmFlags = Pick<
@@ -44,12 +50,14 @@ export interface StudySotopiaOptions
  * `grapevine study sotopia`: every (scenario, pair, mode) as its own replayable episode,
  * run a few at a time through one shared LLM; resumable; then report.{json,md,html} and
  * card.{json,md}. Every input is checked before anything is written (exit 2). Exit 1 if
- * an episode failed (rerun the same command to retry it), else 0.
+ * an episode failed (rerun the same command to retry it), else 0. Without an endpoint the
+ * episodes run on the local server `localServer` starts (the CLI's shipped one).
  */
 export async function studySotopiaCommand(
   opts: StudySotopiaOptions,
   io: CommandOutput = PROCESS_OUTPUT,
   env: Record<string, string | undefined> = process.env,
+  localServer?: LocalEndpointStarter,
 ): Promise<number> {
   if (opts.fromEpisodes !== undefined) return reanalyseCommand(opts, opts.fromEpisodes, io);
   if (opts.modeFromTag !== undefined) throw new UsageError('--mode-from-tag needs --from-episodes');
@@ -57,12 +65,16 @@ export async function studySotopiaCommand(
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
   const target = resolveLlmConfig({ flags: opts, env });
-  const { config, data } = resolveStudyConfig({ ...opts, model: target.model });
+  // a study being continued keeps its own reply contract unless --contract says otherwise
+  // (and then checkStudyDir refuses to mix contracts in one directory)
+  const saved = savedStudyConfig(opts.out);
+  const contract = opts.contract ?? (typeof saved?.contract === 'string' ? saved.contract : undefined);
+  const { config, data } = resolveStudyConfig({ ...opts, contract, model: target.model });
   const concurrency = positiveIntFlag('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
   const maxEpisodes = positiveIntFlag('max-episodes', opts.maxEpisodes);
   const plan = planStudy(config, data);
   checkStudyDir(opts.out, config);
-  const llm = await openSharedLlm(target);
+  const llm = await openSharedLlm(target, { localServer });
   const progress = new Progress('study sotopia', Boolean(opts.quiet) || Boolean(opts.json), {
     unit: 'episode',
     eta: true,
@@ -155,11 +167,8 @@ function reanalyseCommand(opts: StudySotopiaOptions, path: string, io: CommandOu
   return 0;
 }
 
-/**
- * Registers `grapevine study sotopia` on the CLI. main.ts needs
- * `addStudyCommand(cli, setExit);` after the other commands.
- */
-export function addStudyCommand(cli: Command, setExit: (code: number) => void): Command {
+/** Registers `grapevine study sotopia` on the CLI (the Sotopia contribution's `register` calls it). */
+export function addStudyCommand(cli: Command, io: CliIo): Command {
   const study = cli.command('study').description('run a study: many replayable episodes, one report');
   study
     .command('sotopia')
@@ -192,10 +201,14 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
       '--repair-model <name>',
       "parsing sotopia: the repair call's model (default: the model of the call repaired; Sotopia used gpt-3.5-turbo)",
     )
+    .option(
+      '--contract <name>',
+      "zhou2024: the reply contract: sotopia (default: Sotopia's fields) or grapevine (world 2.0-2.1's); a study being continued keeps its own",
+    )
     .option('--models <a,b>', 'two models in the two seats, every (scenario, pair) run in both seatings')
     .option(
       '--templates <dir>',
-      'prompt templates replacing the shipped ones (character, playwright, script, judge .txt)',
+      "a template pack replacing the shipped one's files (the project's words); `grapevine sotopia templates` makes one of Sotopia's own words",
     )
     .option('--data <dir>', 'another copy of the Sotopia profiles (default: the shipped one)')
     .option(
@@ -225,6 +238,8 @@ export function addStudyCommand(cli: Command, setExit: (code: number) => void): 
     .option('--llm-attempts <n>', 'attempts per LLM call, first try included (default 6)')
     .option('--json', 'print a one-object JSON summary on stdout')
     .option('--quiet', 'no progress bar, no summary')
-    .action(async (o) => setExit(await studySotopiaCommand(o)));
+    .action(async (o) =>
+      io.setExit(await studySotopiaCommand(o, PROCESS_OUTPUT, process.env, io.startLocalLlm)),
+    );
   return study;
 }

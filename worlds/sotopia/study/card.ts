@@ -1,7 +1,7 @@
-import type { Json } from '../../../src/index.ts';
+import { canonicalJson, type Json, sha256Hex } from '../../../src/index.ts';
+import { DIMENSION_NAMES, DIMENSIONS } from '../dimensions.ts';
 import type { SotopiaData } from '../importer.ts';
 import { world as sotopiaWorld } from '../index.ts';
-import { DIMENSION_NAMES, DIMENSIONS } from '../judge.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import { ACTION_TYPES } from '../transcript.ts';
 import type { Mode } from '../views.ts';
@@ -66,7 +66,8 @@ export interface SimulationCard {
     name: string;
     source: string;
     options: Record<string, Json>;
-    templates: { dir: string; sha256: Record<string, string> };
+    /** The template pack: where it was read, its files' sha256 and the pack's own (sha256 of their canonical JSON). */
+    templates: { dir: string; wording: string; pack: string; sha256: Record<string, string> };
   };
   memory: string;
   profiles: {
@@ -84,6 +85,19 @@ export interface SimulationCard {
   textDiagnostics?: StudyTextDiagnostics;
   intendedUse: string[];
   caveats: string[];
+}
+
+/** What the characters are and how their replies are read, under the study's protocol and contract. */
+function agentType(config: StudyConfig): string {
+  if (config.protocol !== 'zhou2024')
+    return 'LLM (chat completions, JSON replies {action, argument}); invalid replies re-asked twice, then a recorded "none"';
+  const fields =
+    (config.contract ?? 'grapevine') === 'sotopia'
+      ? "Sotopia's AgentAction {action_type, argument}"
+      : '{action, argument} (world 2.0-2.1)';
+  return config.parsing === 'sotopia'
+    ? `LLM (chat completions, JSON replies ${fields} read as Sotopia's code reads them; an unreadable reply gets one repair call, then a recorded "none")`
+    : `LLM (chat completions, JSON replies ${fields}); invalid replies re-asked twice, then a recorded "none"`;
 }
 
 /** Builds the card from the study config (deterministic: no clock, no host data). */
@@ -109,7 +123,7 @@ export function buildCard(
       modes: config.modes.map((mode) => ({ mode, ...MODE_CARDS[mode] })),
     },
     agents: {
-      type: 'LLM (chat completions, JSON replies {action, argument}); invalid replies re-asked twice, then a recorded "none"',
+      type: agentType(config),
       model: config.model,
       temperature: defaults.temperature,
       actions: [...ACTION_TYPES],
@@ -147,6 +161,7 @@ export function buildCard(
         regenerate: zhou ? defaults.regenerate : 1,
         episodeAttempts: episodeAttempts(config),
         parsing: zhou ? (config.parsing ?? 'reask') : 'grapevine-v0 JSON re-asks',
+        contract: zhou ? (config.contract ?? 'grapevine') : null,
         repairModel:
           zhou && config.parsing === 'sotopia'
             ? config.repairModel || 'the model of the call repaired'
@@ -156,6 +171,12 @@ export function buildCard(
       },
       templates: {
         dir: config.templates || 'shipped (worlds/sotopia/templates)',
+        wording: !zhou
+          ? 'grapevine-v0: fixed prompts (no pack)'
+          : config.templates
+            ? "the given pack (e.g. Sotopia's own words, from `grapevine sotopia templates`)"
+            : "the project's own words: Sotopia's information and rules, not its wording",
+        pack: sha256Hex(canonicalJson(config.templateHashes)),
         sha256: config.templateHashes,
       },
     },
@@ -245,7 +266,8 @@ export function renderCardMarkdown(card: SimulationCard): string {
     '',
     `- protocol: ${card.protocol.name} (${card.protocol.source})`,
     ...Object.entries(card.protocol.options).map(([k, v]) => `- ${k}: ${JSON.stringify(v)}`),
-    `- templates: ${card.protocol.templates.dir}`,
+    `- reply contract: ${card.protocol.options.contract ?? 'grapevine-v0'}`,
+    `- template pack: ${card.protocol.templates.dir} (pack sha256 ${card.protocol.templates.pack}); wording: ${card.protocol.templates.wording}`,
     ...Object.entries(card.protocol.templates.sha256).map(([f, h]) => `  - ${f}: sha256 ${h}`),
     `- memory: ${card.memory}`,
     '',

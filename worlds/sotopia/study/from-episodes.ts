@@ -1,22 +1,17 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../../../src/index.ts';
+import { DIMENSION_NAMES, type Dimension } from '../dimensions.ts';
 import type { EpisodeLog } from '../episode-log.ts';
-import { type AgentScores, DIMENSION_NAMES, type Dimension, type EpisodeScores } from '../judge.ts';
+import type { AgentScores, EpisodeScores } from '../judge-reply.ts';
 import type { SotopiaEnvironment } from '../records.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import { type ActionType, type TurnRecord, wordCount } from '../transcript.ts';
 import { type LocatedEpisodeLog, readEpisodeLogs } from './episode-log-reader.ts';
 import type { PlannedEpisode, StudyConfig } from './plan.ts';
-import {
-  buildReport,
-  type EpisodeResult,
-  METHOD_NOTES,
-  renderReportMarkdown,
-  reportJson,
-  type StudyReport,
-} from './report.ts';
+import { buildReport, METHOD_NOTES, renderReportMarkdown, reportJson, type StudyReport } from './report.ts';
 import { renderReportHtml } from './report-html.ts';
+import type { EpisodeResult } from './report-rows.ts';
 import { writeFileAtomic } from './runner.ts';
 
 /** A `--mode-from-tag` rule: tags matching `pattern` (a regular expression, searched) get `mode`. */

@@ -2,9 +2,17 @@ import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, sha256Hex, UsageError } from '../../../src/index.ts';
 import { findEnvironments } from '../episode.ts';
 import { DEFAULT_DATA_DIR, importSotopia, type SotopiaData } from '../importer.ts';
-import { PARSINGS, type Parsing, PROTOCOLS, type Protocol, RUBRICS } from '../params.ts';
+import {
+  CONTRACTS,
+  type Contract,
+  PARSINGS,
+  type Parsing,
+  PROTOCOLS,
+  type Protocol,
+  RUBRICS,
+} from '../params.ts';
+import { loadPack } from '../protocols/pack.ts';
 import type { SotopiaEnvironment } from '../records.ts';
-import { loadTemplates } from '../templates.ts';
 import { MODES, type Mode } from '../views.ts';
 
 /**
@@ -38,11 +46,16 @@ export interface StudyConfig {
   parsing?: Parsing;
   /** zhou2024 with `parsing: sotopia`: the repair call's model ('' = the model of the call repaired). */
   repairModel?: string;
+  /**
+   * zhou2024: the reply contract (`sotopia` unless `--contract`). A study made before
+   * contracts existed has none in its `study.json`: its episodes follow `grapevine`.
+   */
+  contract?: Contract;
   /** `--models A,B`: two models in the two seats, each (scenario, pair) run in both seatings; null: `model` in both. */
   models: [string, string] | null;
-  /** `--templates DIR` (absolute), '' for the shipped templates. */
+  /** `--templates DIR` (absolute), '' for the shipped pack. */
   templates: string;
-  /** sha256 of each template file used (a changed template is another study). */
+  /** sha256 of each pack file the study reads (a changed template is another study). */
   templateHashes: Record<string, string>;
   /** Sotopia data directory: '' for the shipped copy, else an absolute path. */
   data: string;
@@ -87,6 +100,7 @@ export interface StudyInput {
   rubric?: string;
   parsing?: string;
   repairModel?: string;
+  contract?: string;
   models?: string;
   templates?: string;
 }
@@ -259,7 +273,9 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
   const repairModel = input.repairModel?.trim() ?? '';
   const models = parseSeatModels(input.models);
   const templates = input.templates ? resolve(input.templates) : '';
-  const templateHashes = protocol === 'zhou2024' ? loadTemplates(templates).hashes : {};
+  const contract = oneOf('contract', input.contract, CONTRACTS, 'sotopia');
+  const templateHashes =
+    protocol === 'zhou2024' ? loadPack({ dir: templates, contract, repairs: true }).hashes : {};
   return {
     config: {
       kind: 'sotopia',
@@ -273,7 +289,7 @@ export function resolveStudyConfig(input: StudyInput): { config: StudyConfig; da
       judgeSame,
       protocol,
       rubric,
-      ...(protocol === 'zhou2024' && { parsing, repairModel }),
+      ...(protocol === 'zhou2024' && { parsing, repairModel, contract }),
       models,
       templates,
       templateHashes,
@@ -318,6 +334,7 @@ export function episodeParams(config: StudyConfig, ep: PlannedEpisode): Record<s
     ...(config.protocol === 'zhou2024' && { rubric: config.rubric }),
     ...(config.parsing && { parsing: config.parsing }),
     ...(config.repairModel && { repairModel: config.repairModel }),
+    ...(config.protocol === 'zhou2024' && { contract: config.contract ?? 'grapevine' }),
     ...(config.templates ? { templates: config.templates } : {}),
     ...(ep.seatModels ? { seatModels: ep.seatModels } : {}),
     ...(config.data ? { data: config.data } : {}),

@@ -1,5 +1,6 @@
-import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
+import { fmt, type StudyReport } from './report.ts';
 import { reportPlotsHtml } from './report-plots.ts';
+import { dimensionRange, type ReportDimension } from './report-rows.ts';
 
 /** Bar colours by mode position (colour-blind safe, Okabe–Ito). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];
@@ -51,7 +52,7 @@ export function dimensionChart(report: StudyReport, d: ReportDimension): string 
     const colour = COLOURS[k % COLOURS.length];
     parts.push(
       `<text x="${c(cx)}" y="${H - bottom + 14}" text-anchor="middle" font-size="11">${esc(m.mode)}</text>`,
-      `<text x="${c(cx)}" y="${H - bottom + 27}" text-anchor="middle" font-size="9" fill="#666">n=${s.n}</text>`,
+      `<text x="${c(cx)}" y="${H - bottom + 28}" text-anchor="middle" font-size="11" fill="#555">n=${s.n}</text>`,
     );
     if (s.mean === null) return;
     const y0 = y(zero);
@@ -95,7 +96,7 @@ export function renderReportHtml(report: StudyReport): string {
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<title>Sotopia information-asymmetry study</title>',
-    '<style>body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}.charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #eee;padding:4px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2),th{text-align:left}</style>',
+    '<style>body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}.charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #eee;padding:4px}figure.plot{margin:1em 0;overflow-x:auto}figure.plot svg{display:block}figcaption{max-width:720px;font-size:13px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2),th{text-align:left}</style>',
     '</head><body>',
     '<h1>Sotopia information-asymmetry study</h1>',
     `<p>Modes ${esc(s.modes.join(', '))}; scenarios <code>${esc(s.scenarios)}</code> (${s.scenarioCount}); ${s.pairs} pair(s) each; seed ${s.seed}; model <code>${esc(s.model)}</code>, judge <code>${esc(s.judgeModel)}</code>; at most ${s.maxTurns} turns. ${s.episodes} episodes, ${s.scored} scored.</p>`,

@@ -1,5 +1,6 @@
 import { averageBy, studentTQuantile } from '../../../src/public/analysis.ts';
-import { dimensionRange, fmt, type ReportDimension, type StudyReport } from './report.ts';
+import { fmt, type StudyReport } from './report.ts';
+import { dimensionRange, type ReportDimension } from './report-rows.ts';
 import { type MeanSe, meanSe } from './stats.ts';
 
 /** Marker colours and shapes by mode (or mode pair) position (Okabe–Ito, colour-blind safe). */
@@ -8,9 +9,40 @@ const SHAPES = ['circle', 'square', 'diamond', 'triangle'] as const;
 
 /**
  * Layout of the dot-and-whisker plots: each row's axis runs from `left` to `left + width`
- * pixels; a row is `rowH` pixels high, below a `top` margin.
+ * pixels, its label right-aligned before `left`; the legend sits above the rows (wrapped
+ * to the plot's width), each row is at least `rowH` pixels high (more when it holds many
+ * dots). Font sizes in pixels, chosen to stay readable at the page's size.
  */
-export const PLOT_LAYOUT = { left: 210, width: 380, right: 130, top: 30, rowH: 34, bottom: 34 } as const;
+export const PLOT_LAYOUT = {
+  left: 250,
+  width: 420,
+  right: 24,
+  rowH: 40,
+  bottom: 12,
+  font: { row: 13, tick: 11, legend: 12 },
+} as const;
+
+/** A generous width of a text in a sans-serif font (0.62 em a character), for layout. */
+function textWidth(text: string, size: number): number {
+  return Math.ceil(text.length * size * 0.62);
+}
+
+/** Legend entries placed left to right from `left`, wrapped within `maxX`: their positions and the band's height. */
+function legendLayout(names: readonly string[], maxX: number): { x: number; line: number }[] {
+  const out: { x: number; line: number }[] = [];
+  let x = PLOT_LAYOUT.left;
+  let line = 0;
+  for (const name of names) {
+    const w = 18 + textWidth(name, PLOT_LAYOUT.font.legend) + 16;
+    if (x + w > maxX && x > PLOT_LAYOUT.left) {
+      line++;
+      x = PLOT_LAYOUT.left;
+    }
+    out.push({ x, line });
+    x += w;
+  }
+  return out;
+}
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -67,52 +99,71 @@ function drawDot(d: Dot, y: number, x: (v: number) => number, lo: number, hi: nu
   return out;
 }
 
-/** Axis of one row: its range, ticks at both ends and the middle (or 0), and a zero line. */
-function rowAxis(row: string, y: number, x: (v: number) => number, lo: number, hi: number): string[] {
-  const { left, width, rowH } = PLOT_LAYOUT;
+/** Tick labels' band at the bottom of a row. */
+const TICK_BAND = 14;
+
+/**
+ * Axis of one row, the band from `top` to `top + h`: its label, its range (at the band's
+ * centre above the tick labels), ticks at both ends and the middle (or 0), a zero line.
+ */
+function rowAxis(
+  row: string,
+  top: number,
+  h: number,
+  x: (v: number) => number,
+  lo: number,
+  hi: number,
+): string[] {
+  const { left, width, font } = PLOT_LAYOUT;
+  const y = top + (h - TICK_BAND) / 2;
   const ticks = [...new Set([lo, lo <= 0 && hi >= 0 ? 0 : (lo + hi) / 2, hi])];
   const out = [
-    `<text x="${left - 8}" y="${c(y + 4)}" text-anchor="end" font-size="12">${esc(row)}</text>`,
+    `<text x="${left - 10}" y="${c(y + 4)}" text-anchor="end" font-size="${font.row}">${esc(row)}</text>`,
     `<line x1="${left}" x2="${left + width}" y1="${c(y)}" y2="${c(y)}" stroke="#eee"/>`,
   ];
   for (const t of ticks)
     out.push(
-      `<line x1="${c(x(t))}" x2="${c(x(t))}" y1="${c(y - rowH / 2 + 4)}" y2="${c(y + rowH / 2 - 4)}" stroke="${t === 0 ? '#666' : '#ddd'}"${t === 0 ? ' class="zero"' : ''}/>`,
-      `<text x="${c(x(t))}" y="${c(y + rowH / 2 + 2)}" text-anchor="middle" font-size="8" fill="#888">${fmt(t, Number.isInteger(t) ? 0 : 1)}</text>`,
+      `<line x1="${c(x(t))}" x2="${c(x(t))}" y1="${c(top + 3)}" y2="${c(top + h - TICK_BAND)}" stroke="${t === 0 ? '#666' : '#ddd'}"${t === 0 ? ' class="zero"' : ''}/>`,
+      `<text x="${c(x(t))}" y="${c(top + h - 3)}" text-anchor="middle" font-size="${font.tick}" fill="#555">${fmt(t, Number.isInteger(t) ? 0 : 1)}</text>`,
     );
   return out;
 }
 
-/** Draws rows of dots with whiskers, each row on its own [lo, hi] axis, and a legend. */
+/** Draws rows of dots with whiskers, each row on its own [lo, hi] axis, under a legend. */
 function dotWhiskerSvg(
   label: string,
   rows: readonly { row: string; lo: number; hi: number; dots: readonly Dot[] }[],
   legend: readonly string[],
 ): string {
-  const { left, width, right, top, rowH, bottom } = PLOT_LAYOUT;
+  const { left, width, right, bottom, font } = PLOT_LAYOUT;
   const W = left + width + right;
+  const places = legendLayout(legend, W - right);
+  const top = 14 + (Math.max(0, ...places.map((p) => p.line)) + 1) * 20;
+  const most = Math.max(1, ...rows.map((r) => r.dots.length));
+  const rowH = Math.max(PLOT_LAYOUT.rowH, TICK_BAND + 12 + 8 * most);
   const H = top + rows.length * rowH + bottom;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">`,
   ];
-  rows.forEach((r, i) => {
-    const y = top + (i + 0.5) * rowH;
-    const x = (v: number) => left + ((v - r.lo) / (r.hi - r.lo)) * width;
-    parts.push(...rowAxis(r.row, y, x, r.lo, r.hi));
-    const k = r.dots.length;
-    r.dots.forEach((d, j) => {
-      parts.push(...drawDot(d, y + (j - (k - 1) / 2) * 7, x, r.lo, r.hi));
-    });
-  });
   legend.forEach((name, k) => {
-    const y = top + 10 + k * 18;
-    const x = left + width + 20;
+    const { x, line } = places[k];
+    const y = 14 + line * 20;
     const shape = SHAPES[k % SHAPES.length];
     const end = shape === 'circle' ? 'circle' : shape === 'square' ? 'rect' : 'polygon';
     parts.push(
-      `${marker(shape, x, y, COLOURS[k % COLOURS.length])}></${end}>`,
-      `<text x="${x + 10}" y="${y + 4}" font-size="11">${esc(name)}</text>`,
+      `${marker(shape, x + 6, y, COLOURS[k % COLOURS.length])}></${end}>`,
+      `<text class="legend" x="${x + 16}" y="${y + 4}" font-size="${font.legend}">${esc(name)}</text>`,
     );
+  });
+  rows.forEach((r, i) => {
+    const band = top + i * rowH;
+    const y = band + (rowH - TICK_BAND) / 2;
+    const x = (v: number) => left + ((v - r.lo) / (r.hi - r.lo)) * width;
+    parts.push(...rowAxis(r.row, band, rowH, x, r.lo, r.hi));
+    const k = r.dots.length;
+    r.dots.forEach((d, j) => {
+      parts.push(...drawDot(d, y + (j - (k - 1) / 2) * 8, x, r.lo, r.hi));
+    });
   });
   parts.push('</svg>');
   return parts.join('');

@@ -1,6 +1,6 @@
 import { averageBy, holm, mcnemar, pairedTTest, wilson } from '../../../src/public/analysis.ts';
 import type { StudyConfig } from './plan.ts';
-import type { EpisodeRow, ReportDimension } from './report.ts';
+import type { EpisodeRow, ReportDimension } from './report-rows.ts';
 
 /** A number for JSON: NaN and infinities become null. */
 function num(x: number): number | null {

@@ -13,6 +13,7 @@ import type { SharedLlm } from '../../../src/public/llm.ts';
 import { InputBuffer } from '../../../src/public/llm.ts';
 import { LogWriter, readLog, readRecordedRun } from '../../../src/public/replay.ts';
 import { world } from '../index.ts';
+import { migrateSotopiaParams } from '../params.ts';
 import type { SotopiaSummary } from '../summary.ts';
 import {
   attemptLog,
@@ -46,10 +47,32 @@ function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): 
   return keys.filter((k) => canonicalJson(a[k] ?? null) !== canonicalJson(b[k] ?? null));
 }
 
-/** A zhou2024 config without `parsing` (made by world 2.0, before it existed) reads replies the `reask` way. */
-function withParsing(config: Record<string, unknown>): Record<string, unknown> {
-  if (config.protocol !== 'zhou2024' || config.parsing !== undefined) return config;
-  return { ...config, parsing: 'reask', repairModel: '' };
+/**
+ * A saved config as this version reads it: a zhou2024 config without `parsing` (world 2.0)
+ * reads replies the `reask` way; one without `contract` (world 2.0, 2.1) follows the
+ * `grapevine` reply contract.
+ */
+export function normalizedConfig(config: Record<string, unknown>): Record<string, unknown> {
+  if (config.protocol !== 'zhou2024') return config;
+  let out = config;
+  if (out.parsing === undefined) out = { ...out, parsing: 'reask', repairModel: '' };
+  if (out.contract === undefined) out = { ...out, contract: 'grapevine' };
+  return out;
+}
+
+/** The saved config of a study directory, or undefined when it has none (or it cannot be read). */
+export function savedStudyConfig(dir: string): Record<string, unknown> | undefined {
+  const file = join(dir, STUDY_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      format?: string;
+      config?: Record<string, unknown>;
+    };
+    return saved.format === STUDY_FORMAT && saved.config ? normalizedConfig(saved.config) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -91,10 +114,16 @@ export function checkStudyDir(dir: string, config: StudyConfig): 'new' | 'resume
         hint: 'use a new --out directory; the old episodes still replay with: grapevine replay LOG --verify',
       },
     );
-  const diff = differingKeys(
-    withParsing(saved.config),
-    withParsing(config as unknown as Record<string, unknown>),
-  );
+  const before = normalizedConfig(saved.config);
+  const now = normalizedConfig(config as unknown as Record<string, unknown>);
+  if (before.contract !== now.contract)
+    throw new UsageError(
+      `${dir} holds a study under the ${before.contract} reply contract; one directory never mixes contracts (this run asks for ${now.contract})`,
+      {
+        hint: 'continue it without --contract (it keeps its own), or use a new --out for the other contract',
+      },
+    );
+  const diff = differingKeys(before, now);
   if (diff.length > 0)
     throw new UsageError(`${dir} holds a study with another config (${diff.join(', ')} differ)`, {
       hint: `rerun with the study's own options to continue it (see ${file}), or use a new --out`,
@@ -120,7 +149,10 @@ function expectHeader(
   path: string,
   seed: number,
 ) {
-  const params = (header.params ?? {}) as Record<string, unknown>;
+  const version = (header.world as { version?: string } | undefined)?.version ?? world.version;
+  const raw = (header.params ?? {}) as Record<string, unknown>;
+  // a log of an earlier world version is read with the parameters it means now (its contract...)
+  const params = version === world.version ? raw : migrateSotopiaParams(raw, version);
   const wanted = episodeParams(config, ep);
   const bad =
     (header.world as { id?: string } | undefined)?.id !== world.id ||

@@ -11,7 +11,7 @@ import {
   transcriptFromLog,
 } from '../../../src/public/analysis.ts';
 import type { Mode } from '../views.ts';
-import type { EpisodeResult } from './report.ts';
+import type { EpisodeResult } from './report-rows.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

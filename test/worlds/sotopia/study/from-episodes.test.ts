@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,8 @@ import {
   reanalyseEpisodes,
 } from '../../../../worlds/sotopia/study/from-episodes.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
-import { cli as runCli } from '../../../cli/run-cli.ts';
+import { cli } from '../../../support/cli.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
 
 const exec = promisify(execFile);
 const grapevine = resolve('bin/grapevine.mjs');
@@ -100,7 +100,7 @@ function test(d: string) {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gv-from-episodes-'));
+  dir = tempDir('from-episodes');
   file = join(dir, 'episodes.jsonl');
   writeFileSync(file, `${EPISODES.map((e) => JSON.stringify(e)).join('\n')}\n`);
   report = reanalyseEpisodes(readEpisodeLogs(file), {
@@ -208,7 +208,7 @@ describe('reanalysis of Sotopia EpisodeLog records', () => {
 });
 
 function run(args: string[]) {
-  return runCli(args, { bin: grapevine });
+  return cli(args, { bin: grapevine });
 }
 
 describe('grapevine study sotopia --from-episodes', () => {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
 import { episodeSeed, type StudyConfig } from '../../../../worlds/sotopia/study/plan.ts';
+import { buildReport } from '../../../../worlds/sotopia/study/report.ts';
+import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { PLOT_LAYOUT } from '../../../../worlds/sotopia/study/report-plots.ts';
 import {
-  buildReport,
   dimensionRange,
   type EpisodeResult,
   REPORT_DIMENSIONS,
   type ReportDimension,
-} from '../../../../worlds/sotopia/study/report.ts';
-import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
-import { PLOT_LAYOUT } from '../../../../worlds/sotopia/study/report-plots.ts';
+} from '../../../../worlds/sotopia/study/report-rows.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
 
 /** t(0.975, 2): both modes have n = 3 episodes; the paired tests n = 3 scenarios. */

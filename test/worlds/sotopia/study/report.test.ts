@@ -1,10 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holm, pairedTTest as statsPairedTTest, wilson } from '../../../../src/stats/index.ts';
+import { DIMENSION_NAMES } from '../../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
-import { DIMENSION_NAMES } from '../../../../worlds/sotopia/judge.ts';
 import type { SotopiaEnvironment } from '../../../../worlds/sotopia/records.ts';
 import { buildCard, renderCardMarkdown } from '../../../../worlds/sotopia/study/card.ts';
 import {
@@ -22,18 +21,14 @@ import {
   resolveStudyConfig,
   type StudyConfig,
 } from '../../../../worlds/sotopia/study/plan.ts';
-import {
-  buildReport,
-  type EpisodeResult,
-  REPORT_DIMENSIONS,
-  renderReportMarkdown,
-  reportJson,
-} from '../../../../worlds/sotopia/study/report.ts';
+import { buildReport, renderReportMarkdown, reportJson } from '../../../../worlds/sotopia/study/report.ts';
 import { renderReportHtml } from '../../../../worlds/sotopia/study/report-html.ts';
+import { type EpisodeResult, REPORT_DIMENSIONS } from '../../../../worlds/sotopia/study/report-rows.ts';
 import { checkStudyDir, STUDY_FILE, STUDY_FORMAT } from '../../../../worlds/sotopia/study/runner.ts';
 import { meanSe, pairedTTest } from '../../../../worlds/sotopia/study/stats.ts';
 import type { SotopiaSummary } from '../../../../worlds/sotopia/summary.ts';
 import type { TurnRecord } from '../../../../worlds/sotopia/transcript.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
 
 const data = importSotopia();
 const env = (codename: string) => data.environments.find((e) => e.codename === codename)!;
@@ -322,7 +317,7 @@ describe('detectors', () => {
 
 describe('study directories', () => {
   it('refuses a study directory made before protocols existed, with a clear message', () => {
-    const d = mkdtempSync(join(tmpdir(), 'grapevine-old-study-'));
+    const d = tempDir('old-study');
     const {
       protocol: _p,
       judgeSame: _j,
@@ -339,7 +334,7 @@ describe('study directories', () => {
   });
 
   it('a zhou2024 study made before `parsing` existed resumes with parsing=reask and is refused with sotopia', () => {
-    const d = mkdtempSync(join(tmpdir(), 'grapevine-parsing-study-'));
+    const d = tempDir('parsing-study');
     writeFileSync(join(d, STUDY_FILE), JSON.stringify({ format: STUDY_FORMAT, config }));
     expect(checkStudyDir(d, { ...config, parsing: 'reask', repairModel: '' })).toBe('resume');
     expect(() => checkStudyDir(d, { ...config, parsing: 'sotopia', repairModel: '' })).toThrow(/parsing/);

@@ -1,41 +1,32 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // a study runs many episodes; on a loaded shared machine one call can take several seconds
 vi.setConfig({ testTimeout: 600_000 });
 
 import { auditCommand, type LogAudit } from '../../../../src/cli/commands/audit.ts';
-import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm/index.ts';
+import { type LocalLlmServer, startLocalLlmServer } from '../../../../src/llm-server/index.ts';
 import { importSotopia } from '../../../../worlds/sotopia/importer.ts';
+import { sotopiaScriptResponder } from '../../../../worlds/sotopia/llm-responder.ts';
 import { STUDY_OUTPUTS } from '../../../../worlds/sotopia/study/outputs.ts';
 import type { StudyReport } from '../../../../worlds/sotopia/study/report.ts';
-import { cliChecked } from '../../../cli/in-process-checked.ts';
-import { startServeLlm } from '../../../cli/serve-llm-child.ts';
+import { cli } from '../../../support/cli.ts';
+import { cliChecked } from '../../../support/cli-in-process.ts';
+import { startServeLlm } from '../../../support/serve-llm-child.ts';
+import { tempDir } from '../../../support/temp-dir.ts';
 
-/** The grapevine CLI, for the study that is killed (a process of its own). */
-const studyBin = resolve('bin/grapevine.mjs');
-const root = mkdtempSync(join(tmpdir(), 'grapevine-study-'));
+const root = tempDir('study');
 const FIRST = importSotopia().environments[0];
 const SCENARIOS = [FIRST.env_id, 'mutual_friend_00001', 'craigslist_bargains_00000'];
 const MODES = ['agents', 'script', 'mindreaders'];
 const EPISODES = SCENARIOS.length * MODES.length;
-const ENV = { ...process.env, FORCE_COLOR: '0', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 
 interface Outcome {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-/**
- * The CLI in this process (what a command decides and writes; one command at a time, no
- * resource left open), with the OpenAI variables set but empty (they must count as unset).
- */
-function cli(args: string[]): Promise<Outcome> {
-  return cliChecked(args, { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
 }
 
 function studyArgs(out: string, url: string, ...extra: string[]): string[] {
@@ -64,7 +55,7 @@ function studyArgs(out: string, url: string, ...extra: string[]): string[] {
   ];
 }
 
-const study = (out: string, url: string, ...extra: string[]) => cli(studyArgs(out, url, ...extra));
+const study = (out: string, url: string, ...extra: string[]) => cliChecked(studyArgs(out, url, ...extra));
 
 function read(path: string): string {
   return readFileSync(path, 'utf8');
@@ -103,7 +94,7 @@ beforeAll(async () => {
   const server = await startServeLlm();
   // a slower server for the interrupted study, so that it can be killed half-way; only that
   // study's process talks to it
-  const slow = await startLocalLlmServer({ port: 0, latencyMs: 25 });
+  const slow = await startLocalLlmServer({ port: 0, latencyMs: 25, responders: [sotopiaScriptResponder] });
   try {
     // before the in-process commands, which would hold the event loop that times the kill
     await interrupt(slow);
@@ -112,7 +103,7 @@ beforeAll(async () => {
     // the first agents episode, run on its own with the same world parameters and episode seed
     const report = JSON.parse(read(join(full, 'report.json'))) as StudyReport;
     const first = report.episodes.find((e) => e.mode === 'agents')!;
-    standalone = await cli([
+    standalone = await cliChecked([
       'run',
       'sotopia',
       '--set',
@@ -153,16 +144,17 @@ beforeAll(async () => {
  * episodes are done: a process of its own, as SIGKILL is what this case is about.
  */
 async function interrupt(slow: LocalLlmServer): Promise<void> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [studyBin, ...studyArgs(killed, slow.url, '--concurrency', '1', '--quiet')],
-    { env: ENV, stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  for (let k = 0; k < 2000 && child.exitCode === null; k++) {
+  let child: ChildProcess | undefined;
+  const exited = cli(studyArgs(killed, slow.url, '--concurrency', '1', '--quiet'), {
+    longLived: true,
+    onSpawn: (c) => {
+      child = c;
+    },
+  });
+  for (let k = 0; k < 2000 && child?.exitCode === null; k++) {
     const done = logsOf(killed).filter((f) => isComplete(join(killed, 'episodes', f))).length;
     if (done >= 2) {
-      child.kill('SIGKILL');
+      child?.kill('SIGKILL');
       killedCompleteAtKill = done;
       break;
     }
@@ -227,7 +219,7 @@ describe('grapevine study sotopia', () => {
     const logs = logsOf(full);
     const outcomes: Outcome[] = [];
     for (const f of logs)
-      outcomes.push(await cli(['replay', join(full, 'episodes', f), '--verify', '--json']));
+      outcomes.push(await cliChecked(['replay', join(full, 'episodes', f), '--verify', '--json']));
     outcomes.forEach((o, k) => {
       expect(o.stderr, logs[k]).toBe('');
       expect(o.code, logs[k]).toBe(0);
@@ -315,7 +307,7 @@ describe('bad input', () => {
 
   it.each(cases)('%s: exit 2 with a clear message, nothing written', async (_name, extra, message) => {
     const out = join(root, `bad-${extra.join('_').replace(/[^\w]/g, '_')}`);
-    const r = await cli([
+    const r = await cliChecked([
       'study',
       'sotopia',
       '--out',
@@ -335,18 +327,18 @@ describe('bad input', () => {
 
   it('a study directory with another config: exit 2, nothing changed', async () => {
     const before = read(join(full, 'report.json'));
-    const r = await cli(studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
+    const r = await cliChecked(studyArgs(full, 'http://127.0.0.1:9/v1', '--seed', '6'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a study with another config \(seed differ\)/);
     expect(read(join(full, 'report.json'))).toBe(before);
   });
 
   it('an endpoint that does not answer: exit 1, the logs kept as .failed, no report; a rerun retries them', async () => {
-    const gone = await startLocalLlmServer({ port: 0 });
+    const gone = await startLocalLlmServer({ port: 0, responders: [sotopiaScriptResponder] });
     await gone.close();
     const out = join(root, 'unreachable');
     const args = [...studyArgs(out, gone.url, '--llm-attempts', '1', '--modes', 'agents,script')];
-    const r = await cli(args);
+    const r = await cliChecked(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /episode episodes\/\S+-agents\.ndjson failed: \d+ LLM call\(s\) failed after all retries \(LLM call failed \(connection\)/,
@@ -355,13 +347,13 @@ describe('bad input', () => {
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     expect(logsOf(out)).toEqual([]);
     expect(readdirSync(join(out, 'episodes')).some((f) => f.endsWith('.ndjson.failed'))).toBe(true);
-    const again = await cli([...args, '--json']);
+    const again = await cliChecked([...args, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 0, ran: 0, complete: false });
   });
 
   it('no --out: exit 2', async () => {
-    const r = await cli(['study', 'sotopia', '--modes', 'agents']);
+    const r = await cliChecked(['study', 'sotopia', '--modes', 'agents']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/needs --out DIR/);
   });
