@@ -6,6 +6,8 @@ export interface BatchRun {
   id: string;
   path: string;
   group?: string;
+  /** The seed to list (default: the header's), e.g. a fork child's future seed, which pairs share. */
+  seed?: number;
 }
 
 /** What one run's log gives the table: its seed and parameters, and its metrics per tick. */
@@ -25,11 +27,11 @@ function cell(v: unknown): string | number | null {
 }
 
 async function readSeries(run: BatchRun): Promise<RunSeries> {
-  const out: RunSeries = { run, seed: null, params: {}, ticks: [], metrics: new Map() };
+  const out: RunSeries = { run, seed: run.seed ?? null, params: {}, ticks: [], metrics: new Map() };
   for await (const line of readLog(run.path)) {
     if (line.type === 'header') {
       const h = line.event as Record<string, unknown>;
-      out.seed = typeof h.seed === 'number' ? h.seed : null;
+      if (run.seed === undefined) out.seed = typeof h.seed === 'number' ? h.seed : null;
       for (const [k, v] of Object.entries((h.params ?? {}) as Record<string, unknown>))
         out.params[k] = cell(v);
     } else if (line.type === 'tick') {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../../core/index.ts';
+import { type ForkBatch, type ForkChild, readForkBatch } from '../../metrics/index.ts';
 import {
   agentsTable,
   analyzeLog,
@@ -55,10 +56,11 @@ function stem(file: string): string {
 }
 
 /**
- * The runs of a folder: a sweep's (`sweep.json` and `runs/`), a fork batch's (`treated-*`
- * and `control-*` children, grouped), or the logs the folder holds.
+ * The runs of a folder: a sweep's (`sweep.json` and `runs/`); a fork batch's children, in
+ * their arms as their logs record them (control: only a reseed; treated: the treatment) with
+ * their future seeds, the seeds pairs share; else every log the folder holds.
  */
-export function batchRuns(dir: string): BatchRun[] {
+export async function batchRuns(dir: string): Promise<BatchRun[]> {
   const logsIn = (d: string) =>
     readdirSync(d)
       .filter((f) => LOG.test(f))
@@ -67,16 +69,24 @@ export function batchRuns(dir: string): BatchRun[] {
   if (existsSync(join(dir, 'sweep.json')) && existsSync(join(dir, 'runs')))
     return logsIn(join(dir, 'runs')).map((path) => ({ id: stem(path), path }));
   const logs = logsIn(dir);
-  const group = (f: string) => /^(treated|control)-/.exec(basename(f))?.[1];
-  const batch = logs.some((f) => group(f) !== undefined);
-  const runs = logs
-    .filter((f) => !batch || group(f) !== undefined)
-    .map((path) => ({ id: stem(path), path, ...(batch ? { group: group(path) } : {}) }));
-  if (runs.length === 0)
+  if (logs.length === 0)
     throw new UsageError(`${dir} holds no logs`, {
       hint: 'export a log, a sweep folder (grapevine sweep --out) or a fork batch (grapevine fork --replicates)',
     });
-  return runs;
+  const batch = await forkBatchOf(dir);
+  if (!batch) return logs.map((path) => ({ id: stem(path), path }));
+  const child = (group: string) => (c: ForkChild) => ({ id: stem(c.path), path: c.path, group, seed: c.seed });
+  return [...batch.control.map(child('control')), ...batch.treated.map(child('treated'))];
+}
+
+/** The folder read as a fork batch; undefined when it holds no fork children (then a plain folder of logs). */
+async function forkBatchOf(dir: string): Promise<ForkBatch | undefined> {
+  try {
+    return await readForkBatch(dir);
+  } catch (e) {
+    if (e instanceof UsageError && /holds no logs of fork children/.test(e.message)) return undefined;
+    throw e;
+  }
 }
 
 /** Exports a folder of runs: one tidy table of every run's metrics per tick (`runs.<format>`). */
@@ -85,7 +95,7 @@ async function exportRuns(dir: string, opts: ExportCommandOptions, format: Expor
     throw new UsageError(`a folder of runs exports their metrics, not ${opts.what}`, {
       hint: 'drop --what, or export one log of the folder',
     });
-  const table = await runsTable(batchRuns(dir));
+  const table = await runsTable(await batchRuns(dir));
   return emit(table, format, opts.out ?? join(dir, `runs.${format}`), 'runs', opts);
 }
 
