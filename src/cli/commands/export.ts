@@ -75,7 +75,12 @@ export async function batchRuns(dir: string): Promise<BatchRun[]> {
     });
   const batch = await forkBatchOf(dir);
   if (!batch) return logs.map((path) => ({ id: stem(path), path }));
-  const child = (group: string) => (c: ForkChild) => ({ id: stem(c.path), path: c.path, group, seed: c.seed });
+  const child = (group: string) => (c: ForkChild) => ({
+    id: stem(c.path),
+    path: c.path,
+    group,
+    seed: c.seed,
+  });
   return [...batch.control.map(child('control')), ...batch.treated.map(child('treated'))];
 }
 
