@@ -21,7 +21,7 @@
  * only upper bounds on a loaded machine.
  *
  * Two measurements, each fair on its own: (1) in this process through the library
- * (`runWorld`, `readForkParent`, `continueRun`, as `grapevine run` and `grapevine fork` call
+ * (`runWorld`, `readRecordedRun`, `continueRun`, as `grapevine run` and `grapevine fork` call
  * them), the fork and the rerun alternating `--repeat` times, both measured the same way
  * (no forced GC before either: a `gc()` before each timed section used to throw away the
  * optimised code, which a 50-tick fork pays for and a 500-tick rerun amortises); and (2)
@@ -46,11 +46,9 @@ import {
   dropParentIndex,
   endOfTick,
   LogWriter,
-  readForkParent,
   readLog,
   readRecordedRun,
   readSnapshotAt,
-  scanLog,
 } from '../src/replay/index.ts';
 import { parseAssignments, type RunResult, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
@@ -161,7 +159,7 @@ async function fork(
 ): Promise<{ result: RunResult; readMs: number }> {
   rmSync(out, { force: true });
   const t0 = performance.now();
-  const recorded = await readForkParent(parent, [at]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
   const readMs = performance.now() - t0;
   const result = await continueRun({
     def,
@@ -347,7 +345,6 @@ async function main(): Promise<void> {
     readAndVerifyParentMs: median(forks.map((f) => f.readMs)),
     readSnapshotMs: (await timed(() => readSnapshotAt(parent, atSnap?.seq ?? 0))).ms,
     copyPrefixMs: (await timed(() => copyPrefix(parent, `${child}.prefix`, until))).ms,
-    scanCopiedPrefixMs: (await timed(() => scanLog(`${child}.prefix`))).ms,
   };
   rmSync(`${child}.prefix`, { force: true });
 
@@ -374,8 +371,7 @@ async function main(): Promise<void> {
   const cliMs = pairs.length ? median(pairs.map((q) => q.fork.ms)) : null;
 
   const ratio = rerunMs / forkMs;
-  const scansMs =
-    parts.readAndVerifyParentMs + parts.readSnapshotMs + parts.copyPrefixMs + parts.scanCopiedPrefixMs;
+  const scansMs = parts.readAndVerifyParentMs + parts.readSnapshotMs + parts.copyPrefixMs;
   const table = [
     `| measure (rumour world, n=${int(a.n)}, ${a.ticks} ticks, snapshot every ${a.every}) | value |`,
     '|---|--:|',
@@ -389,7 +385,7 @@ async function main(): Promise<void> {
     `| fork at ${a.at} with --standalone (prefix copied), median of ${a.repeat}; / rerun | ${sec(standaloneMs)} s; ${(standaloneMs / rerunMs).toFixed(3)} |`,
     `| child file: delta / standalone | ${mb(childBytes)} / ${mb(standaloneBytes)} MiB |`,
     `| rerun / fork | ${ratio.toFixed(2)}x |`,
-    `| delta fork: reading the parent from its restore point (readForkParent, cache present), median | ${sec(parts.readAndVerifyParentMs)} s |`,
+    `| delta fork: reading the parent from its restore point (readRecordedRun, cache present), median | ${sec(parts.readAndVerifyParentMs)} s |`,
     `| delta fork: the rest (restore, recorded tail, live ticks) | ${sec(Math.max(0, forkMs - parts.readAndVerifyParentMs))} s |`,
     ...(cliCpu === null
       ? []
@@ -403,11 +399,10 @@ async function main(): Promise<void> {
     `| parent log size | ${mb(parentBytes)} MiB |`,
   ].join('\n');
   const breakdown = [
-    `fork at ${a.at}, parts timed apart (a --standalone fork does all four; a delta fork only the first):`,
-    `- read the parent from its restore point (readForkParent, index present): ${sec(parts.readAndVerifyParentMs)} s`,
+    `fork at ${a.at}, parts timed apart (a --standalone fork does all three; a delta fork only the first):`,
+    `- read the parent from its restore point (readRecordedRun, index present): ${sec(parts.readAndVerifyParentMs)} s`,
     `- read the snapshot line at tick ${atSnap?.tick} (readSnapshotAt): ${sec(parts.readSnapshotMs)} s`,
     `- copy the prefix to the child (copyPrefix): ${sec(parts.copyPrefixMs)} s`,
-    `- verify the copied prefix again before appending (LogWriter.resume -> scanLog): ${sec(parts.scanCopiedPrefixMs)} s`,
     `forks at other ticks: ${series.map((s) => `at ${s.at} ${sec(s.ms)} s`).join(', ') || 'none'}`,
     `snapshot at ${atSnap?.tick}, bytes by part: ${Object.entries(atSnap?.parts ?? {})
       .map(([k, v]) => `${k} ${int(v)}`)

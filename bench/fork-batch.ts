@@ -12,8 +12,8 @@
  * `--every E` puts the parent's snapshots every E ticks (default: at --at only), so a fork
  * tick between snapshots makes each child rerun the recorded ticks after the snapshot
  * unless the batch restores once. `--in-process` (no CLI) measures, in this process, one
- * fork alone (readForkParent + continueRun, as `grapevine fork` does) against the batch as
- * `fork --replicates R` runs it in its thread (readForkParent once, restoreOnce, 2R
+ * fork alone (readRecordedRun + continueRun, as `grapevine fork` does) against the batch as
+ * `fork --replicates R` runs it in its thread (readRecordedRun once, restoreOnce, 2R
  * children), in CPU seconds, and checks that the batch's first child equals the fork alone.
  *
  * Uses the long-lasting rumour setting of bench/fork-100k.ts (independent cascade on an
@@ -27,7 +27,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { continueRun, LogWriter, readForkParent, restoreOnce } from '../src/replay/index.ts';
+import { continueRun, LogWriter, readRecordedRun, restoreOnce } from '../src/replay/index.ts';
 import { type Intervention, runWorld } from '../src/world/index.ts';
 import { world } from '../worlds/rumor/index.ts';
 
@@ -110,7 +110,7 @@ async function inProcess(parent: string, rerunCpu: number): Promise<void> {
   const layout = values.standalone ? 'standalone' : 'delta';
   const c0 = process.cpuUsage();
   const alone = join(dir, 'alone.ndjson');
-  const one = await readForkParent(parent, [at]);
+  const one = await readRecordedRun(parent, { restoreTicks: [at] });
   const a = await continueRun({
     def,
     recorded: one,
@@ -123,7 +123,7 @@ async function inProcess(parent: string, rerunCpu: number): Promise<void> {
   });
   const single = cpuS(process.cpuUsage(c0));
   const c1 = process.cpuUsage();
-  const recorded = await readForkParent(parent, [at]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
   const factory = await restoreOnce(def, recorded, parent, at);
   const setup = cpuS(process.cpuUsage(c1));
   const each: number[] = [];

@@ -11,7 +11,7 @@
  * times in the one process, a row each (the first cold, the later ones on the JIT's code of
  * the forks before: what the cold rows pay for warm-up). Module loading (tsx here, the
  * bundle through the CLI) is before the first phase and not counted. Phases: read the parent
- * (readForkParent; the rerun reads only its header), build the world (network, executor),
+ * (readRecordedRun; the rerun reads only its header), build the world (network, executor),
  * restore the snapshot, the first tick, the ticks up to the last but one (the rerun's cut
  * after tick `at + 1`, so that its ticks `at + 2..` compare with the fork's), the last tick
  * with its periodic snapshot, the final snapshot and close. Checks the digest against the parent's.
@@ -23,8 +23,8 @@ import { parseArgs } from 'node:util';
 import {
   continueRun,
   LogWriter,
-  readForkParent,
   readHeader,
+  readRecordedRun,
   recordedRunOptions,
 } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
@@ -73,8 +73,8 @@ for (let round = 1; round <= Number(values.repeat); round++) {
   if (mode === 'fork') {
     const out = join(OUT, 'fork-phases-child.ndjson');
     rmSync(out, { force: true });
-    const recorded = await readForkParent(values.parent, [at]);
-    mark('read parent (readForkParent)');
+    const recorded = await readRecordedRun(values.parent, { restoreTicks: [at] });
+    mark('read parent (readRecordedRun)');
     const parentDigest = recorded.digest;
     digest = (
       await continueRun({

@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { continueRun, readForkParent } from '../../src/replay/index.ts';
+import { continueRun, readRecordedRun } from '../../src/replay/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { InspectorProfile } from '../tools/inspector-profile.ts';
 
@@ -41,7 +41,7 @@ for (let r = 0; r < Number(values.repeat); r++) {
   const c0 = process.cpuUsage();
   let first = 0;
   let last = 0;
-  const recorded = await readForkParent(parent, [at]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
   const c1 = process.cpuUsage(c0);
   const result = await continueRun({
     def: world,

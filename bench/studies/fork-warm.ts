@@ -38,7 +38,7 @@ const cpuMs = (): number => {
 
 async function fork(): Promise<string> {
   rmSync(`${out}-child.ndjson`, { force: true });
-  const recorded = await replay.readForkParent(parent, [450]);
+  const recorded = await replay.readRecordedRun(parent, { restoreTicks: [450] });
   const r = await replay.continueRun({
     def: world,
     recorded,

@@ -1,26 +1,30 @@
-export * from './continuation-llm.ts';
-export * from './continue-run.ts';
-export * from './copy-prefix.ts';
-export * from './delta-log.ts';
-export * from './flatten-log.ts';
-export * from './guarded-log.ts';
-export * from './gzip-members.ts';
-export * from './line-encoder.ts';
-export * from './line-source.ts';
-export * from './line-verifier.ts';
-export * from './log-format.ts';
-export * from './log-reader.ts';
-export * from './log-resume.ts';
-export * from './log-writer.ts';
-export * from './parent-index.ts';
-export * from './raw-chain.ts';
-export * from './read-fork-parent.ts';
-export * from './recorded-run.ts';
-export * from './restore-once.ts';
-export * from './snapshot-assembler.ts';
-export * from './snapshot-line.ts';
-export * from './snapshot-patch.ts';
-export * from './snapshot-split.ts';
-export * from './stale-partials.ts';
-export * from './verify-run.ts';
-export * from './verifying-log.ts';
+// The replay floor: what the floors above it (and bench/) use. Its rooms: format/ (the line
+// codec, the hash chain, the split, patch and delta formats), read/ (the one reader, `readLog`,
+// and what a rerun needs of a log), write/ (the writer and its sinks), continue/ (rerun,
+// fork, resume).
+
+export { openContinuationLlm } from './continue/continuation-llm.ts';
+export type { ContinueOptions } from './continue/continue-run.ts';
+export {
+  continueRun,
+  endOfTick,
+  lastTick,
+  recordedRunOptions,
+  recordsToReplay,
+  restorePoint,
+} from './continue/continue-run.ts';
+export { copyPrefix, readSnapshotAt } from './continue/copy-prefix.ts';
+export { flattenLog } from './continue/flatten-log.ts';
+export type { RerunOptions } from './continue/rerun-log.ts';
+export { rerunLog } from './continue/rerun-log.ts';
+export type { ChildFactory, ForkChild } from './continue/restore-once.ts';
+export { restoreOnce } from './continue/restore-once.ts';
+export type { LogHeader } from './format/log-format.ts';
+export { LOG_FORMAT } from './format/log-format.ts';
+export { dropParentIndex, parentIndexPath } from './format/log-index.ts';
+export { readHeader, readLog, scanLog } from './read/read-log.ts';
+export type { RecordedRun } from './read/recorded-run.ts';
+export { readRecordedRun } from './read/recorded-run.ts';
+export { GuardedLog } from './write/guarded-log.ts';
+export { holdLogLock } from './write/log-lock.ts';
+export { LogWriter } from './write/log-writer.ts';

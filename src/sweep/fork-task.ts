@@ -1,6 +1,6 @@
 import { type Json, RunError } from '../core/index.ts';
 import type { LlmFlags } from '../llm/index.ts';
-import { continueRun, openContinuationLlm, type RecordedRun, readForkParent } from '../replay/index.ts';
+import { continueRun, openContinuationLlm, type RecordedRun, readRecordedRun } from '../replay/index.ts';
 import type { Intervention, RunResult, WorldDefinition } from '../world/index.ts';
 import type { RunOutcome, WorldLocator } from './run-task.ts';
 
@@ -40,7 +40,7 @@ function parentOnce(task: ForkTask): Promise<RecordedRun> {
   let read = parents.get(key);
   if (!read) {
     // the caller verified the parent and left its `.verified` index: this reads the tail only
-    read = readForkParent(task.parent, task.ticks);
+    read = readRecordedRun(task.parent, { restoreTicks: task.ticks });
     read.catch(() => parents.delete(key));
     parents.set(key, read);
   }

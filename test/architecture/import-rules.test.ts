@@ -46,6 +46,23 @@ function moduleOf(path: string): string | undefined {
   return /^src\/([^/]+)\//.exec(path)?.[1];
 }
 
+/**
+ * The rooms of src/replay and the rooms each may import (besides its own): the log's format
+ * (line codec, chain, split, patch, delta and index formats) below everything; the reader and
+ * the writer each on the format alone, never on each other; the continuations (rerun, fork,
+ * resume) on all three.
+ */
+const REPLAY_ROOMS: Record<string, readonly string[]> = {
+  format: [],
+  read: ['format'],
+  write: ['format'],
+  continue: ['format', 'read', 'write'],
+};
+
+function replayRoomOf(path: string): string | undefined {
+  return /^src\/replay\/([^/]+)\//.exec(path)?.[1];
+}
+
 describe('import rules', () => {
   it('reads a graph (the rules below are not vacuous)', () => {
     expect(edges.length).toBeGreaterThan(300);
@@ -119,6 +136,26 @@ describe('import rules', () => {
       return a !== undefined && b !== undefined && a !== b && !(FLOORS[b] < FLOORS[a]);
     };
     expect(violations(upward)).toEqual([]);
+  });
+
+  it('the rooms of src/replay import only the rooms below them', () => {
+    const rooms = edges.filter((e) => replayRoomOf(e.from) !== undefined && replayRoomOf(e.to) !== undefined);
+    expect(rooms.length).toBeGreaterThan(40);
+    expect(Object.keys(REPLAY_ROOMS).every((r) => rooms.some((e) => replayRoomOf(e.from) === r))).toBe(true);
+    const crossing = (e: ImportEdge) => {
+      const [a, b] = [replayRoomOf(e.from) as string, replayRoomOf(e.to) as string];
+      return a !== b && !REPLAY_ROOMS[a]?.includes(b);
+    };
+    expect(violations((e) => rooms.includes(e) && crossing(e))).toEqual([]);
+  });
+
+  it('other modules, bin/ and bench/ reach src/replay only through its index.ts', () => {
+    const benchEdges = importGraph(resolve('.'), ['bench']);
+    expect(benchEdges.some((e) => e.to === 'src/replay/index.ts')).toBe(true);
+    const inside = (path: string) => path.startsWith('src/replay/');
+    const through = [...edges, ...benchEdges].filter((e) => !inside(e.from) && inside(e.to));
+    expect(through.length).toBeGreaterThan(10);
+    expect(through.filter((e) => e.to !== 'src/replay/index.ts').map(show)).toEqual([]);
   });
 
   it('the local LLM server imports nothing of the engine but core', () => {

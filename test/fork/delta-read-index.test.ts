@@ -7,14 +7,8 @@
 import { closeSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  continueRun,
-  dropParentIndex,
-  LogWriter,
-  loadParentIndex,
-  readForkParent,
-  scanLog,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { continueRun, dropParentIndex, LogWriter, readRecordedRun, scanLog } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -38,7 +32,7 @@ beforeAll(async () => {
   digest = (await run(parent, 3)).digest;
   // a whole-second mtime, which utimes can put back exactly (the fork's read indexes it again)
   utimesSync(parent, new Date(2020, 0, 1), new Date(2020, 0, 1));
-  const recorded = await readForkParent(parent, [12]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [12] });
   const r = await continueRun({ def, recorded, path: parent, atTick: 12, out: child, layout: 'delta' });
   expect(r.digest).toBe(digest);
 });
@@ -70,7 +64,7 @@ describe('a delta child reads its indexed parent up to the fork point', () => {
     const p2 = join(other, 'parent.ndjson');
     const d2 = (await run(p2, 4)).digest;
     expect(d2).not.toBe(digest);
-    const recorded = await readForkParent(p2, [12]);
+    const recorded = await readRecordedRun(p2, { restoreTicks: [12] });
     const c2 = join(other, 'child.ndjson');
     await continueRun({ def, recorded, path: p2, atTick: 12, out: c2, layout: 'delta' });
     await run(p2, 5); // replaced, with its index

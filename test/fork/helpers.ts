@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { loadWorldFromHeader } from '../../src/cli/load-world.ts';
 import { replayServices } from '../../src/cli/replay-services.ts';
-import { LineEncoder, readRecordedRun, rerunLog } from '../../src/replay/index.ts';
+import { LineCodec } from '../../src/replay/format/line-codec.ts';
+import { readRecordedRun, rerunLog } from '../../src/replay/index.ts';
 import { cliJson } from '../support/cli.ts';
 import { cliCheckedJson } from '../support/cli-in-process.ts';
 import { lines as fileLines, reChain } from '../support/logs.ts';
@@ -22,7 +23,7 @@ export function lines(path: string): string[] {
   const past = lines(join(dirname(path), head.delta.parent.path)).slice(0, head.delta.seq + 1);
   const { h: _h, ...header } = JSON.parse(past[0]) as Record<string, unknown>;
   const wall = { ...(header.wall as object), ...head.wall };
-  past[0] = new LineEncoder().encode({ ...header, wall }, null).text;
+  past[0] = new LineCodec().encode({ ...header, wall }, null).text;
   return [...past, ...own.slice(1).map((l) => unpatched(l, past))];
 }
 

@@ -1,4 +1,4 @@
-// A fork reads its parent from the restore point (readForkParent, issue 17): the children
+// A fork reads its parent from the restore point (readRecordedRun, issue 17): the children
 // are the same bytes as from a full read; the verification index beside the parent
 // (`<log>.verified`) is trusted only while the file is unchanged, and an edit is caught
 // whether the index is stale or not (a same-size edit with the mtime put back, after the
@@ -8,15 +8,8 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, utimesSync, wr
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import {
-  continueRun,
-  LogWriter,
-  loadParentIndex,
-  parentIndexPath,
-  readForkParent,
-  readRecordedRun,
-  scanLog,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { continueRun, LogWriter, parentIndexPath, readRecordedRun, scanLog } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { cli } from '../support/cli.ts';
@@ -56,10 +49,10 @@ function editInPlace(path: string, offset: number, byte: string): void {
   utimesSync(path, st.atime, st.mtime);
 }
 
-describe('readForkParent', () => {
+describe('readRecordedRun', () => {
   it('gives the same children as a full read, at tick 0, at a snapshot, between snapshots and at the last tick', async () => {
     for (const at of [0, 10, 17, ticks]) {
-      const fast = await readForkParent(parent, [at]);
+      const fast = await readRecordedRun(parent, { restoreTicks: [at] });
       const full = await readRecordedRun(parent, { restoreTicks: [at] });
       expect(fast.digest).toBe(digest);
       const a = await forkFrom(fast, at, join(dir, `fast-${at}.ndjson`));
@@ -73,7 +66,7 @@ describe('readForkParent', () => {
     expect(index?.snapshots.map((s) => s.tick)).toEqual([...periodic, ticks]);
     expect(index?.snapshots.map((s) => s.final)).toEqual([...periodic.map(() => false), true]);
     // from the cache, a fork at 27 knows nothing of the lines before the snapshot at 20
-    const fast = await readForkParent(parent, [27]);
+    const fast = await readRecordedRun(parent, { restoreTicks: [27] });
     expect(fast.chain.hashes.slice(1, 20).every((h) => h === '')).toBe(true);
     expect(fast.snapshots[0].tick).toBe(20);
   });
@@ -81,24 +74,26 @@ describe('readForkParent', () => {
   it('an edit after the restore point, same size and mtime (the index still matches), is caught at fork time up to the next snapshot; after it, only by forks that read that far', async () => {
     const copy = join(dir, 'edited-tail.ndjson');
     writeCopy(copy);
-    await readForkParent(copy, [12]);
+    await readRecordedRun(copy, { restoreTicks: [12] });
     expect(existsSync(parentIndexPath(copy))).toBe(true);
     // tick 15 lies between the restore point (the snapshot at 10) and the snapshot at 20
     const text = readFileSync(copy, 'utf8');
     const at = text.indexOf('"t":15,"type":"tick"') + 5;
     editInPlace(copy, Buffer.byteLength(text.slice(0, at)), '6');
-    await expect(readForkParent(copy, [12])).rejects.toThrow(LogFormatError);
-    await expect(readForkParent(copy, [12])).rejects.toThrow(/edited-tail\.ndjson.*hash chain/);
+    await expect(readRecordedRun(copy, { restoreTicks: [12] })).rejects.toThrow(LogFormatError);
+    await expect(readRecordedRun(copy, { restoreTicks: [12] })).rejects.toThrow(
+      /edited-tail\.ndjson.*hash chain/,
+    );
 
     // the last tick line lies after the snapshot at 20: a fork at 12 stops before it (the
     // index vouches for it, as for the lines before the restore point); a fork at the last
     // tick reads it and refuses the log
     const late = join(dir, 'edited-late.ndjson');
     writeCopy(late);
-    await readForkParent(late, [12]);
+    await readRecordedRun(late, { restoreTicks: [12] });
     const end = text.lastIndexOf('"type":"tick"') - 2;
     editInPlace(late, Buffer.byteLength(text.slice(0, end)), text[end] === '1' ? '2' : '1');
-    const recorded = await readForkParent(late, [12]);
+    const recorded = await readRecordedRun(late, { restoreTicks: [12] });
     expect(recorded.digest).toBe(digest);
     expect(recorded.chain.ticks.at(-1)).toBe(19);
     const a = await continueRun({
@@ -110,17 +105,17 @@ describe('readForkParent', () => {
       layout: 'delta',
     });
     expect(a.digest).toBe(digest);
-    await expect(readForkParent(late, [ticks])).rejects.toThrow(/edited-late\.ndjson/);
+    await expect(readRecordedRun(late, { restoreTicks: [ticks] })).rejects.toThrow(/edited-late\.ndjson/);
   });
 
   it('an edit before the restore point with the mtime put back passes the fork but not a read of the child', async () => {
     const copy = join(dir, 'edited-head.ndjson');
     writeCopy(copy);
-    await readForkParent(copy, [32]);
+    await readRecordedRun(copy, { restoreTicks: [32] });
     const text = readFileSync(copy, 'utf8');
     const line3 = text.split('\n').slice(0, 3).join('\n').length - 30;
     editInPlace(copy, Buffer.byteLength(text.slice(0, line3)), text[line3] === '0' ? '1' : '0');
-    const recorded = await readForkParent(copy, [32]);
+    const recorded = await readRecordedRun(copy, { restoreTicks: [32] });
     const child = join(dir, 'edited-head-child.ndjson');
     await continueRun({ def, recorded, path: copy, atTick: 32, out: child, layout: 'delta' });
     await expect(scanLog(child)).rejects.toThrow(/parent log .*edited-head\.ndjson/);
@@ -129,7 +124,7 @@ describe('readForkParent', () => {
   it('an edited parent whose index is stale: grapevine fork exits 2 naming the parent', async () => {
     const copy = join(dir, 'stale.ndjson');
     writeCopy(copy);
-    await readForkParent(copy, [15]);
+    await readRecordedRun(copy, { restoreTicks: [15] });
     const text = readFileSync(copy, 'utf8');
     const at = text.indexOf('"type":"tick"') - 2;
     const fd = openSync(copy, 'r+');

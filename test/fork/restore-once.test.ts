@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RngStreams } from '../../src/core/index.ts';
 import { NetworkShare, networkFromParams, type WorldNetworkParams } from '../../src/network/index.ts';
-import { continueRun, LogWriter, readForkParent, restoreOnce } from '../../src/replay/index.ts';
+import { continueRun, LogWriter, readRecordedRun, restoreOnce } from '../../src/replay/index.ts';
 import type { Intervention } from '../../src/world/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 /** Writes each child alone (continueRun) and from one shared restore; returns the shared kind. */
 async function compare(atTick: number, children: Intervention[][], layout: 'delta' | 'standalone') {
-  const recorded = await readForkParent(parent, [atTick]);
+  const recorded = await readRecordedRun(parent, { restoreTicks: [atTick] });
   const factory = await restoreOnce(def, recorded, parent, atTick);
   const digests: string[] = [];
   for (const [k, interventions] of children.entries()) {

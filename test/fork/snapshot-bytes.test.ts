@@ -8,17 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Base64Text, base64Into, canonicalJson, typedToBase64Chunks } from '../../src/core/index.ts';
-import {
-  cloneSnapshotState,
-  continueRun,
-  decodeBase64,
-  flattenLog,
-  LogWriter,
-  parseSnapshotLine,
-  readForkParent,
-  readRecordedRun,
-  restoreOnce,
-} from '../../src/replay/index.ts';
+import { continueRun, flattenLog, LogWriter, readRecordedRun, restoreOnce } from '../../src/replay/index.ts';
+import { cloneSnapshotState, decodeBase64, parseSnapshotLine } from '../../src/replay/read/snapshot-line.ts';
 import { type Intervention, runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -72,7 +63,7 @@ describe('parseSnapshotLine', () => {
     const snapshot = readFileSync(parent, 'utf8')
       .split('\n')
       .find((l) => l.includes('"type":"snapshot"'))!;
-    const fast = parseSnapshotLine(Buffer.from(snapshot))!;
+    const fast = parseSnapshotLine(Buffer.from(snapshot))!.event;
     expect(asJson(fast)).toEqual(JSON.parse(snapshot));
     const ex = (fast.state as { executor: { columns: unknown[]; regions: unknown[] } }).executor;
     expect(ex.columns.every((c) => c instanceof Base64Text)).toBe(true);
@@ -98,7 +89,16 @@ describe('parseSnapshotLine', () => {
       type: 'snapshot',
     };
     const text = JSON.stringify(line);
-    const fast = parseSnapshotLine(Buffer.from(text))!;
+    const bytes = Buffer.from(text);
+    const parsed = parseSnapshotLine(bytes)!;
+    const fast = parsed.event;
+    // the ranges of its long strings, found on the way: each a JSON string's text of 4096 bytes or more
+    for (let k = 0; k < parsed.longStrings.length; k += 2) {
+      const [from, to] = [parsed.longStrings[k], parsed.longStrings[k + 1]];
+      expect(to - from).toBeGreaterThanOrEqual(4096);
+      expect([bytes[from - 1], bytes[to]]).toEqual([0x22, 0x22]);
+    }
+    expect(parsed.longStrings.length).toBe(2 * 8);
     expect(asJson(fast)).toEqual(JSON.parse(text));
     const s = fast.state as Record<string, Record<string, unknown>>;
     expect((s.executor.columns as unknown[])[0]).toBeInstanceOf(Base64Text);
@@ -142,7 +142,7 @@ describe('forks restored from the snapshot bytes', () => {
   it('without intervention keep the parent digest; a delta child and its flattening have the same digest', async () => {
     for (const at of [4, 6]) {
       const child = join(dir, `child-${at}.ndjson`);
-      const recorded = await readForkParent(parent, [at]);
+      const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
       // the snapshot restored was read from its bytes: its columns are decoded already
       const kept = recorded.snapshotStates.get(recorded.snapshots.find((s) => s.tick === 4)!.seq);
       expect((kept as { executor: { columns: unknown[] } }).executor.columns[0]).toBeInstanceOf(Base64Text);
@@ -164,7 +164,7 @@ describe('forks restored from the snapshot bytes', () => {
 
   it('with an intervention: children from one shared restore equal children forked alone, and their flattening', async () => {
     const at = 8;
-    const recorded = await readForkParent(parent, [at]);
+    const recorded = await readRecordedRun(parent, { restoreTicks: [at] });
     const factory = await restoreOnce(def, recorded, parent, at);
     expect(factory.shared).toBe('snapshot');
     for (const seed of [1, 2]) {

@@ -7,18 +7,21 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deltaHeaderLine } from '../../src/replay/format/delta-ref.ts';
+import { LineCodec } from '../../src/replay/format/line-codec.ts';
+import { LOG_FORMAT_PATCHED } from '../../src/replay/format/log-format.ts';
+import { isPatchLine as isPatchBytes } from '../../src/replay/format/snapshot-patch.ts';
+
+const isPatchLine = (raw: string): boolean => isPatchBytes(Buffer.from(raw));
+
 import {
   continueRun,
-  deltaHeaderLine,
   flattenLog,
-  isPatchLine,
-  LineEncoder,
-  LOG_FORMAT_PATCHED,
   type LogHeader,
   LogWriter,
-  readForkParent,
   readHeader,
   readLog,
+  readRecordedRun,
   scanLog,
 } from '../../src/replay/index.ts';
 import type { Intervention } from '../../src/world/index.ts';
@@ -51,7 +54,7 @@ async function fork(
   opts: { from?: string; layout?: 'delta' | 'standalone'; interventions?: Intervention[] } = {},
 ) {
   const path = opts.from ?? parent;
-  const recorded = await readForkParent(path, [at]);
+  const recorded = await readRecordedRun(path, { restoreTicks: [at] });
   return continueRun({
     def,
     recorded,
@@ -187,7 +190,7 @@ describe('the writer falls back to a full line', () => {
         writeFileSync(path, `${deltaHeaderLine(path, parent, at, undefined, LOG_FORMAT_PATCHED)}\n`);
         const w = LogWriter.appendTo(
           path,
-          { header, seq: end, lastTick: 20, chain },
+          { header, seq: end, chain },
           patched ? { patchBase: [{ seq: base, bytes: Buffer.from(parentLines[base]) }] } : {},
         );
         w.append('snapshot', 21, { state: nearly });
@@ -268,7 +271,7 @@ describe('resume, forks of forks, old logs, edits', () => {
       const old = join(dir, 'old-form.ndjson');
       const full = lines(child);
       const from = (delta as { seq: number }).seq + 1;
-      const headerLine = new LineEncoder().encode(rest, null).text;
+      const headerLine = new LineCodec().encode(rest, null).text;
       writeFileSync(old, `${[headerLine, ...full.slice(from)].join('\n')}\n`);
       expect(own(old).filter(isPatchLine)).toEqual([]);
       expect((await scanLog(old)).digest).toBe(parentDigest);

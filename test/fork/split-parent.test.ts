@@ -6,15 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  continueRun,
-  LogWriter,
-  loadParentIndex,
-  type RecordedRun,
-  readForkParent,
-  readRecordedRun,
-  SNAPSHOT_PART,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { SNAPSHOT_PART } from '../../src/replay/format/snapshot-split.ts';
+import { continueRun, LogWriter, type RecordedRun, readRecordedRun } from '../../src/replay/index.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -60,10 +54,10 @@ async function forkFrom(recorded: RecordedRun, at: number, out: string) {
   return { digest: r.digest, bytes: readFileSync(out, 'utf8') };
 }
 
-describe('readForkParent of a log with split snapshots', () => {
+describe('readRecordedRun of a log with split snapshots', () => {
   it('reads from the restore point and gives the children of a full read', async () => {
     for (const at of [10, 17, 20, ticks]) {
-      const fast = await readForkParent(parent, [at]);
+      const fast = await readRecordedRun(parent, { restoreTicks: [at] });
       const full = await readRecordedRun(parent, { restoreTicks: [at] });
       const a = await forkFrom(fast, at, join(dir, `fast-${at}.ndjson`));
       const b = await forkFrom(full, at, join(dir, `full-${at}.ndjson`));

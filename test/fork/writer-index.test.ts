@@ -5,13 +5,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  buildParentIndex,
-  LogWriter,
-  loadParentIndex,
-  parentIndexPath,
-  readForkParent,
-} from '../../src/replay/index.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { LogWriter, parentIndexPath, readRecordedRun } from '../../src/replay/index.ts';
+import { buildIndex } from '../../src/replay/read/indexed-read.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -47,10 +43,10 @@ describe('the writer emits the verification index of a finished plain log', () =
     expect(existsSync(parentIndexPath(without))).toBe(false);
     const written = loadParentIndex(withIndex);
     expect(written).toBeDefined();
-    expect(written).toEqual(await buildParentIndex(withIndex));
+    expect(written).toEqual(await buildIndex(withIndex));
     expect(written?.snapshots.length).toBeGreaterThanOrEqual(3);
     expect(written?.snapshots.at(-1)?.final).toBe(true);
-    const recorded = await readForkParent(withIndex, [15]);
+    const recorded = await readRecordedRun(withIndex, { restoreTicks: [15] });
     expect(recorded.digest).toBe(a.digest);
     expect(recorded.chain.hashes[1]).toBe(''); // read from the snapshot at 10 on, not scanned
   });
@@ -62,7 +58,7 @@ describe('the writer emits the verification index of a finished plain log', () =
     const text = readFileSync(path, 'utf8');
     expect(text).toContain('"type":"snapshot-part"');
     const written = loadParentIndex(path);
-    expect(written).toEqual(await buildParentIndex(path));
+    expect(written).toEqual(await buildIndex(path));
   });
 
   it('byte offsets after non-ASCII text in the same write', async () => {
@@ -78,9 +74,9 @@ describe('the writer emits the verification index of a finished plain log', () =
     w.close();
     const written = loadParentIndex(path);
     expect(written?.snapshots.map((s) => s.offset)).toEqual(
-      (await buildParentIndex(path)).snapshots.map((s) => s.offset),
+      (await buildIndex(path)).snapshots.map((s) => s.offset),
     );
-    expect(written).toEqual(await buildParentIndex(path));
+    expect(written).toEqual(await buildIndex(path));
   });
 
   it('no index for a run that did not finish, nor for a gzip log', async () => {

@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import {
-  buildParentIndex,
-  type LogLine,
-  LogWriter,
-  loadParentIndex,
-  readHeader,
-  readLog,
-  scanLog,
-} from '../../src/replay/index.ts';
+import type { LogLine } from '../../src/replay/format/log-format.ts';
+import { loadParentIndex } from '../../src/replay/format/log-index.ts';
+import { LogWriter, readHeader, readLog, scanLog } from '../../src/replay/index.ts';
+import { buildIndex } from '../../src/replay/read/indexed-read.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('log-io');
@@ -189,22 +184,19 @@ describe('round trip', () => {
     ]);
     const written = loadParentIndex(plain);
     expect(written?.snapshots.map((x) => x.seq)).toEqual([3, 5, 6]);
-    expect(written).toEqual(await buildParentIndex(plain));
+    expect(written).toEqual(await buildIndex(plain));
   });
 
-  it('reports the writer state through its getters', () => {
+  it('reports the writer state through its getters', async () => {
     const path = tmp('ndjson.gz');
     const writer = LogWriter.create(path, HEADER);
-    expect(writer.path).toBe(path);
     expect(writer.seq).toBe(0);
-    expect(writer.bytesWritten).toBe(readFileSync(path).length);
+    expect(writer.format).toBe('grapevine-log/3');
     appendEvents(writer, 1, 12);
     expect(writer.seq).toBe(12);
-    expect(writer.lastTick).toBe(2);
     const digest = writer.digest;
     expect(writer.close()).toBe(digest);
-    expect(writer.bytesWritten).toBe(readFileSync(path).length);
-    expect(writer.header).toMatchObject({ ...HEADER, type: 'header', seq: 0 });
+    expect((await scanLog(path)).digest).toBe(digest);
   });
 
   it('reads only the header with readHeader', async () => {
@@ -402,31 +394,17 @@ describe('truncation', () => {
     }
     expect(step.value).toMatchObject({ lines: complete, truncated: true });
     expect((await readHeader(path)).seed).toBe(42);
-    const resumed = await LogWriter.resume(path);
-    expect(resumed.seq).toBe(complete - 1);
-    resumed.append('end', resumed.lastTick);
-    const digest = resumed.close();
-    expect(await scanLog(path)).toMatchObject({
-      lastSeq: complete,
-      digest,
-      truncated: false,
-      complete: true,
-    });
   });
 
-  it('treats zero bytes after the last gzip member as a cut-short end, and resumes from it', async () => {
+  it('treats zero bytes after the last gzip member as a cut-short end, other bytes as damage', async () => {
     const whole = tmp('ndjson.gz');
-    const digest = writeSample(whole, 20);
+    writeSample(whole, 20);
     const path = tmp('ndjson.gz');
     const writer = LogWriter.create(path, HEADER);
     appendEvents(writer, 1, 12, 20);
     writer.close();
     writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.alloc(4096)]));
     expect(await scanLog(path)).toMatchObject({ lastSeq: 12, truncated: true });
-    const resumed = await LogWriter.resume(path);
-    appendEvents(resumed, 13, 20);
-    expect(resumed.close()).toBe(digest);
-    expect(gunzipSync(readFileSync(path)).equals(gunzipSync(readFileSync(whole)))).toBe(true);
     writeFileSync(path, Buffer.concat([readFileSync(whole), Buffer.alloc(10), readFileSync(whole)]));
     expect((await failure(scanLog(path))).message).toContain('unreadable data at byte');
   });
@@ -440,93 +418,12 @@ describe('truncation', () => {
   });
 });
 
-describe('resume', () => {
-  const TOTAL = 47;
-
-  async function resumeAndFinish(path: string): Promise<string> {
-    const writer = await LogWriter.resume(path);
-    const summary = await scanLog(path);
-    expect(writer.seq).toBe(summary.lastSeq);
-    expect(writer.digest).toBe(summary.digest);
-    expect(writer.header).toEqual(summary.header);
-    appendEvents(writer, writer.seq + 1, TOTAL);
-    return writer.close();
-  }
-
-  it('continues a plain log cut mid-line into the same bytes as one written in one go', async () => {
-    const whole = tmp();
-    const digest = writeSample(whole, TOTAL);
-    const bytes = readFileSync(whole);
-    for (const cut of [
-      lineStart(bytes, 9) + 7,
-      lineStart(bytes, 30),
-      bytes.length - 1,
-      lineStart(bytes, 2) + 1,
-    ]) {
-      const path = tmp();
-      writeFileSync(path, bytes.subarray(0, cut));
-      expect(await resumeAndFinish(path)).toBe(digest);
-      expect(readFileSync(path).equals(bytes)).toBe(true);
-      expect((await scanLog(path)).digest).toBe(digest);
-    }
-  });
-
-  it('continues a .gz log cut mid-member into the same content and digest', async () => {
-    const whole = tmp('ndjson.gz');
-    const digest = writeSample(whole, TOTAL);
-    const bytes = readFileSync(whole);
-    const text = gunzipSync(bytes);
-    const headerOnly = LogWriter.create(tmp('ndjson.gz'), HEADER);
-    headerOnly.close();
-    const afterHeader = headerOnly.bytesWritten + 5;
-    for (const cut of [
-      bytes.length - 3,
-      bytes.length - 8,
-      bytes.length - 30,
-      bytes.length >> 1,
-      afterHeader,
-    ]) {
-      const path = tmp('ndjson.gz');
-      writeFileSync(path, bytes.subarray(0, cut));
-      const before = await scanLog(path);
-      expect(before.truncated).toBe(true);
-      expect(await resumeAndFinish(path)).toBe(digest);
-      expect(gunzipSync(readFileSync(path)).equals(text)).toBe(true);
-      const after = await scanLog(path);
-      expect(after).toMatchObject({ digest, lastSeq: TOTAL, truncated: false, complete: true });
-    }
-  });
-
-  it('appends to a log that is not truncated', async () => {
-    for (const ext of ['ndjson', 'ndjson.gz']) {
-      const whole = tmp(ext);
-      const digest = writeSample(whole, TOTAL);
-      const path = tmp(ext);
-      const writer = LogWriter.create(path, HEADER);
-      appendEvents(writer, 1, 20, TOTAL);
-      writer.close();
-      expect(await resumeAndFinish(path)).toBe(digest);
-    }
-  });
-
-  it('refuses to resume a tampered log and leaves it untouched', async () => {
-    const path = tmp();
-    writeSample(path, 20);
-    const tampered = readFileSync(path, 'utf8').replace('"agent":3', '"agent":2').slice(0, -5);
-    writeFileSync(path, tampered);
-    const err = await failure(LogWriter.resume(path));
-    expect(err.message).toContain('does not match the hash chain');
-    expect(readFileSync(path, 'utf8')).toBe(tampered);
-  });
-});
-
 describe('files that are not logs', () => {
   it('names a missing file, with a hint', async () => {
     const err = await failure(scanLog(join(dir, 'nope.ndjson')));
     expect(err.message).toBe(`no such log file: ${join(dir, 'nope.ndjson')}`);
     expect(err.hint).not.toBe('');
     expect(err.code).toBe('E_LOG');
-    await failure(LogWriter.resume(join(dir, 'nope.ndjson')));
   });
 
   it('rejects an empty file, plain or gzip', async () => {

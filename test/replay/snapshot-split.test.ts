@@ -2,15 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/core/index.ts';
-import {
-  estimateJsonSize,
-  LogWriter,
-  readLog,
-  readRecordedRun,
-  SNAPSHOT_PART,
-  splitSnapshot,
-  VerifyingLog,
-} from '../../src/replay/index.ts';
+import { VerifyingLog } from '../../src/replay/continue/verifying-log.ts';
+import { estimateJsonSize, SNAPSHOT_PART, splitSnapshot } from '../../src/replay/format/snapshot-split.ts';
+import { LogWriter, readLog, readRecordedRun } from '../../src/replay/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('split');
@@ -113,10 +107,10 @@ describe('split snapshots (issue 15 item 5)', () => {
     writeFileSync(cut, `${text.slice(0, snapAt - 2).join('\n')}\n`);
     expect((await readAll(cut)).at(-1)?.type).toBe(SNAPSHOT_PART);
     // a complete part group with a line of another type where its snapshot should be
-    const { LineEncoder } = await import('../../src/replay/index.ts');
+    const { LineCodec } = await import('../../src/replay/format/line-codec.ts');
     const prev = (await readAll(cut)).at(-1)?.chain as string;
     const seq = snapAt - 2;
-    const intruder = new LineEncoder().encodeEvent('tick', 1, seq, { state: 'z' }, prev).text;
+    const intruder = new LineCodec().encodeEvent('tick', 1, seq, { state: 'z' }, prev).text;
     const bad = join(dir, 'intruder.ndjson');
     writeFileSync(bad, `${text.slice(0, snapAt - 2).join('\n')}\n${intruder}\n`);
     await expect(readAll(bad)).rejects.toThrow(LogFormatError);

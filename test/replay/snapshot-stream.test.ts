@@ -13,7 +13,8 @@ import {
   typedToBase64Chunks,
   typedToBase64Texts,
 } from '../../src/core/index.ts';
-import { LogWriter, readLog, splitSnapshotLines } from '../../src/replay/index.ts';
+import { splitSnapshotLines } from '../../src/replay/format/snapshot-split.ts';
+import { LogWriter, readLog } from '../../src/replay/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('stream');
@@ -85,7 +86,7 @@ describe('a bus snapshot is split from views of its columns', () => {
     }
   });
 
-  it('encodes a part only when its line is taken', () => {
+  it('never encodes a part cut at whole base64 groups, and another part only when its line is taken', () => {
     let encoded = 0;
     const slice = Base64Text.prototype.slice;
     const counting = function (this: Base64Text, from: number, to?: number) {
@@ -95,15 +96,17 @@ describe('a bus snapshot is split from views of its columns', () => {
     Base64Text.prototype.slice = counting;
     try {
       const state = busInFlight(200).exportStateView();
-      const gen = splitSnapshotLines({ state }, 256, 1);
-      expect(encoded).toBe(0);
-      const first = gen.next();
-      expect(first.value?.type).toBe('snapshot-part');
-      const afterFirst = encoded;
-      expect(afterFirst).toBeLessThanOrEqual(1);
-      let parts = 1;
-      for (const l of gen) if (l.type === 'snapshot-part') parts++;
+      // 256 characters are 64 whole groups: each part is a view of the column, left to the writer
+      let parts = 0;
+      for (const l of splitSnapshotLines({ state }, 256, 1)) if (l.type === 'snapshot-part') parts++;
       expect(parts).toBeGreaterThan(50);
+      expect(encoded).toBe(0);
+      // 301 characters cut groups: each part's slice is encoded when its line is taken
+      const gen = splitSnapshotLines({ state }, 301, 1);
+      expect(gen.next().value?.type).toBe('snapshot-part');
+      expect(encoded).toBeLessThanOrEqual(1);
+      parts = 1;
+      for (const l of gen) if (l.type === 'snapshot-part') parts++;
       expect(encoded).toBeGreaterThan(parts / 2);
     } finally {
       Base64Text.prototype.slice = slice;

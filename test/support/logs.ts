@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { LineEncoder } from '../../src/replay/index.ts';
+import { LineCodec } from '../../src/replay/format/line-codec.ts';
 
 /** The raw lines of a log file (no trailing empty line). */
 export function lines(path: string): string[] {
@@ -8,7 +8,7 @@ export function lines(path: string): string[] {
 
 /** Rewrites a log's lines and recomputes its hash chain, as a careful forger would. */
 export function reChain(raw: string[]): string {
-  const enc = new LineEncoder();
+  const enc = new LineCodec();
   let prev: string | null = null;
   const out: string[] = [];
   for (const line of raw) {

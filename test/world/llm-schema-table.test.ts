@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, LogFormatError, sha256Hex } from '../../src/core/index.ts';
-import { LlmSchemaRefs } from '../../src/replay/llm-schema-refs.ts';
+import { LlmSchemaRefs } from '../../src/replay/read/llm-schema-refs.ts';
 import { LlmSchemaTable } from '../../src/world/llm-schema-table.ts';
 
 const schemaA = { type: 'object', properties: { action: { enum: ['speak', 'none'] } } };

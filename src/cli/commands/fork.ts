@@ -10,7 +10,7 @@ import {
   endOfTick,
   parentIndexPath,
   type RecordedRun,
-  readForkParent,
+  readRecordedRun,
   restoreOnce,
 } from '../../replay/index.ts';
 import {
@@ -278,7 +278,7 @@ async function readAndCheckParent(
 ): Promise<{ recorded: RecordedRun; def: WorldDefinition; responders?: readonly LlmResponder[] }> {
   const hadIndex = existsSync(parentIndexPath(path));
   try {
-    const recorded = await readForkParent(path, ticks);
+    const recorded = await readRecordedRun(path, { restoreTicks: ticks });
     for (const t of ticks) endOfTick(recorded, t);
     const { def, responders } = await loadWorldFromHeader(recorded.header, {
       worldFile: opts.world,

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { continueRun, lastTick, readRecordedRun } from '../../replay/index.ts';
+import { continueRun, holdLogLock, lastTick, readRecordedRun } from '../../replay/index.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
 import { openContinuationLlm, shippedServerStarter } from '../llm-session.ts';
 import { loadWorldFromHeader } from '../load-world.ts';
@@ -18,6 +18,16 @@ export interface ResumeCommandOptions extends LlmFlags, LogWorldOptions {
  * uninterrupted run.
  */
 export async function resumeCommand(path: string, opts: ResumeCommandOptions): Promise<number> {
+  // refused while another process writes the log (a run still going, or another resume)
+  const release = holdLogLock(path);
+  try {
+    return await resumeLocked(path, opts);
+  } finally {
+    release();
+  }
+}
+
+async function resumeLocked(path: string, opts: ResumeCommandOptions): Promise<number> {
   const recorded = await readRecordedRun(path);
   if (recorded.complete && recorded.end?.reason !== 'budget-exhausted') {
     throw new UsageError(`${path} is a finished run (${recorded.end?.reason ?? 'end'}): nothing to resume`, {

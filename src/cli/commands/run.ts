@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { ConfigError, formatNumber, isGrapevineError, RngStreams, UsageError } from '../../core/index.ts';
 import type { LlmFlags } from '../../llm/index.ts';
-import { GuardedLog, LogWriter } from '../../replay/index.ts';
+import { GuardedLog, holdLogLock, LogWriter } from '../../replay/index.ts';
 import {
   checkNetworkParamsApplied,
   InputBuffer,
@@ -127,7 +127,8 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const started = Date.now();
   const wall = { startedAt: new Date(started).toISOString(), ...(llm ? { llmEndpoint: llm.endpoint } : {}) };
   let result: Awaited<ReturnType<typeof runWorld>>;
-  let opened = false;
+  let log: GuardedLog | undefined;
+  let release = () => {};
   try {
     result = await runWorld(def, {
       params,
@@ -140,10 +141,11 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       executorBy: '--executor',
       openLog: (header) => {
         checkFileDrivenParams(def, params, header.params as Record<string, unknown>, header.size as number);
-        const log = new GuardedLog(
+        log = new GuardedLog(
           LogWriter.create(out, { ...header, wall }, { exclusive: !opts.force, index: true }),
         );
-        opened = true;
+        // held while this process writes the log: a `resume` of it is refused meanwhile
+        release = holdLogLock(out);
         return log;
       },
       onTick: (t, max) => {
@@ -167,10 +169,12 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       `the log ${out} holds every tick up to it: continue with: grapevine resume ${out}`,
     );
     if (code !== undefined) return code;
-    // bad input found once the log was open (a world's tick-0 check): leave no log behind
-    if (opened && isGrapevineError(err) && err.exitCode === 2) rmSync(out, { force: true });
+    // bad input found once the log was open, before its first tick (a world's tick-0 check):
+    // leave no log behind; a log with a complete tick is kept, whatever stopped it
+    if (log && !log.ticked && isGrapevineError(err) && err.exitCode === 2) rmSync(out, { force: true });
     throw err;
   } finally {
+    release();
     signals.dispose();
     progress.stop();
     await llm?.close();

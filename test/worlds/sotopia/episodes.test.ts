@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
-import { LineEncoder } from '../../../src/replay/index.ts';
+import { LineCodec } from '../../../src/replay/format/line-codec.ts';
 import { DIMENSION_NAMES } from '../../../worlds/sotopia/dimensions.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import type { SotopiaSummary } from '../../../worlds/sotopia/summary.ts';
@@ -199,7 +199,7 @@ describe('replay and audit', () => {
     const header = JSON.parse(raw[0]);
     header.params.mode = 'agents';
     raw[0] = JSON.stringify(header);
-    const enc = new LineEncoder();
+    const enc = new LineCodec();
     let prev: string | null = null;
     const out = raw.map((line) => {
       const { h: _h, ...obj } = JSON.parse(line);

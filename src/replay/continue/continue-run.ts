@@ -1,0 +1,274 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ConfigError, type Json } from '../../core/index.ts';
+import {
+  type EngineState,
+  type Intervention,
+  type RunOptions,
+  type RunResult,
+  recordedExecutor,
+  runWorld,
+  type WorldDefinition,
+} from '../../world/index.ts';
+import { deltaHeaderLine } from '../format/delta-ref.ts';
+import { isGzipPath, LOG_FORMAT_PATCHED } from '../format/log-format.ts';
+import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
+import { readLog } from '../read/read-log.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
+import { GuardedLog } from '../write/guarded-log.ts';
+import { LogWriter, type PatchBase } from '../write/log-writer.ts';
+import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { removeStalePartials } from './stale-partials.ts';
+import { VerifyingLog } from './verifying-log.ts';
+
+/** How to continue a recorded run past one of its ticks. */
+export interface ContinueOptions {
+  def: WorldDefinition;
+  /** The log read and chain-verified by readRecordedRun. */
+  recorded: RecordedRun;
+  /** Its path. */
+  path: string;
+  /** The last tick taken from the recording; -1 = none (rerun from the header: a run killed before tick 0 ended). */
+  atTick: number;
+  /** Where the continued log goes (the same path to resume in place). */
+  out: string;
+  /** Applied right after `atTick` and recorded in the new log (fork). */
+  interventions?: readonly Intervention[];
+  /** Extra header `wall` fields (fork provenance). */
+  wall?: Record<string, Json>;
+  /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
+  services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
+  onTick?: RunOptions['onTick'];
+  /** Called once the world is built, and once the state is restored (before the first step). */
+  onStart?: RunOptions['onStart'];
+  onReady?: RunOptions['onReady'];
+  /** How a new `out` holds the shared past: `delta`, a header naming `path` (docs/LOG-FORMAT.md); `standalone` (default), a copy. */
+  layout?: 'delta' | 'standalone';
+  /** The caller does not use `recorded` again (a single fork): its kept snapshot state is restored as it is, not copied. */
+  ownsRecorded?: boolean;
+  /** The state at the end of `atTick`, taken once for several children (`restoreOnce`): restored instead of a snapshot. */
+  restored?: RestoredPoint;
+}
+
+/** A run's state (as a snapshot holds it) at the end of a tick, before its interventions, and the seq and chain value of its log then. */
+export interface RestoredPoint {
+  state: Json;
+  seq: number;
+  chain: string;
+}
+
+const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
+
+/** Seq of the last line of tick `tick` in a recording (its tick line, then its snapshot and interventions). */
+export function endOfTick(recorded: RecordedRun, tick: number): number {
+  const { types, ticks } = recorded.chain;
+  let seq = -1;
+  for (let k = types.length - 1; k >= 0; k--) {
+    if (types[k] === 'tick' && ticks[k] === tick) {
+      seq = k;
+      break;
+    }
+  }
+  if (seq < 0) {
+    const last = lastTick(recorded);
+    throw new ConfigError(`tick ${tick} is not in the log (it has ticks 0..${last})`, {
+      hint: `choose a tick from 0 to ${last}`,
+    });
+  }
+  // The tick's periodic snapshot (with its parts) and its interventions belong to it. The
+  // final snapshot does not: it is the one before `end`, or, in a log cut before its end, a
+  // snapshot the tick does not take periodically (a second one, or at a tick that is not a
+  // multiple of snapshotEvery). Nor do parts whose snapshot line is missing (a cut log).
+  const every = recorded.header.snapshotEvery;
+  let periodic = typeof every !== 'number' || (every > 0 && tick > 0 && tick % every === 0);
+  for (;;) {
+    let next = seq + 1;
+    while (types[next] === SNAPSHOT_PART && ticks[next] === tick) next++;
+    const partsOnly = next > seq + 1 && types[next] !== 'snapshot';
+    const final = types[next] === 'snapshot' && (!periodic || types[next + 1] === 'end');
+    if (partsOnly || final || !BOUNDARY_TAIL.has(types[next]) || ticks[next] !== tick) return seq;
+    if (types[next] === 'snapshot') periodic = false;
+    seq = next;
+  }
+}
+
+/** The last complete tick of a recording. */
+export function lastTick(recorded: RecordedRun): number {
+  const { types, ticks } = recorded.chain;
+  for (let k = types.length - 1; k >= 0; k--) if (types[k] === 'tick') return ticks[k];
+  return -1;
+}
+
+/** The snapshot a continuation after `atTick` restores (the latest at or before the end of that tick), if any. */
+export function restorePoint(
+  recorded: RecordedRun,
+  atTick: number,
+): { seq: number; tick: number } | undefined {
+  if (atTick < 0) return undefined;
+  const until = endOfTick(recorded, atTick);
+  return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
+}
+
+/** The recorded LLM calls a continuation after `atTick` replays: those after its restore point, up to `atTick`. */
+export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<string, unknown>[] {
+  if (atTick < 0) return [];
+  const from = restorePoint(recorded, atTick)?.tick ?? 0;
+  return recorded.llmRecords.filter((r) => (r.tick as number) > from && (r.tick as number) <= atTick);
+}
+
+/**
+ * Writes the past of the continued log to `target` (a copy, a delta header, or the delta
+ * child's own lines when it is resumed in place); returns the state of the snapshot at
+ * `snapSeq` (a copy of the one kept by readRecordedRun when there is one).
+ */
+async function writePrefix(
+  o: ContinueOptions,
+  target: string,
+  until: number,
+  snapSeq: number | undefined,
+  patchBase: PatchBase | undefined,
+): Promise<Json | undefined> {
+  const inPlace = resolve(o.out) === resolve(o.path);
+  const delta = o.recorded.delta;
+  const kept = snapSeq === undefined ? undefined : o.recorded.snapshotStates.get(snapSeq);
+  const own = (s: Json): Json => (o.ownsRecorded ? s : cloneSnapshotState(s));
+  const state = async () =>
+    snapSeq === undefined ? undefined : kept ? own(kept) : readSnapshotAt(o.path, snapSeq);
+  if (inPlace && delta && until >= delta.seq) {
+    await copyOwnLines(o.path, target, until);
+    return state();
+  }
+  if (!inPlace && o.layout === 'delta') {
+    const base = patchBase && ([patchBase[0].seq, patchBase[patchBase.length - 1].seq] as [number, number]);
+    const at = {
+      digest: o.recorded.digest,
+      atTick: o.atTick,
+      seq: until,
+      chain: o.recorded.boundaryChains.get(until)!,
+    };
+    // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
+    const line = deltaHeaderLine(
+      o.out,
+      o.path,
+      { ...at, ...(base ? { base } : {}) },
+      o.wall,
+      o.recorded.chain.format,
+    );
+    writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
+    return state();
+  }
+  if (kept) {
+    await copyPrefix(o.path, target, until, o.wall);
+    return own(kept);
+  }
+  return copyPrefix(o.path, target, until, o.wall, snapSeq);
+}
+
+/**
+ * The parent snapshot a new delta child's snapshots are written against: the one it restores,
+ * when its lines were kept and the parent is in format 3 (a child of an older parent, and a
+ * standalone fork, write full snapshots). Every snapshot of the child is patched against this
+ * one base, so reading any of them needs the base and one patch. A delta child resumed in
+ * place goes on with the base its header names, to end with an uninterrupted child's bytes.
+ */
+async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
+  if (o.atTick < 0) return undefined;
+  if (resolve(o.out) === resolve(o.path)) {
+    const range = o.recorded.delta?.base;
+    return range && (await readLinesAt(o.path, range[0], range[1]));
+  }
+  if (o.layout !== 'delta' || o.recorded.chain.format !== LOG_FORMAT_PATCHED) return undefined;
+  const snap = restorePoint(o.recorded, o.atTick);
+  const lines = snap && o.recorded.snapshotLines.get(snap.seq);
+  if (!lines || lines.length === 0) return undefined;
+  return lines.map((l) => ({ ...l, bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw }));
+}
+
+/** The lines `from..to` (seqs) of a log as every reader sees them, as bytes. */
+async function readLinesAt(path: string, from: number, to: number): Promise<PatchBase> {
+  const lines: { seq: number; bytes: Buffer }[] = [];
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq >= from) lines.push({ seq: line.seq, bytes: Buffer.from(line.raw, 'utf8') });
+    if (line.seq >= to) break;
+  }
+  return lines;
+}
+
+/** The options of `runWorld` that rerun the run a log header describes. */
+export function recordedRunOptions(h: Record<string, unknown>): RunOptions {
+  return {
+    params: h.params as Record<string, unknown>,
+    worldVersion: (h.world as { version: string }).version,
+    seed: h.seed as number,
+    ticks: h.ticks as number,
+    level: h.level as 'minimal' | 'full',
+    addressees: h.addressees === true,
+    source: (h.world as { source: Record<string, Json> }).source,
+    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+    executor: recordedExecutor(h),
+  };
+}
+
+/**
+ * Continues a recorded run after `atTick`: writes the recording's lines up to the end of
+ * that tick to `out` unchanged, restores the nearest snapshot at or before it, reruns the
+ * recorded ticks in between (checked line by line against the recording, LLM replies
+ * served from it), applies the interventions, and runs on, appending to `out`. Costs
+ * O(snapshot + tail), not O(atTick).
+ */
+export async function continueRun(o: ContinueOptions): Promise<RunResult> {
+  const h = o.recorded.header;
+  const fromHeader = o.atTick < 0;
+  const until = fromHeader ? 0 : endOfTick(o.recorded, o.atTick);
+  const snap = fromHeader || o.restored ? undefined : restorePoint(o.recorded, o.atTick);
+  if (o.atTick >= 0 && o.layout === 'delta' && !o.recorded.complete && resolve(o.out) !== resolve(o.path))
+    throw new ConfigError(
+      `${o.path} is not a finished run: a delta child needs a parent that no longer changes`,
+      {
+        hint: 'resume the parent first, or fork with --standalone',
+      },
+    );
+  // Written beside the target and renamed at the end: a failure leaves the target as it was.
+  // What a killed continuation of the same target left behind is removed first.
+  removeStalePartials(o.out);
+  const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
+  const patchBase = await patchBaseOf(o);
+  const captured = await writePrefix(o, target, until, snap?.seq, patchBase);
+  const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
+    | EngineState
+    | undefined;
+  const writer = new GuardedLog(
+    LogWriter.appendTo(
+      target,
+      { header: h, seq: until, chain: o.recorded.boundaryChains.get(until)! },
+      { patchBase },
+    ),
+  );
+  const from = o.restored
+    ? { seq: o.restored.seq, chain: o.restored.chain }
+    : snap
+      ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! }
+      : undefined;
+  const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
+  try {
+    const result = await runWorld(o.def, {
+      ...recordedRunOptions(h),
+      restore,
+      interventionsAt: (t) =>
+        t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
+      openLog: (header) =>
+        new GuardedLog(new VerifyingLog(header, o.recorded.chain, { from, until, writer })),
+      onTick: o.onTick,
+      onStart: o.onStart,
+      onReady: o.onReady,
+      ...o.services,
+    });
+    renameSync(target, o.out);
+    return result;
+  } catch (err) {
+    rmSync(target, { force: true });
+    throw err;
+  }
+}

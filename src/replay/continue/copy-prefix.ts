@@ -1,0 +1,73 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import type { Json } from '../../core/index.ts';
+import { childHeaderLine } from '../format/delta-ref.ts';
+import { isGzipPath } from '../format/log-format.ts';
+import { byteLines } from '../read/byte-lines.ts';
+import { readLog } from '../read/read-log.ts';
+
+/**
+ * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
+ * with extra `wall` fields in the header (wall-clock data is outside the hash chain, so the
+ * copy's chain and every `h` stay the same). Writes a temporary file and renames it, so
+ * `dst` may be the source itself. Returns the `state` of the line at `captureSeq` (a snapshot), if asked.
+ */
+export async function copyPrefix(
+  src: string,
+  dst: string,
+  lastSeq: number,
+  wallExtra?: Record<string, Json>,
+  captureSeq?: number,
+): Promise<Json | undefined> {
+  const lines: string[] = [];
+  let captured: Json | undefined;
+  // The source was verified by the caller: read it raw.
+  for await (const line of readLog(src, { verify: false })) {
+    if (line.seq > lastSeq) break;
+    if (line.seq === captureSeq) captured = line.event.state as Json;
+    lines.push(line.seq === 0 && wallExtra ? childHeaderLine(line, { wall: wallExtra }).raw : line.raw);
+  }
+  writeLines(dst, lines);
+  return captured;
+}
+
+/** The `state` of the snapshot event at `seq`. */
+export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq === seq && line.type === 'snapshot') return line.event.state as Json;
+    if (line.seq > seq) break;
+  }
+  throw new Error(`no snapshot at seq ${seq} in ${path}`);
+}
+
+/**
+ * Writes a delta child's own file up to seq `lastSeq` to `dst`: its delta header and its
+ * own lines (those after the parent's past), byte for byte; for resuming it in place.
+ */
+export async function copyOwnLines(src: string, dst: string, lastSeq: number): Promise<void> {
+  const lines: string[] = [];
+  const source = byteLines(src);
+  try {
+    for (let done = false; !done; ) {
+      const step = await source.next();
+      if (step.done) break;
+      for (const { bytes } of step.value) {
+        const raw = bytes.toString('utf8');
+        done = lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq;
+        if (done) break;
+        lines.push(raw);
+      }
+    }
+  } finally {
+    await source.return('whole');
+  }
+  writeLines(dst, lines);
+}
+
+/** Writes `lines` to `dst` (gzip for a `.gz` path) through a temporary file renamed into place. */
+function writeLines(dst: string, lines: string[]): void {
+  const text = `${lines.join('\n')}\n`;
+  const tmp = `${dst}.tmp-${process.pid}`;
+  writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
+  renameSync(tmp, dst);
+}

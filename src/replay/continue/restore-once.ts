@@ -1,0 +1,123 @@
+import { canonicalJson, type Json } from '../../core/index.ts';
+import { NetworkShare } from '../../network/index.ts';
+import {
+  type Engine,
+  type EngineState,
+  type RunResult,
+  runWorld,
+  type WorldDefinition,
+} from '../../world/index.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
+import {
+  type ContinueOptions,
+  continueRun,
+  type RestoredPoint,
+  recordedRunOptions,
+  restorePoint,
+} from './continue-run.ts';
+import { readSnapshotAt } from './copy-prefix.ts';
+import { VerifyingLog } from './verifying-log.ts';
+
+/** What differs between the children of one fork tick. */
+export type ForkChild = Omit<
+  ContinueOptions,
+  'def' | 'recorded' | 'path' | 'atTick' | 'restored' | 'ownsRecorded'
+>;
+
+/**
+ * Writes children of one recorded run forked after tick `atTick`, each restored from a state
+ * shared as `shared` says (the snapshot at the fork tick, a state taken once by a rerun, or
+ * none), with the bytes and digest `continueRun` alone gives each.
+ */
+export interface ChildFactory {
+  readonly atTick: number;
+  readonly shared: 'snapshot' | 'rerun' | 'none';
+  fork(child: ForkChild): Promise<RunResult>;
+}
+
+/** Stops the rerun that takes the state (not an error). */
+class Taken extends Error {}
+
+/**
+ * Restores a recorded run at the end of `atTick` once, for several children: the snapshot
+ * there, or the state taken by rerunning the recorded ticks from the nearest snapshot before
+ * it once (each line checked against the recording). Each child restores a copy and runs on,
+ * so R children pay for the parent's tail once, and the world's network is built once for
+ * them all; a child's log is byte-identical to forking it alone. An LLM world (whose recorded
+ * replies are served per child), or a fork before the first snapshot, gets children that
+ * restore on their own (`shared: 'none'`).
+ */
+export async function restoreOnce(
+  def: WorldDefinition,
+  recorded: RecordedRun,
+  path: string,
+  atTick: number,
+): Promise<ChildFactory> {
+  const base = { def, recorded, path, atTick };
+  const own: ChildFactory = { atTick, shared: 'none', fork: (c) => continueRun({ ...c, ...base }) };
+  const snap = restorePoint(recorded, atTick);
+  if (def.needsLlm || snap === undefined) return own;
+  let point: RestoredPoint | undefined;
+  if (snap.tick === atTick) {
+    const chain = recorded.boundaryChains.get(snap.seq);
+    if (chain === undefined) return own;
+    point = { state: await snapshotState(recorded, path, snap.seq), seq: snap.seq, chain };
+  }
+  // the world's network too is built once (by the first run here) and reused by the others
+  const networks = new NetworkShare();
+  if (point === undefined) point = await networks.during(() => takeState(def, recorded, path, snap, atTick));
+  const restored = point;
+  return {
+    atTick,
+    shared: snap.tick === atTick ? 'snapshot' : 'rerun',
+    fork: (c) => networks.during(() => continueRun({ ...c, ...base, restored })),
+  };
+}
+
+/** The state of the snapshot at `seq`: the one the reader kept, or read from the log. */
+async function snapshotState(recorded: RecordedRun, path: string, seq: number): Promise<Json> {
+  return recorded.snapshotStates.get(seq) ?? (await readSnapshotAt(path, seq));
+}
+
+/** Reruns the recorded ticks after snapshot `snap` up to `atTick` and takes the state at its end. */
+async function takeState(
+  def: WorldDefinition,
+  recorded: RecordedRun,
+  path: string,
+  snap: { seq: number; tick: number },
+  atTick: number,
+): Promise<RestoredPoint> {
+  const kept = await snapshotState(recorded, path, snap.seq);
+  const chain = recorded.boundaryChains.get(snap.seq);
+  if (chain === undefined) throw new Error(`restoreOnce: no chain value recorded at seq ${snap.seq}`);
+  let engine: Engine | undefined;
+  let log: VerifyingLog | undefined;
+  let point: RestoredPoint | undefined;
+  try {
+    await runWorld(def, {
+      ...recordedRunOptions(recorded.header),
+      restore: (recorded.snapshotStates.has(snap.seq)
+        ? cloneSnapshotState(kept)
+        : kept) as unknown as EngineState,
+      interventionsAt: (t) => {
+        if (t < atTick) return recorded.interventions.get(t) ?? [];
+        // the end of the fork tick: its tick line (and snapshot) checked, interventions not yet applied
+        const state = JSON.parse(canonicalJson(engine!.exportState())) as Json;
+        point = { state, seq: log!.seq, chain: log!.checkedChain };
+        throw new Taken();
+      },
+      openLog: (header) => {
+        log = new VerifyingLog(header, recorded.chain, { from: { seq: snap.seq, chain } });
+        return log;
+      },
+      onReady: (e) => {
+        engine = e;
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof Taken)) throw err;
+  }
+  if (point === undefined) throw new Error(`restoreOnce: the rerun ended before tick ${atTick}`);
+  return point;
+}

@@ -1,0 +1,33 @@
+import * as crypto from 'node:crypto';
+
+/**
+ * The hash chain of a log (docs/LOG-FORMAT.md, "Hash chain"): the chain value after a line is
+ * `sha256hex(prev + "\n" + body)`, where `prev` is the chain value after the line before (for
+ * the header: the log's format tag) and `body` the line's canonical body without `h` and
+ * `wall`. Every writer, reader and patch of the log computes it here.
+ */
+export function chainHash(prev: string, body: string | readonly (string | Uint8Array)[]): string {
+  if (typeof body === 'string') return sha256Hex(`${prev}\n${body}`);
+  const hash = chainHasher(prev);
+  for (const piece of body) hash.update(piece);
+  return hash.digest('hex');
+}
+
+/** {@link chainHash} fed piece by piece: `prev + "\n"` is in; update it with the body, then `digest('hex')`. */
+export function chainHasher(prev: string): crypto.Hash {
+  return crypto.createHash('sha256').update(`${prev}\n`);
+}
+
+/** Length of the `,"h":"<16 hex>"}` that ends every line in place of its body's closing brace. */
+export const HASH_SUFFIX_LENGTH = 24;
+
+/** The end of a line whose chain value is `chain`: `,"h":"<its first 16 hex digits>"}`. */
+export function hashSuffix(chain: string): string {
+  return `,"h":"${chain.slice(0, 16)}"}`;
+}
+
+/** SHA-256 hex of a string: the one-shot `crypto.hash` (Node >= 20.12) when present. */
+const sha256Hex: (data: string) => string =
+  typeof crypto.hash === 'function'
+    ? (data) => crypto.hash('sha256', data, 'hex')
+    : (data) => crypto.createHash('sha256').update(data).digest('hex');

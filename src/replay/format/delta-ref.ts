@@ -1,0 +1,150 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { type Json, LogFormatError } from '../../core/index.ts';
+import { LineCodec } from './line-codec.ts';
+import { LOG_FORMAT, type LogLine } from './log-format.ts';
+
+/**
+ * What the header of a delta child names: the parent log whose lines `0..seq` are the
+ * child's past, and where the child's own lines (from `seq + 1` on) continue its chain.
+ */
+export interface DeltaRef {
+  /** The parent's path relative to the child's directory, as written. */
+  path: string;
+  /** The parent's absolute path when the child was written. */
+  absolute: string;
+  /** The parent's run digest (the chain value of its last line). */
+  digest: string;
+  /** The fork tick: the child's past ends with the end of this tick. */
+  atTick: number;
+  /** Seq of the parent's last line that belongs to the child (the end of tick `atTick`). */
+  seq: number;
+  /** The parent's full chain value after line `seq`: the child's first own line is chained to it. */
+  chain: string;
+  /**
+   * Seqs of the first and last of the parent's lines that the child's `snapshot-patch` lines
+   * are patched against (a snapshot's parts and its line), when it has any (format 3).
+   */
+  base?: [number, number];
+}
+
+/** The header field that makes a log a delta child. */
+export const DELTA_FIELD = 'delta';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** True when a parsed header line is the header of a delta child. */
+export function isDeltaHeader(header: Record<string, unknown>): boolean {
+  return Object.hasOwn(header, DELTA_FIELD);
+}
+
+/**
+ * The parent reference of a delta child's header, checked for shape.
+ *
+ * @throws LogFormatError when the `delta` field is not a well-formed reference.
+ */
+export function deltaRef(header: Record<string, unknown>, childPath: string): DeltaRef {
+  const d = header[DELTA_FIELD] as Record<string, unknown> | null;
+  const parent = (d?.parent ?? null) as Record<string, unknown> | null;
+  const ok =
+    d !== null &&
+    typeof d === 'object' &&
+    parent !== null &&
+    typeof parent === 'object' &&
+    typeof parent.path === 'string' &&
+    typeof parent.absolute === 'string' &&
+    typeof parent.digest === 'string' &&
+    HEX64.test(parent.digest) &&
+    typeof d.chain === 'string' &&
+    HEX64.test(d.chain) &&
+    Number.isSafeInteger(d.seq) &&
+    (d.seq as number) >= 0 &&
+    Number.isSafeInteger(d.atTick) &&
+    (d.base === undefined || isBaseRange(d.base, d.seq as number));
+  if (!ok)
+    throw new LogFormatError(
+      `${childPath}: line 1 has a malformed delta reference (it must name the parent's path, absolute path and digest, the fork tick, seq and chain, and a base range within seq)`,
+      { line: 1, seq: 0 },
+      { hint: 'the log was damaged or edited; restore it from a copy or fork again' },
+    );
+  return {
+    path: parent!.path as string,
+    absolute: parent!.absolute as string,
+    digest: parent!.digest as string,
+    atTick: d!.atTick as number,
+    seq: d!.seq as number,
+    chain: d!.chain as string,
+    ...(d!.base === undefined ? {} : { base: d!.base as [number, number] }),
+  };
+}
+
+function isBaseRange(base: unknown, seq: number): boolean {
+  return (
+    Array.isArray(base) &&
+    base.length === 2 &&
+    Number.isSafeInteger(base[0]) &&
+    Number.isSafeInteger(base[1]) &&
+    base[0] >= 1 &&
+    base[0] <= base[1] &&
+    base[1] <= seq
+  );
+}
+
+/**
+ * The parent file of a delta child: its path relative to the child's directory when a
+ * file is there (the pair was moved together), else its absolute path.
+ *
+ * @throws LogFormatError naming the parent when neither exists.
+ */
+export function resolveParent(childPath: string, ref: DeltaRef): string {
+  const beside = join(dirname(childPath), ref.path);
+  if (isFile(beside)) return beside;
+  if (isFile(ref.absolute)) return ref.absolute;
+  const also = resolve(beside) === resolve(ref.absolute) ? '' : ` (nor is there ${beside})`;
+  throw new LogFormatError(
+    `the parent log of ${childPath} is missing: ${ref.absolute}${also}; the child holds only its lines after tick ${ref.atTick}`,
+    {},
+    {
+      hint: `put the parent back (digest ${ref.digest.slice(0, 16)}...), or keep standalone children: grapevine flatten CHILD while the parent exists, or fork with --standalone`,
+    },
+  );
+}
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
+/** The header line of a new delta child of `parentPath` written to `childPath`, in the parent's `format`. */
+export function deltaHeaderLine(
+  childPath: string,
+  parentPath: string,
+  at: { digest: string; atTick: number; seq: number; chain: string; base?: [number, number] },
+  wall?: Record<string, Json>,
+  format: string = LOG_FORMAT,
+): string {
+  const rel = relative(dirname(resolve(childPath)), resolve(parentPath));
+  const delta = {
+    ...(at.base ? { base: at.base } : {}),
+    atTick: at.atTick,
+    chain: at.chain,
+    parent: { absolute: resolve(parentPath), digest: at.digest, path: isAbsolute(rel) ? rel : rel || '.' },
+    seq: at.seq,
+  };
+  const header: Record<string, unknown> = { type: 'header', seq: 0, t: 0, format, delta };
+  if (wall && Object.keys(wall).length) header.wall = wall;
+  return new LineCodec().encode(header, null).text;
+}
+
+/**
+ * The parent's header as a line of the child: the `wall` of the child's delta header
+ * (its fork provenance) merged over the parent's, as a standalone fork writes it. The
+ * hash chain ignores `wall`, so the line's `h` and chain are the parent's.
+ */
+export function childHeaderLine(parentHeader: LogLine, deltaHeader: Record<string, unknown>): LogLine {
+  const extra = deltaHeader.wall as Record<string, Json> | undefined;
+  if (!extra) return parentHeader;
+  const { h: _h, ...header } = JSON.parse(parentHeader.raw) as Record<string, unknown>;
+  const wall = { ...((header.wall as Record<string, Json> | undefined) ?? {}), ...extra };
+  const raw = new LineCodec().encode({ ...header, wall }, null).text;
+  return { ...parentHeader, raw, event: { ...parentHeader.event, wall } };
+}

@@ -1,0 +1,112 @@
+/**
+ * # The grapevine replay log
+ *
+ * The full specification is docs/LOG-FORMAT.md; in short: NDJSON, one canonical JSON object
+ * per line (`canonicalJson`, `h` last and not part of the body), line 1 a header
+ * (`seq` 0, `t` 0, `format`), then events with `seq` 1, 2, 3... and `t` and `type`; a field
+ * `wall` (an object) is written but not hashed; each line's `h` is the first 16 hex digits
+ * of the hash chain (`chain.ts`), whose last value is the run digest. A `.gz` log is a
+ * concatenation of gzip members holding whole lines. A reader stops quietly at a partial
+ * last line or member (the log is then `truncated`), and names the first line that fails.
+ *
+ * New logs are format 3; formats 1 and 2 are read, verified, replayed, resumed and forked in
+ * their own format. Format 2 changed the per-tick state digest of JSON memories and moved an
+ * `llm` line's schema into a `schema` line; format 3 changed a memory entry's digest term and
+ * lets a delta child write its snapshots as `snapshot-patch` lines against its parent's.
+ *
+ * @packageDocumentation
+ */
+
+import { LogFormatError, type LogPosition } from '../../core/index.ts';
+
+/** The format tag written in the header of every new log, and the prefix of its hash chain. */
+export const LOG_FORMAT = 'grapevine-log/3';
+
+/** The first format: still read, verified, replayed, resumed and forked (in that format). */
+export const LOG_FORMAT_1 = 'grapevine-log/1';
+
+/** The second format: still read, verified, replayed, resumed and forked (in that format). */
+export const LOG_FORMAT_2 = 'grapevine-log/2';
+
+/**
+ * The format whose delta children may hold `snapshot-patch` lines: format 3. A child of an
+ * older parent stays in its parent's format and writes full snapshots.
+ */
+export const LOG_FORMAT_PATCHED = LOG_FORMAT;
+
+/** A format this grapevine reads. */
+export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_2 | typeof LOG_FORMAT_1;
+
+/** Every format this grapevine reads, oldest first. */
+export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT_2, LOG_FORMAT];
+
+/** True when `format` is one this grapevine reads. */
+export function isReadableFormat(format: unknown): format is LogFormat {
+  return READABLE_FORMATS.includes(format as LogFormat);
+}
+
+/** Keys that the log itself owns; callers cannot set them as payload fields. */
+export const RESERVED_FIELDS: readonly string[] = ['seq', 't', 'type', 'h', 'format'];
+
+/** Longest line (in bytes) the reader accepts and the writer writes; a longer one means the file is not a log. */
+export const MAX_LINE = 256 * 1024 * 1024;
+
+/** Fields of a log line other than the ones the log owns: any JSON-safe values. */
+export type LogFields = Record<string, unknown>;
+
+/** The parsed header line of a log (line 1), without its `h`. */
+export interface LogHeader extends LogFields {
+  /** Always `"header"`. */
+  type: 'header';
+  /** Always 0. */
+  seq: 0;
+  /** Always 0. */
+  t: 0;
+  /** {@link LOG_FORMAT} for new logs, or an older {@link LogFormat} this grapevine reads. */
+  format: LogFormat;
+}
+
+/** True when `path` names a gzip-compressed log (it ends in `.gz`). */
+export function isGzipPath(path: string): boolean {
+  return path.endsWith('.gz');
+}
+
+/** One complete, verified line of a log, as the reader yields it. */
+export interface LogLine {
+  /** Sequence number: 0 for the header, then 1, 2, 3... */
+  seq: number;
+  /** Simulation time of the line (0 for the header). */
+  t: number;
+  /** Event type (`"header"` for line 1). */
+  type: string;
+  /** 1-based line number in the (decompressed) file. */
+  line: number;
+  /** The line's exact text, without its `\n`. */
+  raw: string;
+  /** The parsed line, without `h` (with `wall`, when present). */
+  event: Record<string, unknown>;
+  /** Full 64-hex chain value after this line (when read with verification). */
+  chain?: string;
+  /** Byte offset of the line in a plain file (a read that starts at an offset sets it). */
+  offset?: number;
+  /**
+   * The line's bytes without `\n`, for a `snapshot` or `snapshot-part` line read over bytes
+   * and parsed: kept by a reader that continues the run (a delta child's patch base).
+   */
+  bytes?: Buffer;
+  /** The content ranges `[start, end, ...]` of its long JSON strings, when the reader found them. */
+  longStrings?: number[];
+}
+
+/** The hint of an error about a log whose bytes are not the ones written. */
+export const DAMAGED = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
+
+/** A {@link LogFormatError} about a log's bytes, with the {@link DAMAGED} hint unless another is given. */
+export function damaged(
+  message: string,
+  position: LogPosition = {},
+  hint = DAMAGED,
+  cause?: unknown,
+): LogFormatError {
+  return new LogFormatError(message, position, { cause, hint });
+}

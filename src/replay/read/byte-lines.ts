@@ -1,0 +1,242 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import { LogFormatError } from '../../core/index.ts';
+import { damaged, isGzipPath, MAX_LINE } from '../format/log-format.ts';
+
+const READ_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** One complete line of a log file: its bytes without `\n`, and the offset of its first byte in the (decompressed) file. */
+export interface ByteLine {
+  bytes: Buffer;
+  offset: number;
+}
+
+/**
+ * How a file ends: `whole`, after a complete line; `cut`, in a line of a plain file or in a
+ * gzip member (what a crash leaves); `after`, complete gzip members followed by zero bytes or
+ * ending in an unfinished line (a crash can leave the zeros, and such a line only a writer that
+ * did not finish its member: neither can follow an end line).
+ */
+export type LinesEnd = 'whole' | 'cut' | 'after';
+
+/**
+ * Streams the complete lines of a log file (gunzipped when the path ends in `.gz`) as bytes,
+ * in batches, one per chunk read, without loading the file. The lines of a batch lie in a
+ * buffer reused for the next batch (a fresh page costs a fault on first touch): a caller that
+ * keeps a line's bytes copies them. From byte `start` to byte `end` of a plain file, the range
+ * is read at once into a buffer of its own, whose lines stay valid (a range that does not end
+ * with `\n` ends as `'cut'`: the file changed). Memory stays bounded by the chunk size plus the
+ * longest line.
+ *
+ * @throws LogFormatError when the file is missing or unreadable, is not gzip data (for `.gz`),
+ *   has corrupt gzip data, or has a line longer than `MAX_LINE`; its `position.line` says where.
+ */
+export async function* byteLines(
+  path: string,
+  range: { start?: number; end?: number } = {},
+): AsyncGenerator<ByteLine[], LinesEnd, undefined> {
+  const size = await checkFile(path);
+  const gzip = isGzipPath(path);
+  const start = range.start ?? 0;
+  if (size <= start) return 'whole';
+  if (range.end !== undefined) return yield* rangeLines(path, start, range.end);
+  const source = openBytes(path, start, gzip);
+  let buf = Buffer.allocUnsafeSlow(READ_CHUNK);
+  let kept = 0;
+  let offset = start;
+  let lineNo = 0;
+  try {
+    for (;;) {
+      if (kept === buf.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, MAX_LINE + 2));
+        buf.copy(bigger, 0, 0, kept);
+        buf = bigger;
+      }
+      const read = await source.fill(buf, kept);
+      if (read === 0) break;
+      if (offset === 0 && kept === 0 && !gzip && buf[0] === 0x1f && buf[1] === 0x8b)
+        throw new LogFormatError(
+          `${path} is gzip-compressed but its name does not end in .gz`,
+          { line: 1 },
+          {
+            hint: 'rename it to end in .ndjson.gz',
+          },
+        );
+      const filled = kept + read;
+      const batch: ByteLine[] = [];
+      const from = split(buf, kept, filled, offset, batch);
+      offset += from;
+      lineNo += batch.length;
+      if (batch.length > 0) yield batch;
+      kept = filled - from;
+      if (kept > MAX_LINE) throw tooLong(path, lineNo + 1);
+      if (from > 0) buf.copy(buf, 0, from, filled);
+    }
+  } catch (err) {
+    if (err instanceof LogFormatError) throw err;
+    if (gzip && (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') return 'cut';
+    throw streamError(path, err, lineNo, gzip);
+  } finally {
+    await source.close();
+  }
+  if (gzip && ((await zerosAfter(source.consumed(), path, size)) || kept > 0)) return 'after';
+  return kept > 0 ? 'cut' : 'whole';
+}
+
+/** The lines of a plain file between `start` and `end`, read at once into a buffer of their own (one batch). */
+async function* rangeLines(path: string, start: number, end: number): AsyncGenerator<ByteLine[], LinesEnd> {
+  const buf = Buffer.allocUnsafeSlow(end - start);
+  let got = 0;
+  const handle = await open(path, 'r').catch((err) => {
+    throw streamError(path, err, 0, false);
+  });
+  try {
+    for (let n = -1; got < buf.length && n !== 0; got += n)
+      n = (await handle.read(buf, got, buf.length - got, start + got)).bytesRead;
+  } finally {
+    await handle.close();
+  }
+  const batch: ByteLine[] = [];
+  const from = split(buf, 0, got, start, batch);
+  if (batch.length > 0) yield batch;
+  return from < buf.length ? 'cut' : 'whole';
+}
+
+/**
+ * Pushes to `batch` the complete lines of `buf[0, filled)`, the first at byte `offset` of the
+ * file (the bytes before `at` hold no `\n`); returns the index just after the last `\n`.
+ */
+function split(buf: Buffer, at: number, filled: number, offset: number, batch: ByteLine[]): number {
+  const view = buf.subarray(0, filled);
+  let from = 0;
+  for (let nl = view.indexOf(NEWLINE, at); nl !== -1; nl = view.indexOf(NEWLINE, nl + 1)) {
+    batch.push({ bytes: view.subarray(from, nl), offset: offset + from });
+    from = nl + 1;
+  }
+  return from;
+}
+
+/**
+ * The bytes of a file from `start`, taken by `fill` into the caller's buffer: a plain file read
+ * straight into it; a gzip file gunzipped so that a cut-short last member loses no output: each
+ * chunk is inflated (without flushing) and its output taken before the next is written, and the
+ * stream is ended only then, so the "unexpected end of file" of a partial member comes from the
+ * final empty flush (with `pipe`, the last chunk may be inflated with Z_FINISH, and its error
+ * then drops that chunk's output: up to a whole chunk of complete lines).
+ */
+function openBytes(path: string, start: number, gzip: boolean) {
+  let pos = start;
+  const file = gzip ? createReadStream(path, { highWaterMark: READ_CHUNK }) : undefined;
+  const handle = gzip ? undefined : open(path, 'r');
+  const gunzip = file && createGunzip({ chunkSize: 256 * 1024 });
+  if (file && gunzip) {
+    const write = (chunk: Buffer) =>
+      new Promise<void>((ok, fail) => gunzip.write(chunk, (e) => (e ? fail(e) : ok())));
+    (async () => {
+      for await (const chunk of file) await write(chunk as Buffer);
+      gunzip.end();
+    })().catch((err: Error) => gunzip.destroy(err));
+    gunzip.once('close', () => file.destroy());
+  }
+  const chunks = gunzip && (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let rest: Buffer = Buffer.alloc(0);
+  return {
+    /** Puts the next bytes at `buf[at...]`; returns how many (0 at the end). */
+    async fill(buf: Buffer, at: number): Promise<number> {
+      if (handle) {
+        const { bytesRead } = await (await handle).read(buf, at, buf.length - at, pos);
+        pos += bytesRead;
+        return bytesRead;
+      }
+      if (rest.length === 0) {
+        const step = await (chunks as AsyncIterator<Buffer>).next();
+        if (step.done) return 0;
+        rest = step.value;
+      }
+      const n = rest.copy(buf, at);
+      rest = rest.subarray(n);
+      return n;
+    },
+    /** The compressed bytes the gunzip read. */
+    consumed: () => gunzip?.bytesWritten ?? 0,
+    async close(): Promise<void> {
+      gunzip?.destroy();
+      await (await handle?.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** True when only zero bytes follow the gzip members (the gunzip stops at the first); any other byte is damage. */
+async function zerosAfter(consumed: number, path: string, size: number): Promise<boolean> {
+  if (consumed >= size) return false;
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    for (let pos = consumed; pos < size; ) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (bytesRead === 0) break;
+      const bad = buf.subarray(0, bytesRead).findIndex((b) => b !== 0);
+      if (bad !== -1)
+        throw damaged(
+          `${path} has unreadable data at byte ${pos + bad}, after the gzip members that end at byte ${consumed}`,
+        );
+      pos += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+function tooLong(path: string, line: number): LogFormatError {
+  const hint =
+    'the log was damaged, or written by an earlier grapevine that wrote a large snapshot as one line; rerun it with this version';
+  return damaged(
+    `line ${line} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB, more than a log line may hold`,
+    { line },
+    hint,
+  );
+}
+
+/** The file's size. @throws LogFormatError when it is missing or not a file. */
+async function checkFile(path: string): Promise<number> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw streamError(path, cause, 0, false);
+    const hint = 'check the path; a log is the .ndjson or .ndjson.gz file a run wrote';
+    throw new LogFormatError(`no such log file: ${path}`, {}, { cause, hint });
+  }
+  if (info.isDirectory())
+    throw new LogFormatError(
+      `${path} is a directory, not a log file`,
+      {},
+      { hint: 'pass the log file itself' },
+    );
+  return info.size;
+}
+
+function streamError(path: string, err: unknown, lineNo: number, gzip: boolean): LogFormatError {
+  const e = err as NodeJS.ErrnoException;
+  if (!gzip || typeof e.code !== 'string' || !e.code.startsWith('Z_'))
+    return new LogFormatError(
+      `cannot read log file ${path}: ${e.code ?? e.message}`,
+      {},
+      {
+        cause: err,
+        hint: 'check that the file exists and is readable',
+      },
+    );
+  if (lineNo > 0)
+    return damaged(
+      `the gzip data of ${path} is corrupt after line ${lineNo}: ${e.message}`,
+      { line: lineNo + 1 },
+      undefined,
+      err,
+    );
+  const hint = 'a log whose name ends in .gz must be gzip data; rename a plain log to .ndjson';
+  return damaged(`${path} is not a gzip-compressed grapevine log: ${e.message}`, { line: 1 }, hint, err);
+}

@@ -1,0 +1,44 @@
+import { LogFormatError } from '../../core/index.ts';
+import { type LogFields, MAX_LINE, RESERVED_FIELDS } from '../format/log-format.ts';
+
+/** A line the reader would refuse is never written. */
+export function tooLong(type: string, seq: number, bytes: number): LogFormatError {
+  return new LogFormatError(
+    `cannot write ${type} line (seq ${seq}): it is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
+    { seq },
+    {
+      hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
+    },
+  );
+}
+
+/** @throws LogFormatError when `fields` set a key the log owns. */
+export function checkReserved(fields: LogFields, what: string): void {
+  for (const key of RESERVED_FIELDS)
+    if (Object.hasOwn(fields, key))
+      throw new LogFormatError(
+        `cannot write ${what} line: the field ${key} is set by the log writer`,
+        {},
+        { hint: `the fields ${RESERVED_FIELDS.join(', ')} are reserved; rename the payload field` },
+      );
+}
+
+/** A line whose fields are not JSON. */
+export function unwritable(type: string, seq: number, cause: unknown): LogFormatError {
+  return new LogFormatError(
+    `cannot write ${type} line (seq ${seq}): ${(cause as Error).message}`,
+    { seq },
+    { cause, hint: 'log fields must be JSON-safe: plain objects, arrays, strings, finite numbers' },
+  );
+}
+
+/** A failed file operation; a full disk's hint says that the log can be resumed once there is room. */
+export function ioError(message: string, cause: unknown): LogFormatError {
+  const code = (cause as NodeJS.ErrnoException).code;
+  const reason = code ?? (cause as Error).message;
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
+      ? 'free disk space (or lift the file size limit), then resume the run'
+      : 'check the path and its permissions';
+  return new LogFormatError(`${message}: ${reason}`, {}, { cause, hint });
+}
