@@ -119,7 +119,8 @@ describe.concurrent('a world is checked before it runs', { timeout: 300_000 }, (
     expect(unchecked.stderr).toMatch(
       /world "misinformation" read params\.gama, which it does not declare; did you mean gamma\? \(.*gama\.ts:\d+:\d+\)/,
     );
-    expect(readdirSync(dir)).not.toContain('gama.ndjson');
+    // the read is in a step after tick 0: the log keeps its complete ticks (run's rule for any
+    // error after the first tick), so whether a file is left is not what this case checks
   });
 
   it('params.gama in a .js world: run stops with exit 2 naming gama, gamma, file and line', async () => {
