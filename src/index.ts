@@ -78,11 +78,9 @@ export {
 } from './network/index.ts';
 // Worlds: define one, run one, intervene.
 export type {
-  FileParamSpec,
   InputFileResolver,
   Intervention,
   MetricDeclarations,
-  MetricSpec,
   PrivateItem,
   RunOptions,
   RunResult,
@@ -98,3 +96,13 @@ export {
   WorldControl,
   WorldView,
 } from './world/index.ts';
+
+// Continuous time (docs/TIME.md): a world's activation (passive states, wake rates), the
+// event-driven policy behind `async`, and the registry of turn policies a world may add to.
+
+export { NextReactionPolicy } from './clock/next-reaction-policy.ts';
+export type { EventDrivenTurnPolicy } from './clock/turn-policy.ts';
+export { isEventDriven } from './clock/turn-policy.ts';
+export type { TurnPolicyEntry } from './clock/turn-policy-registry.ts';
+export { TURN_POLICIES, TurnPolicyRegistry } from './clock/turn-policy-registry.ts';
+export type { Activation } from './world/activation.ts';

@@ -20,6 +20,8 @@ export class EncounterBroker {
   delivered = 0;
   /** Id of the last opening message (for the opener's action record). */
   lastSaid = -1;
+  /** Called with the responder once it has answered (its state may have changed): continuous-time scheduling. */
+  answered: ((responder: number) => void) | null = null;
   private busy = false;
   /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */
   private readonly none = new Inbox({
@@ -67,6 +69,7 @@ export class EncounterBroker {
         replyHeard = bus.heardBy(reply, opener);
         if (replyHeard) this.delivered++;
       }
+      this.answered?.(partner);
     }
     if (bus.observingEncounters)
       bus.encountered(

@@ -79,7 +79,7 @@ function checkingInstances(def: WorldDefinition, ref: string): WorldDefinition {
     ...def,
     create(setup) {
       const instance = def.create(setup);
-      const problems = worldInstanceProblems(instance);
+      const problems = worldInstanceProblems(instance, def);
       if (problems.length)
         throw new ConfigError(`world "${def.id}": ${problems.join('; ')}`, {
           hint: `grapevine check ${ref} names each problem`,

@@ -1,6 +1,6 @@
 import { ConfigError } from '../core/index.ts';
 import { before, type ClockEvent, type EventQueue } from './event-queue.ts';
-import { PRIORITY, type TurnContext, type TurnPolicy, type TurnPolicyName } from './turn-policy.ts';
+import { PRIORITY, type TurnContext, type TurnPolicy } from './turn-policy.ts';
 
 function hasTick(popped: readonly ClockEvent[]): boolean {
   for (const e of popped) if (e.kind === 'tick') return true;
@@ -54,12 +54,16 @@ export class RandomOrderPolicy implements TurnPolicy {
 }
 
 /**
- * Asynchronous activation: each agent wakes after a seeded exponential waiting time
- * (rate per tick). Wakes in (tick-1, tick] are stepped in (time, priority, seq) order.
+ * Asynchronous activation at one rate for everyone: each agent wakes after a seeded
+ * exponential waiting time (rate per tick) whatever its state. Wakes in (tick-1, tick] are
+ * stepped in (time, priority, seq) order. `async` is this policy for worlds that declare no
+ * activation, and `async-uniform` for any world (what logs of earlier world versions ran).
  */
 export class AsyncActivationPolicy implements TurnPolicy {
-  readonly name = 'async' as const;
-  constructor(readonly rate: number) {
+  constructor(
+    readonly rate: number,
+    readonly name = 'async',
+  ) {
     if (!(rate > 0))
       throw new ConfigError(`async activation rate must be > 0, got ${rate}`, {
         hint: 'set e.g. rate=1 (one wake per agent per tick on average)',
@@ -103,40 +107,5 @@ export class WakeOnMessagePolicy implements TurnPolicy {
     if (!hasTick(popped)) return [];
     queue.push(tick + 1, 'tick', -1, PRIORITY.tick);
     return tick === 1 ? ctx.due() : ctx.withInbox();
-  }
-}
-
-/** Options for {@link createTurnPolicy}. */
-export interface TurnPolicyOptions {
-  /** Mean wakes per agent per tick for `async`. */
-  rate?: number;
-}
-
-/** Names every built-in policy, for help texts and zod enums. */
-export const TURN_POLICY_NAMES: readonly TurnPolicyName[] = [
-  'simultaneous',
-  'round-robin',
-  'random-order',
-  'async',
-  'wake-on-message',
-];
-
-/** Builds a turn policy by name. */
-export function createTurnPolicy(name: TurnPolicyName, opts: TurnPolicyOptions = {}): TurnPolicy {
-  switch (name) {
-    case 'simultaneous':
-      return new SimultaneousPolicy();
-    case 'round-robin':
-      return new RoundRobinPolicy();
-    case 'random-order':
-      return new RandomOrderPolicy();
-    case 'async':
-      return new AsyncActivationPolicy(opts.rate ?? 1);
-    case 'wake-on-message':
-      return new WakeOnMessagePolicy();
-    default:
-      throw new ConfigError(`unknown turn policy "${name as string}"`, {
-        hint: `use one of: ${TURN_POLICY_NAMES.join(', ')}`,
-      });
   }
 }

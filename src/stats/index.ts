@@ -10,5 +10,6 @@ export * from './quantile.ts';
 export * from './sign-flip-interval.ts';
 export * from './special-functions.ts';
 export * from './student-t.ts';
+export * from './two-sample-ks.ts';
 export * from './welch-t-test.ts';
 export * from './wilson.ts';

@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Json, sha256Hex } from '../core/index.ts';
 import type { LlmFlags } from '../llm/index.ts';
@@ -153,6 +154,15 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
 }
 
 /**
+ * How many worker threads a local sweep of `runs` runs starts: the number asked for, or one
+ * per core (a thread per run would load the world and hold a heap in each), never more than
+ * there are runs, at least one.
+ */
+export function sweepThreads(requested: number | undefined, runs: number): number {
+  return Math.max(1, Math.min(requested ?? availableParallelism(), runs));
+}
+
+/**
  * Runs `todo` on a pool of worker threads, one lane per thread: a lane takes the next run
  * until none is left or the budget is spent.
  */
@@ -163,7 +173,7 @@ async function runLocally(
   budget: BatchBudget,
   settle: (run: PlannedRun, r: RunOutcome | RunFailure) => void,
 ): Promise<void> {
-  const workers = Math.min(opts.workers ?? Number.POSITIVE_INFINITY, todo.length) || 1;
+  const workers = sweepThreads(opts.workers, todo.length);
   const pool = new RunPool({ workers });
   let next = 0;
   const lane = async () => {

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { AgentMachine, Policy, Responder } from '../agent/index.ts';
 import type { Visibility } from '../bus/index.ts';
-import type { TurnPolicy, TurnPolicyName } from '../clock/index.ts';
+import type { TurnPolicy, TurnPolicyEntry, TurnPolicyName } from '../clock/index.ts';
 import type { Json, RngStreams } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Topology } from '../network/topology.ts';
+import type { Activation } from './activation.ts';
 import type { FileParamDeclarations, MetricDeclarations } from './world-declarations.ts';
 import type { WorldControl, WorldView } from './world-view.ts';
 
@@ -67,7 +68,16 @@ export interface WorldInstance<P = unknown> {
    */
   freshRepeats?: boolean;
   network?: Topology;
-  turnPolicy: TurnPolicy | TurnPolicyName;
+  /**
+   * Who acts when: a built-in policy's name, the name of one the world registers in
+   * `WorldDefinition.turnPolicies`, or a policy object.
+   */
+  turnPolicy: TurnPolicy | TurnPolicyName | (string & {});
+  /**
+   * Which states are passive and how often the others wake under `async` (docs/TIME.md).
+   * Without it, `async` wakes every agent at rate 1 whatever its state.
+   */
+  activation?: Activation;
   /** Default delivery latency in ticks (default 1). */
   latency?: number;
   /**
@@ -147,6 +157,8 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
    * draw every declared metric with its label and unit, whatever its key.
    */
   metrics?: MetricDeclarations;
+  /** Turn policies of the world's own, by name, which its instances may name in `turnPolicy`. */
+  turnPolicies?: Readonly<Record<string, TurnPolicyEntry>>;
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;
   /**
    * Makes parameters recorded by an older version of this world (`fromVersion`) select that

@@ -11,14 +11,17 @@ import {
 import { MessageBus } from '../bus/index.ts';
 import {
   AgentSorter,
-  createTurnPolicy,
+  type EventDrivenTurnPolicy,
   EventQueue,
   type EventQueueState,
+  isEventDriven,
   type TurnContext,
   type TurnPolicy,
+  TurnPolicyRegistry,
 } from '../clock/index.ts';
-import { ConfigError, Digest, type Json, RngStreams, RunError } from '../core/index.ts';
+import { ConfigError, Digest, type Json, LogFormatError, RngStreams, RunError } from '../core/index.ts';
 import { type EdgeEdit, OverlayTopology } from '../network/index.ts';
+import { declaredRates } from './activation.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { DeliveryLog } from './delivery-log.ts';
 import { DueScratch, dueAgents, dueList } from './due-list.ts';
@@ -45,6 +48,8 @@ export interface EngineState {
   world: Json | null;
   /** Ids of the LLM schemas written to the log so far (format 2; absent when none). */
   schemas?: string[];
+  /** The wake schedule of an event-driven turn policy (`async` following state; absent otherwise). */
+  schedule?: Json;
 }
 
 /** What the engine reports at the end. */
@@ -89,6 +94,8 @@ export class Engine {
   private readonly lastStep: Int32Array;
   private readonly occurrence: Int32Array;
   private readonly turnPolicy: TurnPolicy;
+  /** The turn policy when it hands out agents one at a time (continuous time), else null. */
+  private readonly wakes: EventDrivenTurnPolicy | null;
   private readonly turnCtx: TurnContext;
   private queue = new EventQueue();
   private history: Record<string, number>[] = [];
@@ -164,8 +171,17 @@ export class Engine {
     this.ctx.setBroker(this.broker);
     this.lastStep = new Int32Array(size).fill(-1);
     this.occurrence = new Int32Array(size);
+    const stateRate = world.activation
+      ? declaredRates(world.activation, this.executor, world.agents, this.control)
+      : undefined;
     this.turnPolicy =
-      typeof world.turnPolicy === 'string' ? createTurnPolicy(world.turnPolicy) : world.turnPolicy;
+      typeof world.turnPolicy === 'string'
+        ? new TurnPolicyRegistry(def.turnPolicies).create(world.turnPolicy, {
+            byState: stateRate !== undefined,
+          })
+        : world.turnPolicy;
+    this.wakes = isEventDriven(this.turnPolicy) ? this.turnPolicy : null;
+    if (this.wakes) this.broker.answered = (j) => this.wakes!.changed(j);
     const inbox = this.bus.inboxCounts();
     const active = this.executor.activeMask();
     const sorter = new AgentSorter();
@@ -179,6 +195,7 @@ export class Engine {
       dueAgents: () =>
         dueAgents(inbox, active, this.executor.activeAgents(), this.bus.recipients(), sorter, scratch),
       withInbox: () => Array.from(this.bus.recipients()),
+      ...(stateRate ? { stateRate } : {}),
     };
     const deliveries = level === 'full' ? new DeliveryLog(log, this.bus, addressees) : undefined;
     const sub = deliveries ? this.bus.events$.subscribe((e) => deliveries.write(e)) : undefined;
@@ -193,8 +210,11 @@ export class Engine {
   /** Sets up tick 0 (the world's initial state) and logs it. */
   start(hooks: EngineHooks): void {
     this.world.init?.(this.control);
+    // an event-driven policy schedules from the initial state before tick 0's interventions,
+    // which then reschedule the agents they change
+    this.wakes?.start(this.queue, this.turnCtx);
     this.endTick(0, hooks);
-    this.turnPolicy.start(this.queue, this.turnCtx);
+    if (!this.wakes) this.turnPolicy.start(this.queue, this.turnCtx);
   }
 
   /** Runs ticks until a stop condition, then writes the end. */
@@ -204,11 +224,12 @@ export class Engine {
     let reason = this.world.stop?.(this.control) ?? null;
     while (reason === null) {
       const next = this.queue.peek();
-      if (!next) {
+      if (!next && !this.wakes) {
         reason = 'quiescent';
         break;
       }
-      const t = Math.max(this.tick + 1, Math.ceil(next.time));
+      // an event-driven policy visits every tick, as rate-1 activation does
+      const t = next ? Math.max(this.tick + 1, Math.ceil(next.time)) : this.tick + 1;
       if (t > maxTicks) {
         reason = 'max-ticks';
         break;
@@ -217,7 +238,8 @@ export class Engine {
       this.snapshotAtTick = null; // not held while another tick runs
       const popped = this.queue.popUntil(t);
       this.bus.release(t);
-      await this.stepAll(t, this.turnPolicy.turns(t, popped, this.queue, this.turnCtx));
+      if (this.wakes) await this.stepWakes(t, this.wakes);
+      else await this.stepAll(t, this.turnPolicy.turns(t, popped, this.queue, this.turnCtx));
       this.endTick(t, hooks);
       await hooks.onTick?.(t, maxTicks, this.control);
       reason = this.world.stop?.(this.control) ?? hooks.shouldStop?.(t) ?? null;
@@ -237,15 +259,7 @@ export class Engine {
     // result per agent
     for (let t = 0; t < turns.length; t++) {
       const i = turns[t];
-      this.executor.beginStep(i);
-      const inbox = this.bus.take(i);
-      this.deliveries += inbox.length;
-      const occurrence = this.lastStep[i] === tick ? ++this.occurrence[i] : 0;
-      if (occurrence === 0) {
-        this.lastStep[i] = tick;
-        this.occurrence[i] = 0;
-      }
-      const out = this.world.policy(ctx.aim(i, tick, inbox, occurrence));
+      const out = this.stepStart(i, tick);
       if (out instanceof Promise) deferred.push({ i, record: ctx.close(), decision: out });
       else if (deferred.length === 0) this.commit(i);
       else {
@@ -273,6 +287,57 @@ export class Engine {
       ctx.aim(d.i, tick, emptyInbox).apply((decided[k++] as PromiseFulfilledResult<Decision>).value);
       this.commit(d.i, d.record);
     }
+  }
+
+  /** Starts agent `i`'s step at `tick`: its whole inbox, its policy (up to a first `await`). */
+  private stepStart(i: number, tick: number): ReturnType<WorldInstance<unknown>['policy']> {
+    this.executor.beginStep(i);
+    const inbox = this.bus.take(i);
+    this.deliveries += inbox.length;
+    const occurrence = this.lastStep[i] === tick ? ++this.occurrence[i] : 0;
+    if (occurrence === 0) {
+      this.lastStep[i] = tick;
+      this.occurrence[i] = 0;
+    }
+    return this.world.policy(this.ctx.aim(i, tick, inbox, occurrence));
+  }
+
+  /**
+   * Steps the agents an event-driven policy hands out at `tick`, one at a time in wake order:
+   * each step (an asynchronous decision included) is committed, and the agents it changed
+   * rescheduled, before the next agent is picked. Mail released at `tick` is read at wakes in
+   * (tick − 1, tick], as under rate-1 activation.
+   */
+  private async stepWakes(tick: number, wakes: EventDrivenTurnPolicy): Promise<void> {
+    this.control.tick = tick;
+    wakes.advance(tick - 1);
+    for (const i of this.bus.recipients()) wakes.changed(i);
+    const heardBefore = this.broker.delivered;
+    let stepped = 0;
+    for (let i = wakes.nextTurn(tick); i >= 0; i = wakes.nextTurn(tick)) {
+      stepped++;
+      const out = this.stepStart(i, tick);
+      if (out instanceof Promise) await this.commitLate(i, tick, out);
+      else this.commit(i);
+      wakes.changed(i);
+    }
+    this.control.stepped = stepped;
+    this.steps += stepped;
+    this.deliveries += this.broker.delivered - heardBefore;
+  }
+
+  /** Commits agent `i`'s asynchronous decision as soon as it is made (event-driven policies). */
+  private async commitLate(i: number, tick: number, decision: Promise<Decision>): Promise<void> {
+    const early = this.ctx.close();
+    let decided: Decision;
+    try {
+      decided = await decision;
+    } catch (err) {
+      throw err instanceof Error ? err : new RunError(String(err));
+    }
+    for (const input of this.inputs.drain()) this.logInput(input.type, tick, input.fields);
+    this.ctx.aim(i, tick, this.bus.emptyInbox()).apply(decided);
+    this.commit(i, early);
   }
 
   /** Ends agent `i`'s step; `early` is what an async policy did before its first await. */
@@ -369,6 +434,9 @@ export class Engine {
     this.log.append('intervene', this.tick, { intervention: iv as unknown as Json });
     try {
       this.applyIntervention(iv);
+      // anything may have changed (states, parameters, the network): every rate is asked again
+      this.wakes?.advance(this.tick);
+      this.wakes?.changedAll();
     } catch (err) {
       if (err instanceof ConfigError) throw err;
       // A bad target (agent, channel, edge) is bad input, not a failed run.
@@ -474,6 +542,7 @@ export class Engine {
       network: this.overlay ? this.overlay.edits() : null,
       world: this.world.getState?.() ?? null,
       ...(this.schemas?.state().length ? { schemas: this.schemas.state() } : {}),
+      ...(this.wakes ? { schedule: this.wakes.exportState() } : {}),
     };
   }
 
@@ -504,6 +573,15 @@ export class Engine {
     if (s.world !== null) this.world.setState?.(s.world);
     this.schemas?.restore(s.schemas ?? []);
     this.control.tick = s.tick;
+    if (this.wakes) {
+      if (s.schedule === undefined)
+        throw new LogFormatError(
+          'the snapshot has no wake schedule, but this run activates agents by state (async)',
+          {},
+          { hint: 'the log was written by another version of the world or engine; rerun it from its header' },
+        );
+      this.wakes.importState(s.schedule, s.tick, this.turnCtx);
+    }
   }
 
   dispose(): void {

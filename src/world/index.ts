@@ -1,3 +1,4 @@
+export * from './activation.ts';
 export * from './block-model-params.ts';
 export * from './define-world.ts';
 export * from './engine.ts';

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
+import type { AgentMachine } from '../agent/index.ts';
+import { type TurnPolicyEntry, TurnPolicyRegistry } from '../clock/index.ts';
 import { RngStreams } from '../core/index.ts';
+import { activationProblems } from './activation.ts';
 import type { WorldDefinition } from './define-world.ts';
 import { describeParams } from './resolve-params.ts';
 import { declarationProblems } from './world-declarations.ts';
 
-const TURN_POLICIES = ['simultaneous', 'round-robin', 'random-order', 'async', 'wake-on-message'];
 const OPTIONAL_HOOKS = ['init', 'metrics', 'stop', 'summary', 'intervene', 'getState', 'setState'] as const;
 
 function isFunction(x: unknown): boolean {
@@ -60,14 +62,20 @@ export function worldDefinitionProblems(def: unknown): string[] {
   return [...problems, ...paramsProblems(d.params), ...declarationProblems(d, names)];
 }
 
-function turnPolicyProblem(turnPolicy: unknown): string[] {
+function turnPolicyProblem(turnPolicy: unknown, own: Record<string, TurnPolicyEntry> | undefined): string[] {
+  let names: string[];
+  try {
+    const registry = new TurnPolicyRegistry(own);
+    if (typeof turnPolicy === 'string' && registry.has(turnPolicy)) return [];
+    names = registry.names();
+  } catch (err) {
+    return [(err as Error).message];
+  }
   if (typeof turnPolicy === 'string')
-    return TURN_POLICIES.includes(turnPolicy)
-      ? []
-      : [`\`turnPolicy\` "${turnPolicy}" is not one of ${TURN_POLICIES.join(', ')}`];
+    return [`\`turnPolicy\` "${turnPolicy}" is not one of ${names.join(', ')}`];
   const p = turnPolicy as { start?: unknown; turns?: unknown } | undefined;
   if (p && isFunction(p.start) && isFunction(p.turns)) return [];
-  return [`\`turnPolicy\` must be one of ${TURN_POLICIES.join(', ')}, or a TurnPolicy object`];
+  return [`\`turnPolicy\` must be one of ${names.join(', ')}, or a TurnPolicy object`];
 }
 
 /**
@@ -75,7 +83,10 @@ function turnPolicyProblem(turnPolicy: unknown): string[] {
  * sound): a population size, an agent machine, a policy function, a turn policy, and hooks
  * that are functions.
  */
-export function worldInstanceProblems(instance: unknown): string[] {
+export function worldInstanceProblems(
+  instance: unknown,
+  def?: Pick<WorldDefinition, 'turnPolicies'>,
+): string[] {
   if (typeof instance !== 'object' || instance === null)
     return ['`create` must return an object (the world instance)'];
   const w = instance as Record<string, unknown>;
@@ -87,7 +98,8 @@ export function worldInstanceProblems(instance: unknown): string[] {
     problems.push('`agents` must be an agent machine (defineAgentMachine({ ... }))');
   if (!isFunction(w.policy))
     problems.push('`policy` must be a function (ctx) => decision: each agent step calls it');
-  problems.push(...turnPolicyProblem(w.turnPolicy));
+  problems.push(...turnPolicyProblem(w.turnPolicy, def?.turnPolicies));
+  problems.push(...activationProblems(w.activation, agents?.layout ? (agents as AgentMachine) : undefined));
   if (w.executor !== undefined && w.executor !== 'xstate' && w.executor !== 'columnar')
     problems.push('`executor` must be "xstate" or "columnar"');
   if (w.latency !== undefined && !(Number.isInteger(w.latency) && (w.latency as number) >= 0))
@@ -113,5 +125,5 @@ export function checkWorld(def: unknown): string[] {
   } catch (err) {
     return [`\`create\` threw with default parameters and seed 1: ${(err as Error).message}`];
   }
-  return worldInstanceProblems(instance);
+  return worldInstanceProblems(instance, world);
 }

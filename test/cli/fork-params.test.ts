@@ -3,6 +3,7 @@ import { checkForkParams } from '../../src/cli/commands/fork/fork-params.ts';
 import { ConfigError } from '../../src/core/index.ts';
 import { defineAgentMachine, defineWorld, z } from '../../src/index.ts';
 import type { WorldDefinition } from '../../src/world/index.ts';
+import { world as epidemic } from '../../worlds/epidemic/index.ts';
 import { world as opinion } from '../../worlds/opinion/index.ts';
 import { world as rumor } from '../../worlds/rumor/index.ts';
 
@@ -69,5 +70,26 @@ describe("a user's world declares what a fork cannot change, as the built-in one
       /a fork cannot change threshold/,
     );
     expect(() => checkForkParams(mine, parent, { rate: 0.3 }, 1)).not.toThrow();
+  });
+});
+
+describe('a fork cannot change whether agents wake by state', () => {
+  it('epidemic and voter (found by building them both ways) refuse activation, and take a rate', () => {
+    const epi = epidemic as unknown as WorldDefinition;
+    const parent = epi.params.parse({ n: 100 }) as Record<string, unknown>;
+    expect(() => checkForkParams(epi, parent, { activation: 'uniform' }, 1)).toThrow(
+      /a fork cannot change activation: the world was built with activation="by-state"/,
+    );
+    expect(() => checkForkParams(epi, parent, { gamma: 0.5, tau: 0.3 }, 1)).not.toThrow();
+    const op = opinion as unknown as WorldDefinition;
+    const voter = op.params.parse({ n: 50, model: 'voter' }) as Record<string, unknown>;
+    expect(() => checkForkParams(op, voter, { activation: 'uniform' }, 1)).toThrow(
+      /cannot change activation/,
+    );
+  });
+
+  it('rumor lists activation among the parameters read at creation', () => {
+    const def = rumor as unknown as WorldDefinition;
+    expect(refusal(def, { activation: 'uniform' })?.message).toContain('a fork cannot change activation');
   });
 });

@@ -9,12 +9,12 @@ const N = 300;
 const TICKS = 40;
 const SEED = 1;
 
-async function run(turns: string, seed = SEED): Promise<CaptureLog> {
+async function run(turns: string, seed = SEED, extra: Record<string, unknown> = {}): Promise<CaptureLog> {
   let log: CaptureLog | undefined;
   await runWorld(world, {
     // encounters wake nobody under wake-on-message (docs/ENCOUNTERS.md): these turn-order
     // checks follow mail, so the pairwise model runs as message passing there
-    params: { n: N, turns, ...(turns === 'wake-on-message' ? { contact: 'delayed' } : {}) },
+    params: { n: N, turns, ...(turns === 'wake-on-message' ? { contact: 'delayed' } : {}), ...extra },
     seed,
     ticks: TICKS,
     level: 'full',
@@ -92,8 +92,8 @@ describe('rumour world: act lines follow the turn policy', () => {
     expect(shuffled).toBeGreaterThan(3);
   });
 
-  it('async: each tick acts in the order of the seeded wake schedule', async () => {
-    const log = await run('async');
+  it('async, activation=uniform: each tick acts in the order of the seeded rate-1 wake schedule', async () => {
+    const log = await run('async', SEED, { activation: 'uniform' });
     // the wake schedule depends on (seed, agent, activation number) only: replay it on its own
     const ctx: TurnContext = {
       size: N,

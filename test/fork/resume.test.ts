@@ -49,53 +49,70 @@ class TickCounter {
 }
 
 const BIG = ['rumor', '--set', 'n=100000', '--snapshot-every', '20'];
+/**
+ * Continuous time, activation by state: the wake schedule (heap, rates, draw counts) is in
+ * each snapshot, and a resume restores it (per-edge SIS: agents go in and out of the schedule).
+ */
+const SIS = [
+  'epidemic',
+  ...['--set', 'model=sis', '--set', 'transmission=per-edge', '--set', 'network=erdos-renyi'],
+  ...['--set', 'n=15000', '--set', 'initial=5000', '--set', 'tau=0.25', '--set', 'gamma=1'],
+  ...['--ticks', '30', '--snapshot-every', '5'],
+];
 
 describe('a SIGKILLed run', () => {
-  it('is resumed from its last complete tick and ends with the digest and bytes of an uninterrupted run', async () => {
-    const reference = join(dir, 'uninterrupted.ndjson');
-    let killedAt = -1;
-    let out = '';
-    // the run is fast (about 80 ticks at 100,000 agents): aim at a random tick, and retry if
-    // the process finished before the kill landed
-    for (let attempt = 1; attempt <= 4 && killedAt < 0; attempt++) {
-      out = join(dir, `killed-${attempt}.ndjson`);
-      const target = 2 + Math.floor(Math.random() * (40 / attempt));
-      let child: ChildProcess | undefined;
-      // started at once (not queued for a slot): the kill below is timed against its ticks
-      const exited = cli(['run', ...BIG, '--out', out, '--quiet'], {
-        longLived: true,
-        onSpawn: (c) => {
-          child = c;
-        },
+  it.each([
+    ['rumour, 100,000 agents, simultaneous', BIG],
+    ['per-edge SIS in continuous time (async by state)', SIS],
+  ])(
+    '%s: is resumed from its last complete tick and ends with the digest and bytes of an uninterrupted run',
+    async (name, args) => {
+      const reference = join(dir, `uninterrupted-${name.length}.ndjson`);
+      let killedAt = -1;
+      let out = '';
+      // the run is fast (about 80 ticks at 100,000 agents): aim at a random tick, and retry if
+      // the process finished before the kill landed
+      for (let attempt = 1; attempt <= 4 && killedAt < 0; attempt++) {
+        out = join(dir, `killed-${name.length}-${attempt}.ndjson`);
+        const target = 2 + Math.floor(Math.random() * (40 / attempt));
+        let child: ChildProcess | undefined;
+        // started at once (not queued for a slot): the kill below is timed against its ticks
+        const exited = cli(['run', ...args, '--out', out, '--quiet'], {
+          longLived: true,
+          onSpawn: (c) => {
+            child = c;
+          },
+        });
+        let done = false;
+        void exited.then(() => {
+          done = true;
+        });
+        const counter = new TickCounter(out);
+        // tick 0 is the first tick line
+        while (!done && counter.poll() < target + 1) await new Promise((r) => setTimeout(r, 2));
+        child?.kill('SIGKILL');
+        await exited;
+        const summary = await scanLog(out);
+        if (!summary.complete) killedAt = summary.lastTick;
+      }
+      expect(killedAt, 'the run was killed before its end').toBeGreaterThanOrEqual(0);
+      const r = await cliCheckedJson(['resume', out]);
+      // after the kill: an in-process run would hold the event loop that times the kill
+      const ref = await cliCheckedJson(['run', ...args, '--out', reference]);
+      expect({ killedAt, digest: r.digest, ticks: r.ticks }).toEqual({
+        killedAt,
+        digest: ref.digest,
+        ticks: ref.ticks,
       });
-      let done = false;
-      void exited.then(() => {
-        done = true;
-      });
-      const counter = new TickCounter(out);
-      // tick 0 is the first tick line
-      while (!done && counter.poll() < target + 1) await new Promise((r) => setTimeout(r, 2));
-      child?.kill('SIGKILL');
-      await exited;
-      const summary = await scanLog(out);
-      if (!summary.complete) killedAt = summary.lastTick;
-    }
-    expect(killedAt, 'the run was killed before its end').toBeGreaterThanOrEqual(0);
-    const r = await cliCheckedJson(['resume', out]);
-    // after the kill: an in-process run would hold the event loop that times the kill
-    const ref = await cliCheckedJson(['run', ...BIG, '--out', reference]);
-    expect({ killedAt, digest: r.digest, ticks: r.ticks }).toEqual({
-      killedAt,
-      digest: ref.digest,
-      ticks: ref.ticks,
-    });
-    expect(r.resumedAt).toBeLessThanOrEqual(killedAt);
-    expect(headerWithoutWall(out)).toBe(headerWithoutWall(reference));
-    const a = lines(out);
-    const b = lines(reference);
-    expect(a.length).toBe(b.length);
-    for (let k = 1; k < a.length; k++) if (a[k] !== b[k]) expect({ seq: k, killedAt }).toBe('identical');
-  }, 120_000);
+      expect(r.resumedAt).toBeLessThanOrEqual(killedAt);
+      expect(headerWithoutWall(out)).toBe(headerWithoutWall(reference));
+      const a = lines(out);
+      const b = lines(reference);
+      expect(a.length).toBe(b.length);
+      for (let k = 1; k < a.length; k++) if (a[k] !== b[k]) expect({ seq: k, killedAt }).toBe('identical');
+    },
+    120_000,
+  );
 
   it('resuming a finished run is an error (exit 2) and leaves the log alone', async () => {
     const done = join(dir, 'finished.ndjson');

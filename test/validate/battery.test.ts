@@ -40,7 +40,7 @@ describe('validation tolerances', () => {
 describe('grapevine validate --quick', () => {
   it('every quick case of the built-in worlds passes', async () => {
     const rows = await runBattery(builtinValidationCases(), { quick: true });
-    expect(rows.length).toBe(14);
+    expect(rows.length).toBe(15);
     expect(
       rows.filter((r) => !r.pass).map((r) => `${r.id}: ${r.mean} vs ${r.predicted} ± ${r.tolerance}`),
     ).toEqual([]);

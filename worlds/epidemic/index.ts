@@ -1,68 +1,17 @@
 import {
-  blockModelParams,
+  type Activation,
   ConfigError,
   defineAgentMachine,
   defineWorld,
   type Json,
   networkFromParams,
-  z,
+  type Policy,
 } from '../../src/index.ts';
-import { giantFraction } from '../rumor/theory.ts';
+import { type EpidemicParams, epidemicParams } from './params.ts';
+import { basicReproduction, epidemicTheory } from './theory.ts';
 
-/** Parameters of the epidemic world (rates per unit time; with `turns=async` every agent wakes at rate 1). */
-export const epidemicParams = z.object({
-  model: z
-    .enum(['sir', 'sis'])
-    .default('sir')
-    .describe('SIR (recovered are immune) or SIS (recovered are susceptible again)'),
-  n: z.number().int().min(2).default(10_000).describe('number of agents'),
-  network: z
-    .enum([
-      'complete',
-      'erdos-renyi',
-      'watts-strogatz',
-      'barabasi-albert',
-      'stochastic-block-model',
-      'ring-lattice',
-      'csv',
-    ])
-    .default('complete')
-    .describe('contact network (complete = well-mixed; csv = networkFile)'),
-  k: z
-    .number()
-    .min(0)
-    .default(10)
-    .describe('mean degree (erdos-renyi; integer for watts-strogatz, ring-lattice)'),
-  m: z.number().int().min(1).default(5).describe('barabasi-albert edges per new node'),
-  ...blockModelParams,
-  // no default: a run without a file records no networkFile, as before it existed
-  networkFile: z
-    .string()
-    .optional()
-    .describe("edge-list CSV path when network=csv (n is then the file's node count)"),
-  contactRate: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.5)
-    .describe('contacts an infected agent makes per unit time'),
-  beta: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.6)
-    .describe('transmission probability per contact with a susceptible agent'),
-  gamma: z.number().min(0).max(1).default(0.2).describe('recovery rate per unit time'),
-  initial: z.number().int().min(0).default(1).describe('agents infected at time 0'),
-  turns: z
-    .enum(['async', 'simultaneous', 'random-order'])
-    .default('async')
-    .describe('turn policy (async = continuous time)'),
-  executor: z.enum(['columnar', 'xstate']).default('columnar').describe('agent executor'),
-});
-
-/** Resolved epidemic parameters. */
-export type EpidemicParams = z.infer<typeof epidemicParams>;
+export { type EpidemicParams, epidemicParams } from './params.ts';
+export { basicReproduction } from './theory.ts';
 
 /** susceptible -> infected -> recovered (SIR) or back to susceptible (SIS). */
 export const epidemicAgent = defineAgentMachine({
@@ -87,24 +36,70 @@ const INFECT = L.event('INFECT');
 const RECOVER = L.event('RECOVER');
 const RELAPSE = L.event('RELAPSE');
 
-/** R0 on a well-mixed population: contacts per unit time × transmission / recovery rate. */
-export function basicReproduction(p: EpidemicParams): number {
-  return (p.contactRate * p.beta) / p.gamma;
+/** The total event rate of an infected agent of degree `degree` under activation by state. */
+function eventRate(p: EpidemicParams, degree: number): number {
+  return p.transmission === 'per-edge' ? p.gamma + p.tau * degree : p.gamma + p.contactRate;
 }
 
 /**
- * The epidemic world: SIR or SIS with per-contact transmission probability β, contact rate
- * c and recovery rate γ. An infected agent, at each wake (rate 1 under async activation),
- * recovers with probability γ, or else with probability c opens an encounter with a random
- * neighbour (any agent when well-mixed), who is infected with probability β if susceptible
- * (the responder's draw). Needs γ + c ≤ 1: these are rates per unit time, thinned from the
- * wake rate.
+ * What an infected agent does at a wake, and (by state) the rate it wakes at. Every agent
+ * waking at rate 1 (`activation=uniform`, or one step per tick): it recovers with probability
+ * γ, or else contacts with probability c. By state: only infected agents wake, at their total
+ * event rate; per contact (γ + c) the wake is a recovery with probability γ/(γ + c), else a
+ * contact: the same events at the same rates without the empty wakes (thinning). Per edge: an
+ * agent of degree d wakes at rate γ + τd and recovers with probability γ/(γ + τd), else tries
+ * a uniformly chosen neighbour, so each of its edges carries tries at rate τ and each S–I
+ * edge transmits at rate τ. Parameters are read at each call: a fork's `--set` applies.
+ */
+function dynamics(p: EpidemicParams): { policy: Policy<EpidemicParams>; activation?: Activation } {
+  const relapse = () => (p.model === 'sir' ? RECOVER : RELAPSE);
+  if (!(p.turns === 'async' && p.activation === 'by-state'))
+    return {
+      policy: (ctx) => {
+        if (!ctx.in(HEALTH, I)) return;
+        const u = ctx.rng.next();
+        if (u < p.gamma) ctx.fire(relapse());
+        else if (u < p.gamma + p.contactRate) ctx.encounter(ctx.randomNeighbour(), 'contact');
+      },
+    };
+  return {
+    policy: (ctx) => {
+      if (!ctx.in(HEALTH, I)) return;
+      if (ctx.rng.next() * eventRate(p, ctx.degree()) < p.gamma) ctx.fire(relapse());
+      else ctx.encounter(ctx.randomNeighbour(), 'contact');
+    },
+    activation: {
+      rate: (i, view) =>
+        view.executor.stateIndex(i, HEALTH) === I ? eventRate(p, view.network?.degree(i) ?? 0) : 0,
+    },
+  };
+}
+
+function checkParams(p: EpidemicParams): void {
+  if (p.transmission === 'per-edge' && !(p.turns === 'async' && p.activation === 'by-state'))
+    throw new ConfigError('transmission=per-edge needs turns=async and activation=by-state', {
+      hint: 'per-edge rates are continuous-time rates: drop turns/activation to use the defaults',
+    });
+  if (p.transmission === 'per-contact' && !(p.turns === 'async' && p.activation === 'by-state')) {
+    if (p.gamma + p.contactRate > 1)
+      throw new ConfigError(`gamma + contactRate must be at most 1 (got ${p.gamma + p.contactRate})`, {
+        hint: 'with one wake per agent per tick these are probabilities per wake: rescale time, or use turns=async',
+      });
+  }
+}
+
+/**
+ * The epidemic world: SIR or SIS, on a network or well-mixed. Per contact (the default): an
+ * infected agent contacts a random neighbour (any agent when well-mixed) at rate c, who is
+ * infected with probability β if susceptible (the responder's draw), and recovers at rate γ.
+ * Per edge: every edge between an infected and a susceptible agent transmits at rate τ.
+ * Under `turns=async` only infected agents wake (docs/TIME.md).
  */
 export const world = defineWorld({
   id: 'epidemic',
-  version: '1.0.0',
+  version: '2.0.0',
   description:
-    'SIR and SIS epidemics with per-contact transmission, on a network or well-mixed, in continuous time',
+    'SIR and SIS epidemics with per-contact or per-edge transmission, on a network or well-mixed, in continuous time',
   params: epidemicParams,
   // its beta is the transmission probability, not Watts–Strogatz rewiring
   networkParams: ['k', 'm', 'blocks', 'pIn', 'pOut'],
@@ -121,6 +116,7 @@ export const world = defineWorld({
     'initial',
     'turns',
     'executor',
+    'activation',
   ],
   fileParams: { networkFile: { readWhen: (p) => p.network === 'csv', needs: 'network=csv', network: true } },
   metrics: {
@@ -152,23 +148,20 @@ export const world = defineWorld({
   },
   defaultTicks: 10_000,
   create({ params: p, rng, resolvePath }) {
-    if (p.gamma + p.contactRate > 1)
-      throw new ConfigError(`gamma + contactRate must be at most 1 (got ${p.gamma + p.contactRate})`, {
-        hint: 'rates are per unit time and every agent wakes at rate 1: rescale time',
-      });
+    checkParams(p);
     // Watts–Strogatz rewires with β = 0.1 here (the world has no beta parameter)
     const { topology: network, inputs } = networkFromParams(
       { ...p, beta: 0.1 },
       rng.stream('network'),
       resolvePath,
     );
-    const r0 = basicReproduction(p);
     return {
       size: network.size,
       agents: epidemicAgent,
       executor: p.executor,
       network,
       turnPolicy: p.turns,
+      ...dynamics(p),
       ...(inputs ? { inputs } : {}),
       init: (control) => {
         const s = rng.stream('initial');
@@ -179,14 +172,9 @@ export const world = defineWorld({
           done.add(i);
         }
       },
-      policy: (ctx) => {
-        if (!ctx.in(HEALTH, I)) return;
-        const u = ctx.rng.next();
-        if (u < p.gamma) ctx.fire(p.model === 'sir' ? RECOVER : RELAPSE);
-        else if (u < p.gamma + p.contactRate) ctx.encounter(ctx.randomNeighbour(), 'contact');
-      },
       respond: (ctx, said) => {
-        if (said.kind === 'contact' && ctx.in(HEALTH, S) && ctx.rng.chance(p.beta)) ctx.fire(INFECT);
+        if (said.kind !== 'contact' || !ctx.in(HEALTH, S)) return;
+        if (p.transmission === 'per-edge' || ctx.rng.chance(p.beta)) ctx.fire(INFECT);
       },
       metrics: (view) => {
         const c = view.executor.counts(HEALTH);
@@ -197,16 +185,15 @@ export const world = defineWorld({
         const last = history[history.length - 1] ?? {};
         const peak = Math.max(...history.map((h) => h.infected ?? 0));
         return {
-          r0,
+          ...(p.transmission === 'per-contact' ? { r0: basicReproduction(p) } : {}),
           finalSize: p.model === 'sir' ? (last.recovered ?? 0) / network.size : null,
           peakInfected: peak,
-          theory: (p.network === 'complete'
-            ? p.model === 'sir'
-              ? { finalSize: giantFraction(r0), source: 'Kermack & McKendrick 1927: z = 1 − e^(−R0·z)' }
-              : { endemic: r0 > 1 ? 1 - 1 / r0 : 0, source: 'SIS endemic level 1 − 1/R0' }
-            : null) as Json,
+          theory: epidemicTheory(p, network.size),
         };
       },
     };
   },
+  // 1.0.0 woke every agent at rate 1 under async: its logs rerun with activation=uniform
+  migrateParams: (params, fromVersion) =>
+    fromVersion === '1.0.0' ? { ...params, activation: 'uniform' } : params,
 });

@@ -49,6 +49,12 @@ export const encounterResponder = (ctx: Ctx, said: Message): void => {
   if (Math.abs(y - x) < ctx.params.epsilon) moveTo(ctx, x + ctx.params.mu * (y - x));
 };
 
+/** True when every value equals the first (a scan: the voter's check runs every tick). */
+function unanimous(x: Column): boolean {
+  for (let i = 1; i < x.length; i++) if (x[i] !== x[0]) return false;
+  return true;
+}
+
 function sorted(x: Column): Float64Array {
   return Float64Array.from(x).sort();
 }
@@ -60,9 +66,9 @@ function sorted(x: Column): Float64Array {
  * The voter model is settled at consensus (every opinion equal).
  */
 export function encounterSettled(params: OpinionParams, view: WorldView): boolean {
+  if (params.model === 'voter') return unanimous(view.memoryColumn('x'));
   const x = sorted(view.memoryColumn('x'));
   if (x.length === 0) return true;
-  if (params.model === 'voter') return x[0] === x[x.length - 1];
   let start = x[0];
   for (let k = 1; k < x.length; k++) {
     if (x[k] - x[k - 1] >= params.epsilon) start = x[k];

@@ -34,8 +34,10 @@ function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>) {
   return {
     policy: encounterPolicy,
     respond: encounterResponder,
-    // Continuous time: every agent wakes at rate 1, one encounter per wake.
+    // Continuous time: every agent wakes at rate 1 (its one state is tagged active), one
+    // encounter per wake
     turnPolicy: 'async' as const,
+    ...(params.activation === 'by-state' ? { activation: {} } : {}),
     stop: (view: WorldView) => (encounterSettled(params, view) ? 'converged' : null),
   };
 }
@@ -48,7 +50,7 @@ function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>) {
  */
 export const world = defineWorld({
   id: 'opinion',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
@@ -77,6 +79,7 @@ export const world = defineWorld({
     'lambdaMax',
     'model',
     'executor',
+    'activation',
   ],
   fileParams: {
     networkFile: {
@@ -123,4 +126,7 @@ export const world = defineWorld({
       summary: opinionSummary(params, setup.weights),
     };
   },
+  // 1.0.0 ran voter and Deffuant–Weisbuch on the rate-1 policy's event queue
+  migrateParams: (params, fromVersion) =>
+    fromVersion === '1.0.0' ? { ...params, activation: 'uniform' } : params,
 });

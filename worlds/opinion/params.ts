@@ -113,6 +113,12 @@ export const opinionParams = z.object({
     .boolean()
     .default(false)
     .describe('put every agent’s initial and final opinion in the summary (small runs, validation)'),
+  activation: z
+    .enum(['by-state', 'uniform'])
+    .default('by-state')
+    .describe(
+      'voter and deffuant-weisbuch: by-state = every agent wakes at rate 1 through the event-driven schedule; uniform = the rate-1 policy of version 1.0.0 logs (the same law)',
+    ),
   executor: z
     .enum(['columnar', 'xstate'])
     .default('columnar')

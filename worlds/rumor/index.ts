@@ -65,7 +65,7 @@ function plant(control: WorldControl, i: number, item: 'fact' | 'rumor'): void {
  */
 export const world = defineWorld({
   id: 'rumor',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
@@ -90,6 +90,7 @@ export const world = defineWorld({
     'phi',
     'phiDistribution',
     'phiSpread',
+    'activation',
   ],
   fileParams: { networkFile: { readWhen: (p) => p.network === 'csv', needs: 'network=csv', network: true } },
   metrics: rumorMetricSpecs(),
@@ -116,6 +117,8 @@ export const world = defineWorld({
       freshRepeats: params.contact === 'instant',
       network: topology,
       turnPolicy: params.turns,
+      // under async only spreaders (the `active` state) wake, at rate 1; the others read their mail
+      ...(params.activation === 'by-state' ? { activation: {} } : {}),
       ...(inputs ? { inputs } : {}),
       init: (control) => seed(control, params, rng),
       metrics: rumorMetrics,
@@ -124,7 +127,11 @@ export const world = defineWorld({
       summary: (history) => ({ ...rumorSummary(history), ...(theory ? { theory } : {}) }),
     };
   },
-  // 1.0.0 had message passing only: its logs rerun with contact=delayed
-  migrateParams: (params, fromVersion) =>
-    fromVersion === '1.0.0' ? { ...params, contact: 'delayed' } : params,
+  // 1.0.0 had message passing only: its logs rerun with contact=delayed; before 1.2.0 async
+  // woke every agent at rate 1: those logs rerun with activation=uniform
+  migrateParams: (params, fromVersion) => {
+    if (fromVersion === '1.0.0') return { ...params, contact: 'delayed', activation: 'uniform' };
+    if (fromVersion === '1.1.0') return { ...params, activation: 'uniform' };
+    return params;
+  },
 });

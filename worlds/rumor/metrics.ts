@@ -1,4 +1,7 @@
-import type { Json, MetricDeclarations, MetricSpec, WorldView } from '../../src/index.ts';
+import type { Json, MetricDeclarations, WorldView } from '../../src/index.ts';
+
+type MetricSpec = MetricDeclarations[string];
+
 import { H, ITEMS } from './machine.ts';
 
 /**

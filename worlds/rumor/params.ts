@@ -74,7 +74,13 @@ export const rumorParams = z.object({
   turns: z
     .enum(['simultaneous', 'random-order', 'async', 'wake-on-message'])
     .default('simultaneous')
-    .describe('turn policy'),
+    .describe('turn policy (async = continuous time)'),
+  activation: z
+    .enum(['by-state', 'uniform'])
+    .default('by-state')
+    .describe(
+      'async: by-state = only spreaders (and agents with mail) wake, at rate 1; uniform = every agent wakes at rate 1 (logs of versions before 1.2.0; the same law, more steps)',
+    ),
   executor: z
     .enum(['columnar', 'xstate'])
     .default('columnar')

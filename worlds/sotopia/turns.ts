@@ -14,7 +14,7 @@ import { ENV_SEAT } from './seats.ts';
  * and no further tick is scheduled. The policy keeps no state.
  */
 export class DyadTurnPolicy implements TurnPolicy {
-  readonly name = 'round-robin' as const;
+  readonly name = 'dyad';
 
   constructor(private readonly writer: boolean) {}
 

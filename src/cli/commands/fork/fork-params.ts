@@ -7,7 +7,9 @@ function shape(def: WorldDefinition, params: Record<string, unknown>, seed: numb
   const turns = typeof w.turnPolicy === 'string' ? w.turnPolicy : w.turnPolicy?.constructor?.name;
   const net = w.network ? `${w.network.kind}/${w.network.size}/${w.network.edgeCount}` : 'none';
   const executor = chooseExecutor(w.agents, { declared: w.executor }).kind;
-  return JSON.stringify([w.size, executor, turns ?? 'default', net]);
+  // whether agents wake by state decides what the snapshot's schedule is (docs/TIME.md)
+  const byState = (w as { activation?: unknown }).activation !== undefined;
+  return JSON.stringify([w.size, executor, turns ?? 'default', net, byState]);
 }
 
 /** The changed parameters that a world builds into its structure (found by building it both ways). */
@@ -51,7 +53,7 @@ export function checkForkParams(
         ? `run the world again with --set instead; a fork can change: ${Object.keys(def.params.shape)
             .filter((k) => !declared.includes(k))
             .join(', ')}`
-        : 'run the world again with --set instead; a fork keeps what the world was built with (population, network, executor, turn policy), and other parameters apply from the fork tick',
+        : 'run the world again with --set instead; a fork keeps what the world was built with (population, network, executor, turn policy and activation), and other parameters apply from the fork tick',
     },
   );
 }

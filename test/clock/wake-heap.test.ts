@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { WakeHeap } from '../../src/clock/index.ts';
+import { SeededStream } from '../../src/core/index.ts';
+
+/** The reference: a plain map of scheduled agents, scanned for the (time, agent) minimum. */
+class Reference {
+  readonly at = new Map<number, number>();
+  min(): number {
+    let best = -1;
+    for (const [a, t] of this.at) {
+      const bt = best < 0 ? Number.POSITIVE_INFINITY : this.at.get(best)!;
+      if (t < bt || (t === bt && a < best)) best = a;
+    }
+    return best;
+  }
+}
+
+describe('WakeHeap', () => {
+  it('agrees with a scan for the earliest (time, agent) under random sets, re-keys and removals', () => {
+    const rng = new SeededStream('wake-heap');
+    for (let round = 0; round < 10; round++) {
+      const size = 1 + rng.int(200);
+      const heap = new WakeHeap(size);
+      const ref = new Reference();
+      for (let op = 0; op < 3000; op++) {
+        const i = rng.int(size);
+        const u = rng.next();
+        // coarse times: many ties, so the agent tie-break is exercised
+        const time = Math.floor(rng.next() * 20) / 4;
+        if (u < 0.55) {
+          heap.set(i, time);
+          ref.at.set(i, time);
+        } else if (u < 0.75) {
+          heap.remove(i);
+          ref.at.delete(i);
+        } else if (u < 0.95 && ref.at.size > 0) {
+          const top = heap.top();
+          expect(top).toBe(ref.min());
+          expect(heap.topTime()).toBe(ref.at.get(top));
+          heap.remove(top);
+          ref.at.delete(top);
+        }
+        expect(heap.size).toBe(ref.at.size);
+        expect(heap.has(i)).toBe(ref.at.has(i));
+        expect(heap.time(i)).toBe(ref.at.get(i) ?? 0);
+      }
+      const drained: number[] = [];
+      for (let top = heap.top(); top >= 0; top = heap.top()) {
+        expect(top).toBe(ref.min());
+        drained.push(top);
+        heap.remove(top);
+        ref.at.delete(top);
+      }
+      expect(heap.topTime()).toBe(Number.POSITIVE_INFINITY);
+      expect(new Set(drained).size).toBe(drained.length);
+    }
+  });
+
+  it('clear leaves no agent scheduled', () => {
+    const heap = new WakeHeap(10);
+    for (let i = 0; i < 10; i++) heap.set(i, 10 - i);
+    heap.clear();
+    expect(heap.size).toBe(0);
+    expect(heap.top()).toBe(-1);
+    for (let i = 0; i < 10; i++) expect(heap.has(i)).toBe(false);
+    heap.set(3, 1);
+    expect(heap.top()).toBe(3);
+  });
+});
