@@ -89,6 +89,7 @@ export type { Activation } from './world/activation.ts';
 export type {
   InputFileResolver,
   Intervention,
+  MetricDeclarations,
   PrivateItem,
   RunOptions,
   RunResult,

@@ -27,4 +27,10 @@ export interface AgentMachineSpec {
   regions: Record<string, RegionSpec>;
   /** Numeric memory slots, kept in the actor context (XState) or typed columns (columnar). */
   memory?: Record<string, MemorySlotSpec>;
+  /**
+   * Memory entries that hold JSON (text, lists, objects) rather than numbers. Declaring any
+   * runs the agents on the XState executor, which keeps JSON; without them a machine whose
+   * statechart compiles runs on the columnar executor, which keeps the numeric slots only.
+   */
+  jsonMemory?: readonly string[];
 }

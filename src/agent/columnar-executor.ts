@@ -163,12 +163,18 @@ export class ColumnarExecutor implements AgentExecutor {
   }
 
   setMemory(i: number, key: string, value: Json): void {
-    if (typeof value !== 'number') {
-      throw new ConfigError(`columnar agents keep numeric memory only; "${key}" got ${typeof value}`, {
-        hint: 'store numbers, or run these agents with executor "xstate"',
-      });
+    const k = this.layout.slots.indexOf(key);
+    if (typeof value !== 'number' || k < 0) {
+      const what =
+        k < 0 ? 'which the agent machine does not declare' : `a ${value === null ? 'null' : typeof value}`;
+      throw new ConfigError(
+        `agent ${i} wrote memory "${key}" (${what}): the columnar executor keeps the numeric slots the machine declares`,
+        {
+          hint: `declare it in defineAgentMachine: memory: { ${key}: { initial: 0 } } for a number, or jsonMemory: ['${key}'] for JSON (its agents then run on XState)`,
+        },
+      );
     }
-    this.setSlot(i, this.layout.slot(key), value);
+    this.setSlot(i, k, value);
   }
 
   counts(region: number): Int32Array {

@@ -2,6 +2,7 @@ export * from './active-set.ts';
 export * from './agent-executor.ts';
 export * from './agent-machine.ts';
 export * from './agent-machine-spec.ts';
+export * from './choose-executor.ts';
 export * from './columnar-executor.ts';
 export * from './compile-machine.ts';
 export * from './encounter-broker.ts';

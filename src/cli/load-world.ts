@@ -31,7 +31,9 @@ function readWorldFile(path: string): Buffer {
 }
 
 /** Imports a world file whose bytes the caller has already read (and, for a log, checked). */
-async function importWorldFile(path: string, bytes: Buffer): Promise<LoadedWorld> {
+async function importWorldFile(path: string, bytes: Buffer, check: boolean): Promise<LoadedWorld> {
+  // the compiler's gate first: a world with a type error never runs (cached when it passed)
+  if (check) await (await import('./world-type-gate.ts')).requireWorldTypes(path);
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(path);
@@ -87,8 +89,17 @@ function checkingInstances(def: WorldDefinition, ref: string): WorldDefinition {
   };
 }
 
-/** Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`). */
-export async function loadWorld(ref: string): Promise<LoadedWorld> {
+/** Options of {@link loadWorld}. */
+export interface LoadWorldOptions {
+  /** Type-check a world file first (default true; `--no-check` turns it off). */
+  check?: boolean;
+}
+
+/**
+ * Loads a built-in world by id, or a user's world file (.ts or .js exporting `world`),
+ * type-checked first unless `check` is false.
+ */
+export async function loadWorld(ref: string, opts: LoadWorldOptions = {}): Promise<LoadedWorld> {
   const builtin = looksLikePath(ref) ? undefined : await loadBuiltinWorld(ref);
   if (builtin) return { def: builtin, source: { kind: 'builtin' } };
   if (!looksLikePath(ref)) {
@@ -97,7 +108,7 @@ export async function loadWorld(ref: string): Promise<LoadedWorld> {
     });
   }
   const path = resolve(ref);
-  return importWorldFile(path, readWorldFile(path));
+  return importWorldFile(path, readWorldFile(path), opts.check ?? true);
 }
 
 /** The `world` field of a log header, checked for shape. */
@@ -159,6 +170,8 @@ export interface HeaderWorldOptions {
   networkFile?: string;
   /** `--input PARAM=FILE`: read these files for the run's parameters (each must have the recorded sha256). */
   inputs?: Record<string, string>;
+  /** Type-check a named world file first (default true; `--no-check` turns it off). */
+  check?: boolean;
 }
 
 /**
@@ -240,7 +253,7 @@ async function loadNamedFile(world: HeaderWorld, opts: HeaderWorldOptions): Prom
       `${path} is not the world file that wrote the log (sha256 ${sha.slice(0, 12)}…, the log has ${world.source.sha256?.slice(0, 12)}…)`,
       { hint: 'give the world file exactly as it was for this run' },
     );
-  const loaded = await importWorldFile(path, bytes);
+  const loaded = await importWorldFile(path, bytes, opts.check ?? true);
   // The recorded source stays as written, so that a rerun reproduces the header.
   return { ...loaded, source: world.source as unknown as Record<string, Json> };
 }

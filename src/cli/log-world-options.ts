@@ -12,6 +12,8 @@ export interface LogWorldOptions {
   networkFile?: string;
   /** `--input PARAM=FILE`: a file the run read for a parameter (its recorded sha256 checked first). */
   input?: string[];
+  /** False with `--no-check`: a named world file is not type-checked first. */
+  check?: boolean;
 }
 
 /** Declares {@link LogWorldOptions} on a command, once for every command that reads a log. */
@@ -26,5 +28,6 @@ export function addLogWorldOptions(cmd: Command): Command {
       '--input <param=file>',
       'a file the run read for a parameter (PARAM=FILE, repeatable): needed when the log records no sha256 of it, or its path does not lead to it (sha256 checked)',
       (value: string, previous: string[] = []) => [...previous, value],
-    );
+    )
+    .option('--no-check', 'do not type-check the --world file first');
 }

@@ -27,6 +27,7 @@ export function program(
     .description('list the built-in worlds (or the worlds of the given files) with their parameters')
     .argument('[files...]', 'world files (.ts or .js) to list instead of the built-in worlds')
     .option('--json', 'print JSON')
+    .option('--no-check', 'do not type-check the world files first')
     .action(async (files, o) =>
       setExit(await (await import('./commands/worlds.ts')).worldsCommand(files, o)),
     );
@@ -51,7 +52,12 @@ export function program(
       .option('--quiet', 'no progress bar, no summary')
       .option('--force', 'overwrite an existing --out file')
       .option('--snapshot-every <n>', 'write a full state snapshot every N ticks (always one at the end)')
-      .option('--report', 'also write the HTML report beside the log and print where it is'),
+      .option('--report', 'also write the HTML report beside the log and print where it is')
+      .option(
+        '--executor <name>',
+        "xstate | columnar: force the agents' executor (default: chosen for the world)",
+      )
+      .option('--no-check', 'do not type-check a world file first'),
     { budget: true, cache: true, fallbacks: true },
   ).action(async (world, o) => setExit(await (await import('./commands/run.ts')).runCommand(world, o)));
   addLlmOptions(
@@ -111,6 +117,7 @@ export function program(
     .option('--queue <url>', 'run on the workers of a NATS JetStream queue (nats://HOST:PORT)')
     .option('--json', 'print a one-object JSON summary')
     .option('--quiet', 'no progress bar, no summary')
+    .option('--no-check', 'do not type-check a world file first')
     .action(async (w, o) =>
       setExit(await (await import('./commands/sweep.ts')).sweepCommand(w, o, contributions)),
     );
@@ -226,11 +233,16 @@ export function program(
   addLogWorldOptions(
     cli
       .command('export')
-      .description('a tidy table of a run (metrics, agents, cascades or events) as CSV, Parquet or NDJSON')
-      .argument('<log>', 'replay log')
+      .description(
+        'a tidy table of a run (metrics, agents, cascades or events), or of every run of a sweep or fork batch, as CSV, Parquet or NDJSON',
+      )
+      .argument('<log>', 'replay log, or a sweep folder or fork batch folder (one table of all its runs)')
       .option('--what <table>', 'metrics | agents | cascades | events')
       .option('--format <fmt>', 'csv | parquet | ndjson', 'csv')
-      .option('--out <path>', 'output file (default: beside the log, <name>.<what>.<format>)')
+      .option(
+        '--out <path>',
+        'output file, or - for standard output (default: beside the log, <name>.<what>.<format>)',
+      )
       .option('--force', 'replace an existing output file')
       .option('--quiet', 'no output on success'),
   ).action(async (log, o) => setExit(await (await import('./commands/export.ts')).exportCommand(log, o)));
@@ -242,7 +254,11 @@ export function program(
       )
       .argument('<log>', 'replay log')
       .option('--port <n>', 'port (0 = any free port)', '8790')
-      .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000'),
+      .option('--max-nodes <n>', 'most agents drawn (a sample of larger runs)', '2000')
+      .option(
+        '--layout <name>',
+        'force | circle (default: a ring for lattices, ForceAtlas2 for other networks)',
+      ),
   ).action(async (log, o) => setExit(await (await import('./commands/view.ts')).viewCommand(log, o)));
   cli
     .command('validate')
@@ -299,6 +315,7 @@ export function program(
     .option('--metric <id>', 'outcome metric (repeatable; default all)', collect)
     .option('--outcome <id>', 'outcome column of a runs file')
     .option('--json', 'print JSON')
+    .option('--no-check', 'do not type-check a world file first')
     .action(async (input, o) =>
       setExit(await (await import('./commands/sensitivity.ts')).sensitivityCommand(input, o)),
     );

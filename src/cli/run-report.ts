@@ -62,7 +62,7 @@ export async function reportCommand(path: string, opts: ReportCommandOptions): P
   if (isDir) return batchReport(path, opts);
   const world = await worldOfLog(path, opts.world, opts);
   const { analysis, finalState } = await analyzeLog(path, world?.layout);
-  const figures = reportFigures(analysis);
+  const figures = reportFigures(analysis, { metrics: world?.metrics, layout: world?.layout });
   const params = (analysis.header.params ?? {}) as Record<string, unknown>;
   const communities = reportCommunities(world?.network, params, Number(analysis.header.seed));
   figures.push(...communityFigures(analysis, finalState, communities));
@@ -128,10 +128,10 @@ async function write(
 async function promptAudit(
   path: string,
   world: string | undefined,
-  files: InputFileFlags,
+  files: InputFileFlags & { check?: boolean },
 ): Promise<PromptAuditSummary> {
   try {
-    const a = await auditLog(path, world, files);
+    const a = await auditLog(path, world, files, files.check);
     return { prompts: a.prompts, declared: a.declared, observed: a.observed, leaks: a.leaks };
   } catch (err) {
     if (!isGrapevineError(err)) throw err;

@@ -3,6 +3,7 @@ export * from './base64-text.ts';
 export * from './batch-size.ts';
 export { CanonicalEncoder, sortKeys } from './canonical-encoder.ts';
 export * from './canonical-json.ts';
+export * from './code-frame.ts';
 export * from './engine-version.ts';
 export * from './errors.ts';
 export * from './format-number.ts';

@@ -1,5 +1,6 @@
 import { readLog } from '../replay/index.ts';
 import type { AnalyzedRun } from './analyze-log.ts';
+import type { NetworkMeasures } from './network-measures.ts';
 
 /** A column of an exported table: name and storage type. */
 export interface ExportColumn {
@@ -61,20 +62,34 @@ export function eventsTable(path: string): ExportTable {
 
 /**
  * One row per agent from the last snapshot: `agent`, its state in every region, and every
- * numeric memory slot (an analysis made with the world's layout is needed).
+ * numeric memory slot (an analysis made with the world's layout is needed); with the
+ * world's network, its `degree`, local `clustering` and `pagerank` there too.
  */
-export function agentsTable(run: AnalyzedRun): ExportTable {
+export function agentsTable(run: AnalyzedRun, network?: NetworkMeasures): ExportTable {
   const s = run.finalState;
   if (!s) return { columns: [{ name: 'agent', type: 'int' }], rows: (async function* () {})() };
   const regions = [...s.regions.entries()];
   const slots = [...s.slots.entries()];
+  const measures: [ExportColumn, ArrayLike<number> | null][] = network
+    ? [
+        [{ name: 'degree', type: 'int' }, network.degree],
+        [{ name: 'clustering', type: 'double' }, network.clustering],
+        [{ name: 'pagerank', type: 'double' }, network.pagerank],
+      ]
+    : [];
   async function* rows() {
     for (let i = 0; i < s!.size; i++)
-      yield [i, ...regions.map(([, r]) => r.states[r.values[i]] ?? null), ...slots.map(([, c]) => c[i])];
+      yield [
+        i,
+        ...measures.map(([, v]) => (v ? v[i] : null)),
+        ...regions.map(([, r]) => r.states[r.values[i]] ?? null),
+        ...slots.map(([, c]) => c[i]),
+      ];
   }
   return {
     columns: [
       { name: 'agent', type: 'int' },
+      ...measures.map(([c]) => c),
       ...regions.map(([name]) => ({ name: `state_${name}`, type: 'string' as const })),
       ...slots.map(([name]) => ({ name: `mem_${name}`, type: 'double' as const })),
     ],

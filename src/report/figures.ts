@@ -1,5 +1,8 @@
+import type { MetricDeclarations } from '../world/index.ts';
 import type { RunAnalysis } from './analyze-log.ts';
 import type { Asymmetry } from './asymmetry.ts';
+import type { StateLayout } from './final-state.ts';
+import { metricFigures } from './metric-figures.ts';
 import type { ChartSeries, ChartSpec } from './svg-chart.ts';
 
 /** A table figure. */
@@ -18,74 +21,8 @@ export interface Figure {
   table?: TableSpec;
 }
 
-const FRACTION = /^fraction/;
-
-function itemKeys(a: RunAnalysis, item: string): string[] {
-  return Object.keys(a.metrics).filter((k) => k.startsWith(`${item}.`));
-}
-
-function series(a: RunAnalysis, key: string, name = key): ChartSeries {
-  return { name, x: a.ticks, y: a.metrics[key] };
-}
-
 function chart(title: string, yLabel: string, s: ChartSeries[], more: Partial<ChartSpec> = {}): ChartSpec {
   return { title, xLabel: 'tick', yLabel, series: s, ...more };
-}
-
-/** True when a metric is 0 (or absent) at every tick. */
-function allZero(a: RunAnalysis, key: string): boolean {
-  return a.metrics[key].every((v) => v === 0 || v === null);
-}
-
-/** Per item: its count metrics; all items: fraction aware and new per tick. */
-function spreadFigures(a: RunAnalysis): Figure[] {
-  const figs: Figure[] = [];
-  for (const item of a.items) {
-    const counts = itemKeys(a, item).filter((k) => {
-      const m = k.slice(item.length + 1);
-      return m !== 'new' && !FRACTION.test(m);
-    });
-    const keys = counts.filter((k) => !allZero(a, k));
-    if (!keys.length) continue;
-    const zero = counts.filter((k) => allZero(a, k));
-    figs.push({
-      id: `states-${item}`,
-      title: `${item}: agents per tick`,
-      caption: `The count metrics of "${item}" at the end of every tick, as the log's tick lines record them: ${keys.map((k) => `"${k}"`).join(', ')}${zero.length ? ` (${zero.map((k) => `"${k}"`).join(', ')} stay 0 throughout and are left out)` : ''}. Which of them count agents in a state of the item's statechart, and which count something else (such as agents who ever heard it), is the world's definition.`,
-      chart: chart(
-        `${item}: agents per tick`,
-        'agents',
-        keys.map((k) => series(a, k, k.slice(item.length + 1))),
-      ),
-    });
-  }
-  const fractions = a.items.flatMap((i) =>
-    itemKeys(a, i).filter((k) => FRACTION.test(k.slice(i.length + 1))),
-  );
-  if (fractions.length)
-    figs.push({
-      id: 'fraction-aware',
-      title: 'Fraction aware',
-      caption: `Share of the population that has heard each item, per tick: the metrics ${fractions.map((k) => `"${k}"`).join(', ')} of the tick lines.`,
-      chart: chart(
-        'Fraction aware',
-        'share of agents',
-        fractions.map((k) => series(a, k)),
-      ),
-    });
-  const news = a.items.map((i) => `${i}.new`).filter((k) => k in a.metrics);
-  if (news.length)
-    figs.push({
-      id: 'new-per-tick',
-      title: 'Newly aware per tick',
-      caption: `Agents who first heard each item in that tick: the metrics ${news.map((k) => `"${k}"`).join(', ')} of the tick lines.`,
-      chart: chart(
-        'Newly aware per tick',
-        'agents',
-        news.map((k) => series(a, k)),
-      ),
-    });
-  return figs;
 }
 
 /** A table cell of an optional number (the page formats it; the JSON keeps it whole). */
@@ -271,7 +208,23 @@ function llmFigures(a: RunAnalysis): Figure[] {
   ];
 }
 
-/** Every figure of a run report, in display order. */
-export function reportFigures(a: RunAnalysis): Figure[] {
-  return [...spreadFigures(a), ...cascadeFigures(a), ...asymmetryFigures(a), ...llmFigures(a)];
+/** What a run report knows about the world beyond its log. */
+export interface ReportWorld {
+  /** The world's metric declarations (labels, units, groups). */
+  metrics?: MetricDeclarations;
+  /** Its agent machine's layout: state counts are drawn in their state's colour. */
+  layout?: StateLayout;
+}
+
+/**
+ * Every figure of a run report, in display order: one per declared metric group (and per
+ * metric without a group or a declaration), then cascades, asymmetry and LLM use.
+ */
+export function reportFigures(a: RunAnalysis, world: ReportWorld = {}): Figure[] {
+  return [
+    ...metricFigures(a, world.metrics, world.layout),
+    ...cascadeFigures(a),
+    ...asymmetryFigures(a),
+    ...llmFigures(a),
+  ];
 }

@@ -1,4 +1,5 @@
 import { type AxisScale, extent, linearScale, logScale } from './chart-scale.ts';
+import { SERIES_COLOURS } from './palette.ts';
 
 /** A shaded band around a series (a confidence interval), drawn in the series' colour. */
 export interface ChartBand {
@@ -9,6 +10,10 @@ export interface ChartBand {
 /** One named series of a chart. */
 export interface ChartSeries {
   name: string;
+  /** The log's metric key it draws, when it draws one. */
+  key?: string;
+  /** Its colour (default: the palette's k-th colour). */
+  colour?: string;
   x: readonly number[];
   y: readonly (number | null)[];
   /** A band from lo to hi at each x (null: no band there), shaded behind the series. */
@@ -45,8 +50,13 @@ const FONT = 13;
 /** Upper bound of the average width of a character at {@link FONT} in a sans-serif face. */
 const CHAR = 7.6;
 const M = { left: 70, top: 34, bottom: 50 };
-/** Colour-blind-safe palette (Okabe & Ito). */
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+/** Colour-blind-safe palette (Okabe & Ito), for series without a colour of their own. */
+const PALETTE = SERIES_COLOURS;
+
+/** The colour of series k of a chart: its own, else the palette's k-th. */
+function colourOf(spec: ChartSpec, k: number): string {
+  return spec.series[k].colour ?? PALETTE[k % PALETTE.length];
+}
 
 /** Escapes text for HTML and SVG. */
 export function esc(s: string): string {
@@ -71,7 +81,7 @@ function legend(spec: ChartSpec, right: number): string[] {
   const rows = Math.floor((H - M.top - M.bottom) / 18);
   const entries = spec.series.map((s, k) => ({
     name: s.name,
-    colour: PALETTE[k % PALETTE.length],
+    colour: colourOf(spec, k),
     band: !!s.band,
   }));
   const shown = entries.length > rows ? entries.slice(0, rows - 1) : entries;
@@ -180,9 +190,7 @@ export function svgChart(spec: ChartSpec): string {
   spec.series.forEach((s, k) => {
     if (s.band)
       for (const poly of bandPaths(s, sx, sy, Boolean(spec.logX)))
-        out.push(
-          `<polygon points="${poly}" fill="${PALETTE[k % PALETTE.length]}" fill-opacity="0.18" stroke="none"/>`,
-        );
+        out.push(`<polygon points="${poly}" fill="${colourOf(spec, k)}" fill-opacity="0.18" stroke="none"/>`);
   });
   for (const r of spec.rules ?? []) {
     const rx = sx(r.x).toFixed(1);
@@ -192,7 +200,7 @@ export function svgChart(spec: ChartSpec): string {
     );
   }
   pts.forEach((p, k) => {
-    out.push(...marks(spec, p, PALETTE[k % PALETTE.length], sx, sy));
+    out.push(...marks(spec, p, colourOf(spec, k), sx, sy));
   });
   out.push(
     `<rect class="frame" x="${M.left}" y="${M.top}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`,

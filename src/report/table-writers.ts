@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { ExportTable } from './export-tables.ts';
 
 /** File formats of `grapevine export`. */
@@ -7,21 +8,28 @@ export type ExportFormat = 'csv' | 'ndjson' | 'parquet';
 
 const BATCH = 10_000;
 
-async function write(out: WriteStream, text: string): Promise<void> {
+async function write(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
-async function close(out: WriteStream): Promise<void> {
+async function close(out: Writable): Promise<void> {
   out.end();
   await once(out, 'finish');
 }
 
 /** Streams a table to CSV (RFC 4180 quoting by csv-stringify, a header row, empty for null). */
 async function writeCsv(table: ExportTable, path: string): Promise<number> {
+  const out = createWriteStream(path);
+  const n = await streamCsv(table, out);
+  await close(out);
+  return n;
+}
+
+/** Writes a table as CSV to a stream (left open). */
+async function streamCsv(table: ExportTable, out: Writable): Promise<number> {
   // csv-stringify and hyparquet-writer are loaded by the export that uses them, not when the
   // public API is imported (a world file that never exports does not pay for them).
   const { stringify } = await import('csv-stringify/sync');
-  const out = createWriteStream(path);
   await write(out, stringify([table.columns.map((c) => c.name)]));
   let batch: (number | string | null)[][] = [];
   let n = 0;
@@ -34,13 +42,19 @@ async function writeCsv(table: ExportTable, path: string): Promise<number> {
     }
   }
   if (batch.length) await write(out, stringify(batch));
-  await close(out);
   return n;
 }
 
 /** Streams a table to NDJSON: one object per row, keys in column order. */
 async function writeNdjson(table: ExportTable, path: string): Promise<number> {
   const out = createWriteStream(path);
+  const n = await streamNdjson(table, out);
+  await close(out);
+  return n;
+}
+
+/** Writes a table as NDJSON to a stream (left open). */
+async function streamNdjson(table: ExportTable, out: Writable): Promise<number> {
   let n = 0;
   for await (const row of table.rows) {
     const obj: Record<string, unknown> = {};
@@ -50,8 +64,19 @@ async function writeNdjson(table: ExportTable, path: string): Promise<number> {
     await write(out, `${JSON.stringify(obj)}\n`);
     n++;
   }
-  await close(out);
   return n;
+}
+
+/**
+ * Writes a table as CSV or NDJSON to a stream that stays open (`--out -`: standard output);
+ * resolves to the number of rows. Parquet needs a file.
+ */
+export async function streamTable(
+  table: ExportTable,
+  format: 'csv' | 'ndjson',
+  out: Writable,
+): Promise<number> {
+  return format === 'csv' ? streamCsv(table, out) : streamNdjson(table, out);
 }
 
 /** Writes a table to Parquet with hyparquet-writer (columns are gathered in memory first). */

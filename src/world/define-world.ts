@@ -6,6 +6,7 @@ import type { Json, RngStreams } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Topology } from '../network/topology.ts';
 import type { Activation } from './activation.ts';
+import type { FileParamDeclarations, MetricDeclarations } from './world-declarations.ts';
 import type { WorldControl, WorldView } from './world-view.ts';
 
 /** What `create` receives. */
@@ -55,7 +56,11 @@ export interface WorldInstance<P = unknown> {
   size: number;
   /** The agents' statechart. */
   agents: AgentMachine;
-  /** `columnar` for populations in the compilable subset, `xstate` for full statecharts (default). */
+  /**
+   * The executor of the agents. Default: `columnar` when the agent machine compiles to a
+   * transition table and declares no JSON memory, `xstate` otherwise (see `chooseExecutor`).
+   * Declare it only to insist (a declared `columnar` the machine does not allow is an error).
+   */
   executor?: 'columnar' | 'xstate';
   /** Decides one agent's step. */
   policy: Policy<P>;
@@ -138,6 +143,25 @@ export interface WorldDefinition<S extends z.ZodObject = z.ZodObject> {
    * `network=erdos-renyi`) is refused by run and sweep, see `checkNetworkParamsApplied`.
    */
   networkParams?: readonly NetworkGeneratorParam[];
+  /**
+   * The parameters read only when the world is built (population, network, roles, turn
+   * policy...): a fork, which continues a world already built, refuses to change them. Every
+   * other parameter is read while the run goes on (through `ctx.params`), and a fork's
+   * `--set` applies it from the fork tick. Without the list, a fork builds the world both
+   * ways to find out.
+   */
+  fixedAtCreation?: readonly (keyof z.infer<S> & string)[];
+  /**
+   * The parameters that name files the world reads, and when it reads them: a run refuses a
+   * file the settings never read, and the parameters a file makes unused (`n` and the network
+   * parameters when the file gives the network).
+   */
+  fileParams?: FileParamDeclarations<z.infer<S>>;
+  /**
+   * What each per-tick metric means (label, unit, kind, item, group): reports and the viewer
+   * draw every declared metric with its label and unit, whatever its key.
+   */
+  metrics?: MetricDeclarations;
   /** Turn policies of the world's own, by name, which its instances may name in `turnPolicy`. */
   turnPolicies?: Readonly<Record<string, TurnPolicyEntry>>;
   create(setup: WorldSetup<z.infer<S>>): WorldInstance<z.infer<S>>;

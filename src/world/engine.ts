@@ -4,6 +4,7 @@ import {
   ColumnarExecutor,
   type Decision,
   EncounterBroker,
+  type ExecutorKind,
   StepContext,
   XStateExecutor,
 } from '../agent/index.ts';
@@ -124,10 +125,12 @@ export class Engine {
     private readonly recordedKeys?: readonly string[],
     /** Full logs only: list each send's addressees and every withheld delivery (header `addressees`). */
     addressees = false,
+    /** The executor chosen for the run (`runWorld` chooses; default: the world's declared one, else XState). */
+    executorKind: ExecutorKind = world.executor ?? 'xstate',
   ) {
     const size = world.size;
     this.executor =
-      world.executor === 'columnar'
+      executorKind === 'columnar'
         ? new ColumnarExecutor(world.agents, size)
         : new XStateExecutor(world.agents, size);
     // A rerun or continuation of an older log writes what its format did: format 1 digests
@@ -531,7 +534,7 @@ export class Engine {
       steps: this.steps,
       deliveries: this.deliveries,
       history: this.history,
-      params: this.recordedKeys ? pick(this.params, this.recordedKeys) : this.params,
+      params: this.recordedKeys ? pick(this.params, this.recordedKeys) : { ...this.params },
       rngKeys: this.rngKeys(),
       executor: this.executor.exportStateView?.() ?? this.executor.exportState(),
       bus: this.bus.exportStateView(),

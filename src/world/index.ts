@@ -11,4 +11,5 @@ export * from './run-memory.ts';
 export * from './runner.ts';
 export * from './tick-budget.ts';
 export * from './validate-world.ts';
+export * from './world-declarations.ts';
 export * from './world-view.ts';

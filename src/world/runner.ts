@@ -1,7 +1,9 @@
+import { chooseExecutor, type ExecutorChoice, type ExecutorKind } from '../agent/index.ts';
 import { ConfigError, ENGINE_VERSION, type Json, RngStreams, RunError } from '../core/index.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { WorldDefinition, WorldInstance } from './define-world.ts';
 import { Engine, type EngineState } from './engine.ts';
+import { guardParams } from './guarded-params.ts';
 import { InputBuffer } from './input-buffer.ts';
 import type { Intervention } from './intervention.ts';
 import { resolveParams } from './resolve-params.ts';
@@ -53,6 +55,17 @@ export interface RunOptions {
    * inspect): `params` are then that version's, migrated by the world's `migrateParams`.
    */
   worldVersion?: string;
+  /**
+   * The executor of the agents: `xstate` or `columnar` forces it (the command line, or the
+   * executor a log's header records); `unrecorded` reruns a log whose header records none (a
+   * log from before the executor was chosen for the world), which ran on the executor its
+   * world declared, else XState, and whose rerun writes no executor into its header either.
+   * Default: the world's declared executor, else the one its agent machine allows
+   * ({@link chooseExecutor}), recorded in the header.
+   */
+  executor?: ExecutorKind | 'unrecorded';
+  /** Where a forced `executor` came from, for the reason line (e.g. "--executor"). */
+  executorBy?: string;
 }
 
 /** What a run reports. */
@@ -68,6 +81,39 @@ export interface RunResult {
   steps: number;
   deliveries: number;
   size: number;
+  /** The executor that ran the agents, and why it was chosen. */
+  executor: ExecutorChoice;
+}
+
+/**
+ * The executor a log's header asks a rerun of it to use (`unrecorded` when the header names
+ * none; see {@link RunOptions.executor}). The header is untrusted: anything but the two
+ * names is refused.
+ */
+export function recordedExecutor(header: Record<string, unknown>): ExecutorKind | 'unrecorded' {
+  const e = header.executor;
+  if (e === undefined) return 'unrecorded';
+  if (e === 'xstate' || e === 'columnar') return e;
+  throw new ConfigError(
+    `the log header names executor ${JSON.stringify(e).slice(0, 40)}, which is neither "xstate" nor "columnar"`,
+    {
+      hint: 'the header was damaged or edited; restore the log from a copy',
+    },
+  );
+}
+
+/** The executor a run uses (see {@link RunOptions.executor}). */
+export function runExecutor(
+  machine: WorldInstance['agents'],
+  declared: WorldInstance['executor'],
+  opts: RunOptions,
+): ExecutorChoice {
+  if (opts.executor === 'unrecorded')
+    return chooseExecutor(machine, {
+      forced: declared ?? 'xstate',
+      forcedBy: 'a log that predates executor choice',
+    });
+  return chooseExecutor(machine, { forced: opts.executor, forcedBy: opts.executorBy, declared });
 }
 
 /** Builds the header of a run's log (everything needed to rerun it, but the wall clock). */
@@ -142,18 +188,21 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
       hint: 'run it with the grapevine CLI (which starts the local server) or pass an llm port',
     });
   }
+  // what the world's code reads: refuses undeclared keys (the header records the plain object)
+  const live = guardParams(def.id, params, Object.keys(def.params.shape));
   const instance = def.create({
-    params,
+    params: live,
     seed,
     rng,
     llm: opts.llm,
     model: opts.llmInfo?.model,
     fallbacks: opts.fallbacks,
   }) as WorldInstance<unknown>;
+  const executor = runExecutor(instance.agents, instance.executor, opts);
   // before the agents are built and the log opened: a run that cannot fit is one line, not a crash
   checkShapeFits({
     size: instance.size,
-    executor: instance.executor === 'columnar' ? 'columnar' : 'xstate',
+    executor: executor.kind,
     networkBytes: instance.network?.byteLength ?? 0,
     llm: Boolean(def.needsLlm),
     ticks: maxTicks,
@@ -161,19 +210,21 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
   const header = {
     ...runHeader(def, recorded ?? params, seed, maxTicks, opts),
     size: instance.size,
+    ...(opts.executor === 'unrecorded' ? {} : { executor: executor.kind }),
     ...(instance.inputs ? { inputs: instance.inputs } : {}),
   };
   const log = opts.openLog ? opts.openLog(header) : new NullLog();
   const engine = new Engine(
     def,
     instance,
-    params,
+    live,
     rng,
     opts.level ?? 'minimal',
     log,
     opts.inputs ?? new InputBuffer(),
     recorded ? Object.keys(recorded) : undefined,
     addressed(opts),
+    executor.kind,
   );
   const hooks = {
     onTick: opts.onTick,
@@ -189,7 +240,7 @@ export async function runWorld(def: WorldDefinition, opts: RunOptions = {}): Pro
     } else engine.start(hooks);
     opts.onReady?.(engine);
     const r = await engine.run(maxTicks, hooks);
-    return { world: def.id, seed, size: instance.size, ...r };
+    return { world: def.id, seed, size: instance.size, ...r, executor };
   } finally {
     engine.dispose();
   }

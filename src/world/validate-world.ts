@@ -5,6 +5,7 @@ import { RngStreams } from '../core/index.ts';
 import { activationProblems } from './activation.ts';
 import type { WorldDefinition } from './define-world.ts';
 import { describeParams } from './resolve-params.ts';
+import { declarationProblems } from './world-declarations.ts';
 
 const OPTIONAL_HOOKS = ['init', 'metrics', 'stop', 'summary', 'intervene', 'getState', 'setState'] as const;
 
@@ -57,7 +58,8 @@ export function worldDefinitionProblems(def: unknown): string[] {
     problems.push('`needsLlm` must be a boolean');
   if (d.defaultTicks !== undefined && !(Number.isInteger(d.defaultTicks) && (d.defaultTicks as number) > 0))
     problems.push('`defaultTicks` must be a positive integer');
-  return [...problems, ...paramsProblems(d.params)];
+  const names = Object.keys((d.params as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+  return [...problems, ...paramsProblems(d.params), ...declarationProblems(d, names)];
 }
 
 function turnPolicyProblem(turnPolicy: unknown, own: Record<string, TurnPolicyEntry> | undefined): string[] {

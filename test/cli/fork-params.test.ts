@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkForkParams } from '../../src/cli/commands/fork/fork-params.ts';
 import { ConfigError } from '../../src/core/index.ts';
+import { defineAgentMachine, defineWorld, z } from '../../src/index.ts';
 import type { WorldDefinition } from '../../src/world/index.ts';
 import { world as epidemic } from '../../worlds/epidemic/index.ts';
 import { world as opinion } from '../../worlds/opinion/index.ts';
@@ -19,7 +20,7 @@ const refusal = (def: WorldDefinition, set: Record<string, unknown>): ConfigErro
 };
 
 describe('a fork cannot change the stochastic block model it was built on', () => {
-  it('rumor (its table of parameters read at creation) refuses blocks, pIn and pOut', () => {
+  it('rumor (its declared parameters read at creation) refuses blocks, pIn and pOut', () => {
     const def = rumor;
     for (const [k, v] of [
       ['blocks', 3],
@@ -30,13 +31,45 @@ describe('a fork cannot change the stochastic block model it was built on', () =
     expect(refusal(def, { pIn: 0.1 })).toBeUndefined(); // the value it already has
   });
 
-  it('opinion (found by building it both ways) refuses them, and its hint does not list n or network as changeable', () => {
+  it('opinion (declared the same way) refuses them, and its hint does not list n or network as changeable', () => {
     const def = opinion;
     const e = refusal(def, { pIn: 0.3 });
     expect(e?.message).toContain('a fork cannot change pIn');
-    expect(e?.hint).toContain('a fork keeps what the world was built with');
-    expect(e?.hint).not.toMatch(/can change: .*\bnetwork\b/);
+    expect(e?.hint).toMatch(/a fork can change: .*\bepsilon\b/);
+    expect(e?.hint).not.toMatch(/can change: .*\b(network|n)\b,/);
     expect(refusal(def, { epsilon: 0.3 })).toBeUndefined();
+  });
+
+  it('a world that declares nothing is built both ways to find out', () => {
+    const { fixedAtCreation: _declared, ...undeclared } = opinion;
+    const def = undeclared as unknown as WorldDefinition;
+    const e = refusal(def, { pIn: 0.3 });
+    expect(e?.message).toContain('a fork cannot change pIn');
+    expect(e?.hint).toContain('a fork keeps what the world was built with');
+    expect(refusal(def, { epsilon: 0.3 })).toBeUndefined();
+  });
+});
+
+describe("a user's world declares what a fork cannot change, as the built-in ones do", () => {
+  const agent = defineAgentMachine({ id: 'a', regions: { r: { initial: 's', states: { s: {} } } } });
+  const mine = defineWorld({
+    id: 'mine',
+    version: '1.0.0',
+    description: 'a threshold read once, in create',
+    params: z.object({
+      n: z.number().default(10),
+      threshold: z.number().default(0.5),
+      rate: z.number().default(0.1),
+    }),
+    fixedAtCreation: ['n', 'threshold'],
+    create: () => ({ size: 10, agents: agent, turnPolicy: 'simultaneous', policy: () => {} }),
+  });
+  it('refuses a declared one that building the world both ways would not have found', () => {
+    const parent = mine.params.parse({}) as Record<string, unknown>;
+    expect(() => checkForkParams(mine, parent, { threshold: 0.7 }, 1)).toThrow(
+      /a fork cannot change threshold/,
+    );
+    expect(() => checkForkParams(mine, parent, { rate: 0.3 }, 1)).not.toThrow();
   });
 });
 

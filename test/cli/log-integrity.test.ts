@@ -153,7 +153,7 @@ describe('resume of a log cut at any byte', () => {
 
 describe('resume of a log a live run is writing', () => {
   it('is refused (exit 2, one line, a hint), as is a run forced onto it; once the run is killed, the log resumes to its full digest', async () => {
-    const args = ['run', 'rumor', '--set', 'n=20000', '--set', 'model=independent-cascade', '--set', 'p=0.5'];
+    const args = ['run', 'rumor', '--set', 'n=50000', '--set', 'model=independent-cascade', '--set', 'p=0.5'];
     args.push(
       '--set',
       'network=watts-strogatz',
@@ -171,9 +171,11 @@ describe('resume of a log a live run is writing', () => {
     const out = join(dir, 'live.ndjson');
     let child: ReturnType<typeof spawn> | undefined;
     const run = cli([...args, '--out', out], { onSpawn: (c) => (child = c) });
-    // the run holds its lock from its header on; wait for a tick to be written
-    for (let i = 0; i < 600 && !(existsSync(`${out}.lock`) && lines(out).length > 3); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    // the run holds its lock from before its log exists; wait for a tick to be written
+    for (let i = 0; i < 6000 && !(existsSync(`${out}.lock`) && existsSync(out) && lines(out).length > 3); i++)
+      await new Promise((r) => setTimeout(r, 5));
+    // stopped, not ended: the run stays live (its lock held) however fast this machine is
+    child?.kill('SIGSTOP');
     const refused = await cliChecked(['resume', out]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(

@@ -80,7 +80,12 @@ describe.concurrent('a broken world file', { timeout: 180_000 }, () => {
   it('run of a world without a policy fails with one line naming it (exit 2)', async () => {
     const fixed = BROKEN.replace("'no policy'", "'no-policy'").replace('z.number()', 'z.number().default(3)');
     writeFileSync(join(dir, 'no-policy.ts'), fixed);
-    const r = await cli(['run', './no-policy.ts', '--quiet'], { cwd: dir });
+    // the type check stops it first, naming the missing field
+    const checked = await cli(['run', './no-policy.ts', '--quiet'], { cwd: dir });
+    expect(checked.code).toBe(2);
+    expect(checked.stderr.split('\n')[0]).toMatch(/does not type-check: .*Property 'policy' is missing/);
+    // unchecked, the run's own check of the instance names it
+    const r = await cli(['run', './no-policy.ts', '--quiet', '--no-check'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       'grapevine: world "no-policy": `policy` must be a function (ctx) => decision: each agent step calls it',
@@ -148,7 +153,11 @@ describe.concurrent('a world file importing subpath entries (grapevine/analysis,
 
   it('a subpath the package does not export fails in one line naming the entries there are (exit 2)', async () => {
     writeFileSync(join(dir, 'internals.ts'), UNKNOWN_SUBPATH_WORLD);
-    const r = await cli(['run', './internals.ts', '--quiet'], { cwd: dir });
+    const checked = await cli(['run', './internals.ts', '--quiet'], { cwd: dir });
+    expect(checked.code).toBe(2);
+    expect(checked.stderr.split('\n')[0]).toMatch(/does not type-check: .*'grapevine\/internals'/);
+    // unchecked, the loader names the entries there are
+    const r = await cli(['run', './internals.ts', '--quiet', '--no-check'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(
       /^grapevine: cannot load world file .*internals\.ts: 'grapevine\/internals' is not an entry of grapevine \(its entries: grapevine, grapevine\/analysis, grapevine\/cli, grapevine\/llm, grapevine\/replay, grapevine\/sweep\)$/,

@@ -12,11 +12,13 @@ import { tempDir } from '../support/temp-dir.ts';
 const dir = tempDir('world-responders');
 
 /** An LLM world: each agent asks the oracle every tick; the oracle's verdict is kept in memory. */
-const ORACLE = `import { defineAgentMachine, defineWorld, type LlmResponder, z } from 'grapevine';
+const ORACLE = `import { defineAgentMachine, defineWorld, z } from 'grapevine';
+import type { LlmResponder } from 'grapevine/llm';
 
 const asker = defineAgentMachine({
   id: 'asker',
   regions: { r: { initial: 'asking', states: { asking: { tags: ['active'] } } } },
+  jsonMemory: ['heard'],
 });
 
 const verdictSchema = {
@@ -44,7 +46,7 @@ export const world = defineWorld({
         tick: ctx.tick,
         purpose: 'ask',
         messages: [{ role: 'user', content }],
-        params: { model, seed, ...schema },
+        params: { model: model as string, seed, ...schema },
       });
       return { memory: { heard: reply.text } };
     },

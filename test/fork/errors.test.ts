@@ -174,7 +174,7 @@ describe('interventions that only fail when applied (agents, channels, the netwo
     [
       'text memory on a columnar agent',
       { type: 'agent', agent: 3, memory: { note: 'hi' } },
-      'numeric memory',
+      'the columnar executor keeps the numeric slots the machine declares',
     ],
     ['unknown intervention type', { type: 'weather', rain: true }, 'unknown intervention type "weather"'],
     ['parameter out of range', { type: 'params', set: { p: 7 } }, 'parameter "p"'],

@@ -142,10 +142,8 @@ describe('the stochastic block model as a world network (blocks, pIn, pOut)', ()
   });
 
   it('a block parameter given with a network file is refused as not applied', () => {
-    const describe = (k: string) =>
-      String(world.params.shape[k as keyof typeof world.params.shape]?.description);
     const params = { network: 'csv', networkFile: 'e.csv', pIn: 0.2 };
-    expect(() => checkFileDrivenParams({ pIn: 0.2 }, params, 10, describe)).toThrow(
+    expect(() => checkFileDrivenParams(world, { pIn: 0.2 }, params, 10)).toThrow(
       /pIn is not applied: the network comes from networkFile/,
     );
   });

@@ -147,4 +147,29 @@ describe('the packed package, installed in a fresh project', () => {
     expect(summary.lo).toBeCloseTo(WILSON_3_OF_10.lo, 4);
     expect(summary.shared).toBe(true);
   }, 300_000);
+
+  it('is used from any folder: its command on the PATH (as a global install puts it) and through npx', async () => {
+    // a folder of its own, outside the project: only the installed command leads to grapevine
+    const elsewhere = tempDir('elsewhere');
+    copyFileSync(resolve('docs/examples/misinformation.ts'), join(elsewhere, 'misinformation.ts'));
+    const bin = join(project, 'node_modules', '.bin');
+    const path = `${bin}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`;
+    const onPath = (args: string[]) =>
+      exec('grapevine', args, { cwd: elsewhere, env: { ...process.env, PATH: path } });
+    const check = await onPath(['check', './misinformation.ts']);
+    expect(check.stdout).toMatch(/^executor columnar: /m);
+    const run = await onPath(['run', './misinformation.ts', '--set', 'n=300', '--out', 'm.ndjson', '--json']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ world: 'misinformation', executor: { kind: 'columnar' } });
+    // npx, from a folder of the project that is not its root, finds the project's command
+    const analysis = join(project, 'analysis');
+    mkdirSync(analysis, { recursive: true });
+    const npx = await exec(
+      process.platform === 'win32' ? 'npx.cmd' : 'npx',
+      ['--no-install', 'grapevine', '--version'],
+      {
+        cwd: analysis,
+      },
+    );
+    expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 300_000);
 });

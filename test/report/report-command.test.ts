@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Figure } from '../../src/report/index.ts';
+import { type Figure, STATE_COLOURS } from '../../src/report/index.ts';
 import { cli } from '../support/cli.ts';
 import { cliChecked } from '../support/cli-in-process.ts';
 import { lines } from '../support/logs.ts';
@@ -44,28 +44,43 @@ describe('grapevine report', () => {
     expect(report.ticks).toBe(end.ticks);
     expect(ticks.length).toBe(end.ticks + 1); // tick 0 is the initial state
     expect(runLine).toContain(`: ${report.ticks} ticks (`);
-    let compared = 0;
+    const drawn = new Set<string>();
     for (const f of report.figures.filter((x) => x.chart && !x.chart.logX && x.chart.xLabel === 'tick')) {
       for (const s of f.chart!.series) {
-        const key = f.id.startsWith('states-') ? `${f.id.slice(7)}.${s.name}` : s.name;
-        if (!f.id.startsWith('states-') && !['fraction-aware', 'new-per-tick'].includes(f.id)) continue;
+        if (s.key === undefined) continue;
         expect(s.x).toEqual(ticks.map((e) => e.t));
-        expect(s.y).toEqual(ticks.map((e) => (e.metrics as Record<string, number>)[key]));
-        compared++;
+        expect(s.y).toEqual(ticks.map((e) => (e.metrics as Record<string, number>)[s.key!]));
+        drawn.add(s.key);
       }
     }
-    expect(compared).toBeGreaterThanOrEqual(12);
-    // a count that stays 0 at every tick (rumor's "unconvinced" in Daley-Kendall) is left out
-    for (const item of ['fact', 'rumor']) {
-      const drawn = fig(`states-${item}`).chart!.series.map((x) => x.name);
-      const counts = Object.keys(ticks[0].metrics as object)
-        .filter((k) => k.startsWith(`${item}.`) && !/\.(new|fraction\w*)$/.test(k))
-        .map((k) => k.slice(item.length + 1));
-      for (const c of counts) {
-        const zero = ticks.every((e) => (e.metrics as Record<string, number>)[`${item}.${c}`] === 0);
-        expect(drawn.includes(c), c).toBe(!zero);
-      }
+    // every metric of the tick lines, once, but for a count that stays 0 at every tick on a
+    // panel with others (rumor's "unconvinced" in Daley-Kendall): left out, named in the caption
+    const metrics = ticks[0].metrics as Record<string, number>;
+    const zero = (k: string) => ticks.every((e) => (e.metrics as Record<string, number>)[k] === 0);
+    const left = Object.keys(metrics).filter((k) => !drawn.has(k));
+    expect(left.length).toBeGreaterThan(0);
+    for (const k of left) {
+      expect(zero(k), k).toBe(true);
+      expect(report.figures.some((f) => f.caption.includes(`"${k}" stay`))).toBe(true);
     }
+    expect(drawn.size + left.length).toBe(Object.keys(metrics).length);
+    expect(drawn.size).toBeGreaterThanOrEqual(12);
+  });
+
+  it('groups the metrics as the rumour world declares them, with labels, units and state colours', () => {
+    const states = fig('metric-rumor-agents-per-state');
+    expect(states.chart!.yLabel).toBe('agents');
+    expect(states.chart!.xLabel).toBe('tick');
+    const facts = fig('metric-fact-agents-per-state').chart!.series;
+    // Daley-Kendall: nobody is "heard, unconvinced" of either item; left out, and named
+    for (const f of [states.chart!.series, facts])
+      expect(f.map((s) => s.name)).toEqual(['ignorant', 'spreader', 'stifler']);
+    expect(states.caption).toMatch(/"rumor\.unconvinced" stays 0 throughout and is left out/);
+    // a state has one colour: the same state of both items, and the viewer's (palette.ts)
+    expect(states.chart!.series.map((s) => s.colour)).toEqual(facts.map((s) => s.colour));
+    expect(new Set(facts.map((s) => s.colour)).size).toBe(3);
+    expect(facts[0].colour).toBe(STATE_COLOURS[0]);
+    expect(fig('metric-fraction-aware').chart!.yLabel).toBe('share of agents');
   });
 
   it('cascades reach as many agents as the world says heard each item', () => {

@@ -65,7 +65,7 @@ describe.runIf(browserCases)('grapevine view in Chromium', () => {
   it('loads with no console errors and draws the run', async () => {
     expect(errors).toEqual([]);
     expect(await page.textContent('#title')).toContain('rumor seed 1');
-    expect(await page.locator('#curve-chart polyline').count()).toBeGreaterThan(0);
+    expect(await page.locator('#curves polyline').count()).toBeGreaterThan(0);
     expect(await page.locator('#asymmetry-chart polyline').count()).toBe(4);
   });
 

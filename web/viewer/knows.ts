@@ -1,4 +1,5 @@
 import type { ViewModel } from '../../src/cli/commands/view/view-types.ts';
+import { colourOf } from './palette.ts';
 
 /** The names of the asymmetry classes of {@link knowsClass} (the first two items with provenance). */
 export function knowsLabels(model: ViewModel): string[] {
@@ -6,11 +7,9 @@ export function knowsLabels(model: ViewModel): string[] {
   return ['neither', `only ${a ?? '-'}`, `only ${b ?? '-'}`, 'both'];
 }
 
-const COLOURS = ['#d0d0d0', '#1f77b4', '#d62728', '#9467bd'];
-
-/** Colour of a class index of {@link knowsLabels}. */
+/** Colour of a class index of {@link knowsLabels}: the palette's first four (neither is grey, as a first state is). */
 export function knowsColour(c: number): string {
-  return COLOURS[c];
+  return colourOf(c);
 }
 
 /**

@@ -3,7 +3,7 @@ import { agentPanel } from './agent-panel.ts';
 import { knowsClass, knowsColour, knowsLabels } from './knows.ts';
 import { lineChart } from './line-chart.ts';
 import { agentAt, drawNetwork } from './network-canvas.ts';
-import { colourOf } from './palette.ts';
+import { colourOf, usePalette } from './palette.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -55,27 +55,32 @@ function renderCounts(ui: UiState): void {
     `<tr><th>${esc(r.name)}</th><th>agents at tick ${model.ticks[j]}${shown}</th></tr>${r.states.map((s, i) => `<tr data-state="${esc(s)}"><td>${esc(s)}</td><td>${counts[i]}</td></tr>`).join('')}`;
 }
 
+/** One chart per metric panel (a declared group, or one metric), titled, with axis titles. */
 function renderCharts(ui: UiState): void {
   const { model, j } = ui;
-  const item = model.regions[ui.region]?.name ?? '';
-  const lines = Object.entries(model.metrics)
-    .filter(([k]) => k.startsWith(`${item}.`) && !/fraction|\.new$/.test(k))
-    .map(([name, values]) => ({ name, values }));
-  $('curves').innerHTML = lines.length
-    ? lineChart('curve-chart', model.ticks, lines, j)
-    : '<p>No per-tick metrics for this region.</p>';
+  const charts = model.panels.map((p) => {
+    const lines = p.lines.map((l) => ({
+      name: l.label,
+      key: l.key,
+      colour: l.colour,
+      values: model.metrics[l.key] ?? [],
+    }));
+    return `<section class="panel" data-panel="${esc(p.id)}"><h3>${esc(p.title)}</h3>${lineChart(`chart-${p.id}`, model.ticks, lines, j, { x: 'tick', y: p.unit })}</section>`;
+  });
+  $('curves').innerHTML = charts.length ? charts.join('') : '<p>The log has no per-tick metrics.</p>';
   const a = model.asymmetry[0];
   $('asymmetry').innerHTML = a
     ? lineChart(
         'asymmetry-chart',
         a.ticks,
         [
-          { name: `only ${a.a}`, values: a.onlyA },
-          { name: `only ${a.b}`, values: a.onlyB },
-          { name: 'both', values: a.both },
-          { name: 'neither', values: a.neither },
+          { name: `only ${a.a}`, values: a.onlyA, colour: knowsColour(1) },
+          { name: `only ${a.b}`, values: a.onlyB, colour: knowsColour(2) },
+          { name: 'both', values: a.both, colour: knowsColour(3) },
+          { name: 'neither', values: a.neither, colour: knowsColour(0) },
         ],
         j,
+        { x: 'tick', y: 'share of agents' },
       )
     : '<p>No asymmetry: the log has no decodable snapshot with two items.</p>';
 }
@@ -142,6 +147,7 @@ function wire(ui: UiState): void {
     render(ui);
   });
   $('play').addEventListener('click', () => togglePlay(ui));
+  wireLayout(ui);
   const canvas = $<HTMLCanvasElement>('network');
   canvas.addEventListener('click', (ev) => {
     const rect = canvas.getBoundingClientRect();
@@ -150,8 +156,32 @@ function wire(ui: UiState): void {
   });
 }
 
+/** Positions on a circle in agent order, as the server's circle layout. */
+function circle(count: number): { x: number[]; y: number[] } {
+  const a = (k: number) => (2 * Math.PI * k) / Math.max(1, count) - Math.PI / 2;
+  return {
+    x: Array.from({ length: count }, (_, k) => 0.5 + 0.45 * Math.cos(a(k))),
+    y: Array.from({ length: count }, (_, k) => 0.5 + 0.45 * Math.sin(a(k))),
+  };
+}
+
+/** The layout select: the server's layout (force or circle) or a circle in agent order. */
+function wireLayout(ui: UiState): void {
+  const served = { x: ui.model.x, y: ui.model.y };
+  const select = $<HTMLSelectElement>('layout');
+  const names = ui.model.layout === 'circle' ? ['circle'] : [ui.model.layout, 'circle'];
+  select.innerHTML = names.map((n) => `<option value="${n}">${n}</option>`).join('');
+  select.addEventListener('change', () => {
+    const at = select.value === ui.model.layout ? served : circle(ui.model.nodes.length);
+    ui.model.x = at.x;
+    ui.model.y = at.y;
+    render(ui);
+  });
+}
+
 async function start(): Promise<void> {
   const model = (await (await fetch('/api/model')).json()) as ViewModel;
+  usePalette(model.stateColours);
   const ui: UiState = { model, j: 0, region: 0, mode: 'state', selected: null, detail: null, timer: null };
   header(model);
   wire(ui);

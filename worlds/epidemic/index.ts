@@ -103,6 +103,49 @@ export const world = defineWorld({
   params: epidemicParams,
   // its beta is the transmission probability, not Watts–Strogatz rewiring
   networkParams: ['k', 'm', 'blocks', 'pIn', 'pOut'],
+  // beta, gamma, contactRate and model are read at every step (a fork may change them)
+  fixedAtCreation: [
+    'n',
+    'network',
+    'k',
+    'm',
+    'blocks',
+    'pIn',
+    'pOut',
+    'networkFile',
+    'initial',
+    'turns',
+    'executor',
+    'activation',
+  ],
+  fileParams: { networkFile: { readWhen: (p) => p.network === 'csv', needs: 'network=csv', network: true } },
+  metrics: {
+    susceptible: {
+      label: 'susceptible',
+      unit: 'agents',
+      kind: 'state-count',
+      region: 'health',
+      state: 'S',
+      group: 'Agents per state',
+    },
+    infected: {
+      label: 'infected',
+      unit: 'agents',
+      kind: 'state-count',
+      region: 'health',
+      state: 'I',
+      group: 'Agents per state',
+    },
+    recovered: {
+      label: 'recovered',
+      unit: 'agents',
+      kind: 'state-count',
+      region: 'health',
+      state: 'R',
+      group: 'Agents per state',
+    },
+    attack: { label: 'ever infected (attack rate)', unit: 'share of agents', kind: 'share' },
+  },
   defaultTicks: 10_000,
   create({ params: p, rng, resolvePath }) {
     checkParams(p);

@@ -55,6 +55,58 @@ export const world = defineWorld({
     'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
   networkParams: ['k', 'beta', 'm', 'blocks', 'pIn', 'pOut'],
+  // read when the world is built: the network, the trust matrix, the initial opinions and
+  // susceptibilities, the model (which picks the policy) and the executor
+  fixedAtCreation: [
+    'n',
+    'network',
+    'k',
+    'beta',
+    'm',
+    'blocks',
+    'pIn',
+    'pOut',
+    'networkFile',
+    'weights',
+    'weightsFile',
+    'initial',
+    'opinionsFile',
+    'share',
+    'susceptibility',
+    'susceptibilityFile',
+    'lambda',
+    'lambdaMin',
+    'lambdaMax',
+    'model',
+    'executor',
+    'activation',
+  ],
+  fileParams: {
+    networkFile: {
+      readWhen: (p) => p.network === 'csv' && p.weights !== 'file',
+      needs: 'network=csv',
+      network: true,
+    },
+    weightsFile: {
+      readWhen: (p) => p.weights === 'file',
+      needs: 'weights=file',
+      network: true,
+      replaces: ['network', 'networkFile'],
+    },
+    opinionsFile: { readWhen: (p) => p.initial === 'file', needs: 'initial=file' },
+    susceptibilityFile: {
+      readWhen: (p) => p.susceptibility === 'file' && p.model === 'friedkin-johnsen',
+      needs: 'model=friedkin-johnsen with susceptibility=file',
+    },
+  },
+  metrics: {
+    mean: { label: 'mean opinion', unit: 'opinion', kind: 'mean', group: 'Opinions' },
+    min: { label: 'lowest opinion', unit: 'opinion', kind: 'value', group: 'Opinions' },
+    max: { label: 'highest opinion', unit: 'opinion', kind: 'value', group: 'Opinions' },
+    variance: { label: 'variance of opinions', unit: 'opinion²', kind: 'value' },
+    clusters: { label: 'opinion clusters', unit: 'clusters', kind: 'count' },
+    maxDelta: { label: 'largest opinion change this tick', unit: 'opinion', kind: 'value' },
+  },
   defaultTicks: 10_000,
   create({ params, rng, resolvePath }) {
     const setup = buildSetup(params, rng, resolvePath);

@@ -6,7 +6,7 @@ import {
   type WorldControl,
 } from '../../src/index.ts';
 import { H, ROLE, ROLE_SLOT, rumorAgent } from './machine.ts';
-import { rumorMetrics, rumorSummary } from './metrics.ts';
+import { rumorMetricSpecs, rumorMetrics, rumorSummary } from './metrics.ts';
 import { type RumorParams, rumorParams } from './params.ts';
 import { createRumorPolicy, rumorResponder } from './policy.ts';
 import { rumorTheory } from './theory.ts';
@@ -70,6 +70,30 @@ export const world = defineWorld({
     'A true fact and a false rumour spreading on a network (Daley-Kendall, Maki-Thompson, independent cascade, complex contagion, Watts threshold)',
   params: rumorParams,
   networkParams: ['k', 'beta', 'm', 'blocks', 'pIn', 'pOut'],
+  fixedAtCreation: [
+    'n',
+    'network',
+    'k',
+    'beta',
+    'm',
+    'blocks',
+    'pIn',
+    'pOut',
+    'networkFile',
+    'insiders',
+    'spreaders',
+    'skeptics',
+    'debunkers',
+    'turns',
+    'executor',
+    'contact',
+    'phi',
+    'phiDistribution',
+    'phiSpread',
+    'activation',
+  ],
+  fileParams: { networkFile: { readWhen: (p) => p.network === 'csv', needs: 'network=csv', network: true } },
+  metrics: rumorMetricSpecs(),
   defaultTicks: 1000,
   create({ params, rng, resolvePath }) {
     if (params.skeptics + params.debunkers > 1) {

@@ -1,5 +1,8 @@
-import type { Json, WorldView } from '../../src/index.ts';
-import { H } from './machine.ts';
+import type { Json, MetricDeclarations, WorldView } from '../../src/index.ts';
+
+type MetricSpec = MetricDeclarations[string];
+
+import { H, ITEMS } from './machine.ts';
 
 /**
  * Per-tick metrics, per item: agents per state, `aware` (ever heard of it), `new` (first
@@ -46,6 +49,49 @@ export function rumorSummary(history: readonly Record<string, number>[]): Record
       peak,
       timeToPeak,
       timeToExtinction: extinction,
+    };
+  }
+  return out;
+}
+
+/** What each metric of {@link rumorMetrics} means (the world's `metrics` declaration). */
+export function rumorMetricSpecs(): MetricDeclarations {
+  const out: Record<string, MetricSpec> = {};
+  for (const item of ITEMS) {
+    const states = `${item}: agents per state`;
+    const count = (state: string, label: string): MetricSpec => ({
+      label,
+      unit: 'agents',
+      kind: 'state-count',
+      region: item,
+      state,
+      item,
+      group: states,
+    });
+    out[`${item}.ignorant`] = count('ignorant', 'ignorant');
+    out[`${item}.unconvinced`] = count('aware', 'heard, unconvinced');
+    out[`${item}.spreader`] = count('spreader', 'spreader');
+    out[`${item}.stifler`] = count('stifler', 'stifler');
+    out[`${item}.aware`] = {
+      label: `${item}: heard it`,
+      unit: 'agents',
+      kind: 'count',
+      item,
+      group: 'Agents who heard each item',
+    };
+    out[`${item}.new`] = {
+      label: `${item}: first heard`,
+      unit: 'agents per tick',
+      kind: 'count',
+      item,
+      group: 'Newly aware per tick',
+    };
+    out[`${item}.fractionAware`] = {
+      label: `${item}: share aware`,
+      unit: 'share of agents',
+      kind: 'share',
+      item,
+      group: 'Fraction aware',
     };
   }
   return out;

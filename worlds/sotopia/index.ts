@@ -31,6 +31,20 @@ export const world = defineWorld({
   params: sotopiaParams,
   migrateParams: migrateSotopiaParams,
   needsLlm: true,
+  fixedAtCreation: [
+    'scenario',
+    'pair',
+    'mode',
+    'data',
+    'judge',
+    'judgeModel',
+    'temperature',
+    'protocol',
+    'templates',
+    'seatModels',
+  ],
+  fileParams: { data: { needs: 'a Sotopia data directory' }, templates: { needs: 'a templates directory' } },
+  metrics: { turns: { label: 'turns taken', unit: 'turns', kind: 'count' } },
   defaultTicks: 1000,
   create({ params, llm, model, fallbacks, seed, resolvePath }) {
     // the folders a parameter names are read through resolvePath: a rerun of a log opens one

@@ -33,6 +33,21 @@ export const world = defineWorld({
     'persona-conditioned LLM respondents answering survey items, with optional discussion and pushback phases',
   params: surveyParams,
   networkParams: ['k', 'beta'],
+  fixedAtCreation: ['agents', 'network', 'k', 'beta', 'personas', 'personaMode', 'items'],
+  fileParams: { personas: { needs: 'a personas file' }, items: { needs: 'an items file' } },
+  metrics: Object.fromEntries(
+    (['initial', 'discussion', 'pushback', 'done'] as const).map((phase) => [
+      phase,
+      {
+        label: phase,
+        unit: 'respondents',
+        kind: 'state-count',
+        region: 'phase',
+        state: phase,
+        group: 'Respondents per phase',
+      },
+    ]),
+  ),
   needsLlm: true,
   defaultTicks: 3,
   create({ params, rng, seed, llm, model, fallbacks, resolvePath }) {

@@ -1,4 +1,10 @@
-import { defineWorld, generateNetwork, type Topology, type WorldControl } from '../../src/index.ts';
+import {
+  defineWorld,
+  generateNetwork,
+  type MetricDeclarations,
+  type Topology,
+  type WorldControl,
+} from '../../src/index.ts';
 import { buildCast, loadPersonas, type Resident } from './cast.ts';
 import { TOWN_ITEMS } from './items.ts';
 import { llmPolicy } from './llm-policy.ts';
@@ -50,6 +56,64 @@ export const world = defineWorld({
     'LLM residents (and optional rule agents) trading a fact, a rumour and a secret in a town square and in direct messages',
   params: townParams,
   networkParams: ['k', 'beta'],
+  fixedAtCreation: [
+    'personas',
+    'agents',
+    'llmAgents',
+    'network',
+    'k',
+    'beta',
+    'factKnowers',
+    'rumorPlanter',
+    'secretHolder',
+    'turns',
+    'networkView',
+  ],
+  fileParams: { personas: { needs: 'a personas JSON file' } },
+  metrics: Object.fromEntries(
+    ['fact', 'rumor', 'secret'].flatMap((item) => [
+      [
+        `${item}.knowers`,
+        {
+          label: `${item}: knowers`,
+          unit: 'agents',
+          kind: 'count',
+          item,
+          group: 'Agents who know each item',
+        },
+      ],
+      [
+        `${item}.new`,
+        {
+          label: `${item}: learned it`,
+          unit: 'agents per tick',
+          kind: 'count',
+          item,
+          group: 'Newly knowing per tick',
+        },
+      ],
+      [
+        `${item}.llmKnowers`,
+        {
+          label: `${item}: LLM knowers`,
+          unit: 'agents',
+          kind: 'count',
+          item,
+          group: 'LLM agents who know each item',
+        },
+      ],
+      [
+        `${item}.fraction`,
+        {
+          label: `${item}: share knowing`,
+          unit: 'share of agents',
+          kind: 'share',
+          item,
+          group: 'Share who know each item',
+        },
+      ],
+    ]),
+  ) as MetricDeclarations,
   needsLlm: true,
   defaultTicks: 10,
   create({ params, rng, seed, llm, model, fallbacks, resolvePath }) {

@@ -60,9 +60,15 @@ export async function auditLog(
   path: string,
   worldFile?: string,
   files: InputFileFlags = {},
+  check?: boolean,
 ): Promise<LogAudit> {
   const header = await readHeader(path);
-  const { def } = await loadWorldFromHeader(header, { worldFile, logPath: path, ...inputFileOptions(files) });
+  const { def } = await loadWorldFromHeader(header, {
+    worldFile,
+    logPath: path,
+    ...inputFileOptions(files),
+    check,
+  });
   const seed = header.seed as number;
   const model = (header.llm as { model?: string } | undefined)?.model;
   const instance = def.create({
@@ -138,7 +144,7 @@ export async function auditCommand(
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world, opts));
+      audits.push(await auditLog(log, opts.world, opts, opts.check));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };

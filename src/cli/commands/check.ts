@@ -1,16 +1,39 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { WorldNotFoundError } from '../../core/index.ts';
-import { checkWorld, isWorldDefinition } from '../../world/index.ts';
+import { chooseExecutor, type ExecutorChoice } from '../../agent/index.ts';
+import { RngStreams, WorldNotFoundError } from '../../core/index.ts';
+import { checkWorld, isWorldDefinition, type WorldDefinition } from '../../world/index.ts';
+import { typeCheckWorld } from '../type-check-world.ts';
 import { importWorldFile } from '../world-file-import.ts';
-import { typeCheckWorld } from './check/type-check-world.ts';
 
 /** Options of `grapevine check`. */
 export interface CheckCommandOptions {
   json?: boolean;
 }
 
-async function worldProblems(path: string): Promise<{ id?: string; problems: string[] }> {
+/** What `check` learns from loading the file: the world's id, its problems, and its executor. */
+interface WorldFindings {
+  id?: string;
+  problems: string[];
+  executor?: ExecutorChoice;
+}
+
+/** The executor a run with default parameters gets, or a problem when the world insists on one it cannot have. */
+function defaultExecutor(def: WorldDefinition): ExecutorChoice | string {
+  try {
+    const instance = def.create({
+      params: def.params.parse({}),
+      seed: 1,
+      rng: new RngStreams(1),
+      fallbacks: { fallbacks: 0 },
+    });
+    return chooseExecutor(instance.agents, { declared: instance.executor });
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+async function worldProblems(path: string): Promise<WorldFindings> {
   let mod: Record<string, unknown>;
   try {
     mod = await importWorldFile(path);
@@ -19,7 +42,11 @@ async function worldProblems(path: string): Promise<{ id?: string; problems: str
   }
   const def = isWorldDefinition(mod.world) ? mod.world : Object.values(mod).find(isWorldDefinition);
   if (!def) return { problems: ['the file exports no world (export const world = defineWorld({ ... }))'] };
-  return { id: `${def.id}@${def.version}`, problems: checkWorld(def) };
+  const problems = checkWorld(def);
+  if (problems.length) return { id: `${def.id}@${def.version}`, problems };
+  const executor = defaultExecutor(def);
+  if (typeof executor === 'string') return { id: `${def.id}@${def.version}`, problems: [executor] };
+  return { id: `${def.id}@${def.version}`, problems, executor };
 }
 
 /**
@@ -36,7 +63,7 @@ export async function checkCommand(file: string, opts: CheckCommandOptions): Pro
   const ok = types.length === 0 && world.problems.length === 0;
   if (opts.json) {
     process.stdout.write(
-      `${JSON.stringify({ file: path, world: world.id ?? null, types, problems: world.problems, ok })}\n`,
+      `${JSON.stringify({ file: path, world: world.id ?? null, executor: world.executor ?? null, types, problems: world.problems, ok })}\n`,
     );
     return ok ? 0 : 2;
   }
@@ -44,6 +71,7 @@ export async function checkCommand(file: string, opts: CheckCommandOptions): Pro
   for (const p of world.problems) process.stdout.write(`${path}: world: ${p}\n`);
   if (ok) {
     process.stdout.write(`ok: ${path} defines ${world.id}\n`);
+    if (world.executor) process.stdout.write(`executor ${world.executor.kind}: ${world.executor.reason}\n`);
     return 0;
   }
   const n = types.length + world.problems.length;

@@ -325,6 +325,7 @@ async function readAndCheckParent(
       worldFile: opts.world,
       logPath: path,
       ...inputFileOptions(opts),
+      check: opts.check,
     });
     checkForkParams(
       def,

@@ -8,7 +8,7 @@ import {
   recordsToReplay,
   restorePoint,
 } from '../../replay/index.ts';
-import { type EngineState, runWorld, type WorldDefinition } from '../../world/index.ts';
+import { type EngineState, recordedExecutor, runWorld, type WorldDefinition } from '../../world/index.ts';
 import { intFlag } from '../flags.ts';
 import { inputFileOptions, loadWorldFromHeader } from '../load-world.ts';
 import type { LogWorldOptions } from '../log-world-options.ts';
@@ -38,6 +38,7 @@ export async function inspectCommand(path: string, opts: InspectCommandOptions):
     worldFile: opts.world,
     logPath: path,
     ...inputFileOptions(opts),
+    check: opts.check,
   });
   const seen = await rerunTo(def, recorded, at, agents);
   let metrics: Json = {};
@@ -89,6 +90,7 @@ async function rerunTo(
     seed: h.seed as number,
     ticks: at,
     level: 'minimal',
+    executor: recordedExecutor(h),
     restore,
     ...replayServices(replay),
     interventionsAt: (t) => recorded.interventions.get(t) ?? [],
@@ -97,7 +99,11 @@ async function rerunTo(
         view.bus
           .observe(a)
           .subscribe((messages) => observed.get(a)?.push({ tick: view.tick, messages: [...messages] }));
-      if (view.tick === at) take(view);
+    },
+    // tick 0 once the world's init ran, or the restored snapshot's tick: no tick runs after
+    // either when it is the one asked for
+    onReady: (engine) => {
+      if (engine.view.tick === at) take(engine.view);
     },
     onTick: (tick, _max, view) => {
       if (tick === at) take(view);

@@ -24,6 +24,7 @@ export async function replayCommand(path: string, opts: ReplayCommandOptions): P
     worldFile: opts.world,
     logPath: path,
     ...inputFileOptions(opts),
+    check: opts.check,
   });
   const progress = new Progress('replay', Boolean(opts.quiet) || Boolean(opts.json));
   const services = replayServices(recorded);

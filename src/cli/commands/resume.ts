@@ -40,6 +40,7 @@ async function resumeLocked(path: string, opts: ResumeCommandOptions): Promise<n
     worldFile: opts.world,
     logPath: path,
     ...inputFileOptions(opts),
+    check: opts.check,
   });
   let services: Parameters<typeof continueRun>[0]['services'];
   let close = async () => {};

@@ -40,6 +40,10 @@ export interface RunCommandOptions {
   snapshotEvery?: string;
   /** Also write the run's HTML report beside the log and print its path. */
   report?: boolean;
+  /** `--executor xstate|columnar`: force the agents' executor (default: chosen for the world). */
+  executor?: string;
+  /** False with `--no-check`: a world file is not type-checked first. */
+  check?: boolean;
 }
 
 /** LLM flags of `run` (used by worlds that need an LLM). */
@@ -88,6 +92,14 @@ function readConfig(path: string | undefined): {
 
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
+/** `--executor`: absent (chosen for the world), `xstate` or `columnar`. */
+function executorFlag(value: string | undefined): 'xstate' | 'columnar' | undefined {
+  if (value === undefined || value === 'xstate' || value === 'columnar') return value;
+  throw new UsageError(`--executor must be xstate or columnar, got "${value}"`, {
+    hint: 'leave it out to let grapevine choose for the world',
+  });
+}
+
 function defaultOut(world: string, seed: number): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   return `replays/${world}-s${seed}-${stamp}.ndjson`;
@@ -107,7 +119,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
   const ticks = intFlag('ticks', opts.ticks) ?? config.ticks;
   const snapshotEvery = intFlag('snapshot-every', opts.snapshotEvery) ?? 0;
   const params = { ...config.params, ...parseAssignments(opts.set ?? []) };
-  const { def, source, responders } = await loadWorld(ref);
+  const { def, source, responders } = await loadWorld(ref, { check: opts.check });
   const out = opts.out ?? defaultOut(def.id, seed);
   checkOutputFile(out, opts.force);
   // --force replaces a symlink itself: the log is never written through it
@@ -135,10 +147,10 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
       level,
       source,
       snapshotEvery,
+      executor: executorFlag(opts.executor),
+      executorBy: '--executor',
       openLog: (header) => {
-        checkFileDrivenParams(params, header.params as Record<string, unknown>, header.size as number, (k) =>
-          String(def.params.shape[k]?.description ?? ''),
-        );
+        checkFileDrivenParams(def, params, header.params as Record<string, unknown>, header.size as number);
         // held while this process writes the log: a `resume` of it, or another run forced onto
         // it, is refused meanwhile; taken before the file is created, so a forced run never
         // truncates a log a live process is writing
@@ -194,6 +206,7 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     process.stdout.write(
       `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${formatNumber(wallMs / 1000, 3)} s\n` +
         (llm ? `llm ${describeCounters(llm.counters)} via ${llm.endpoint}\n` : '') +
+        `executor ${result.executor.kind}: ${result.executor.reason}\n` +
         `summary ${JSON.stringify(result.summary, readable)}\nlog ${out}\ndigest ${result.digest}\n`,
     );
   }

@@ -8,6 +8,8 @@ import { loadWorld } from '../load-world.ts';
 
 /** Options of `grapevine sensitivity`. */
 export interface SensitivityCommandOptions {
+  /** False with `--no-check`: a world file is not type-checked first. */
+  check?: boolean;
   factor?: string[];
   replicates?: string;
   seed?: string;
@@ -46,7 +48,7 @@ async function observeWorld(ref: string, o: SensitivityCommandOptions): Promise<
   const replicates = positiveIntFlag('replicates', o.replicates) ?? 5;
   const seed = intFlag('seed', o.seed) ?? 1;
   const ticks = intFlag('ticks', o.ticks);
-  const { def } = await loadWorld(ref);
+  const { def } = await loadWorld(ref, { check: o.check });
   if (def.needsLlm)
     throw new UsageError(`world "${def.id}" needs an LLM; sensitivity runs rule worlds in-process`, {
       hint: 'for LLM runs, record the outcomes and pass a CSV: grapevine sensitivity runs.csv --outcome y',

@@ -30,6 +30,8 @@ import { contributionSources } from '../sweep-world-loader.ts';
 
 /** Options of `grapevine sweep` (the LLM flags serve worlds that need an LLM). */
 export interface SweepCommandOptions extends LlmFlags {
+  /** False with `--no-check`: a world file is not type-checked first. */
+  check?: boolean;
   grid?: string[];
   set?: string[];
   replicates?: string;
@@ -149,7 +151,7 @@ export async function sweepCommand(
   const spec = sweepSpec(target, opts);
   const workers = positiveIntFlag('workers', opts.workers);
   const budget = sweepBudget(opts);
-  const { def, source, responders } = await loadWorld(spec.world);
+  const { def, source, responders } = await loadWorld(spec.world, { check: opts.check });
   const plan = planSweep(spec);
   for (const run of plan.runs.filter((r) => r.replicate === 0)) {
     const resolved = resolveParams(def, run.params);

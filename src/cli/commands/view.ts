@@ -9,6 +9,8 @@ export interface ViewCommandOptions extends LogWorldOptions {
   port?: string;
   /** Most agents drawn (default 2000). */
   maxNodes?: string;
+  /** `--layout force|circle` (default: a ring for lattices and small worlds, ForceAtlas2 otherwise). */
+  layout?: string;
 }
 
 /**
@@ -20,12 +22,18 @@ export async function viewCommand(path: string, opts: ViewCommandOptions): Promi
   const port = intFlag('port', opts.port) ?? 8790;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const maxNodes = positiveIntFlag('max-nodes', opts.maxNodes) ?? 2000;
+  if (opts.layout !== undefined && opts.layout !== 'force' && opts.layout !== 'circle')
+    throw new UsageError(`--layout must be force or circle, got "${opts.layout}"`, {
+      hint: 'leave it out for a ring on lattices and a force layout on other networks',
+    });
   const bundle = viewerBundleDir();
   const data = await buildViewData(path, {
     maxNodes,
     world: opts.world,
     networkFile: opts.networkFile,
     input: opts.input,
+    check: opts.check,
+    layout: opts.layout,
   });
   const server = await startViewServer(data, bundle, port);
   const address = server.address();

@@ -7,10 +7,13 @@ import { builtinWorldIds } from '../world-catalog.ts';
  * `grapevine worlds [FILE...]`: lists the built-in worlds (or the worlds of the given
  * files) with their parameters and defaults.
  */
-export async function worldsCommand(files: readonly string[], opts: { json?: boolean }): Promise<number> {
+export async function worldsCommand(
+  files: readonly string[],
+  opts: { json?: boolean; check?: boolean },
+): Promise<number> {
   const refs = files.length ? files : builtinWorldIds();
   const defs: WorldDefinition[] = [];
-  for (const ref of refs) defs.push((await loadWorld(ref)).def);
+  for (const ref of refs) defs.push((await loadWorld(ref, { check: opts.check })).def);
   const worlds = defs.map((w) => ({
     id: w.id,
     version: w.version,

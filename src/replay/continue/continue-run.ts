@@ -7,6 +7,7 @@ import {
   type Intervention,
   type RunOptions,
   type RunResult,
+  recordedExecutor,
   runWorld,
   type WorldDefinition,
 } from '../../world/index.ts';
@@ -206,6 +207,7 @@ export function recordedRunOptions(h: Record<string, unknown>): RunOptions {
     addressees: h.addressees === true,
     source: (h.world as { source: Record<string, Json> }).source,
     snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
+    executor: recordedExecutor(h),
   };
 }
 

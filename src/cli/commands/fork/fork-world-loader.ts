@@ -17,5 +17,6 @@ export interface ForkWorldData extends ContributionSources {
 export async function loadRunWorld(ref: string, data: Json | undefined): Promise<LoadedWorld> {
   await installContributionSources(data);
   const d = data as unknown as ForkWorldData;
-  return loadWorldFromHeader(d.header, { ...d.options, logPath: ref });
+  // the fork command checked the world file before starting its workers
+  return loadWorldFromHeader(d.header, { ...d.options, logPath: ref, check: false });
 }

@@ -1,10 +1,18 @@
 import { type Json, RunError } from '../../../core/index.ts';
 import { readLog, readRecordedRun } from '../../../replay/index.ts';
-import { analyzeLog, type FinalState, itemsWithProvenance } from '../../../report/index.ts';
+import {
+  analyzeLog,
+  type FinalState,
+  itemsWithProvenance,
+  metricColour,
+  metricPanels,
+  STATE_COLOURS,
+} from '../../../report/index.ts';
 import { type InputFileFlags, inputFileOptions, loadWorldFromHeader } from '../../load-world.ts';
 import { layoutOfLog } from '../../log-layout.ts';
+import { chooseLayout, positionsOf } from './view-layout.ts';
 import { traceRun } from './view-rerun.ts';
-import { circleLayout, type NetworkSample, sampleNetwork } from './view-sample.ts';
+import { type NetworkSample, sampleNetwork } from './view-sample.ts';
 import type { AgentDetail, ProvenanceHop, ViewModel } from './view-types.ts';
 
 export type { AgentDetail, ProvenanceHop, ViewModel } from './view-types.ts';
@@ -38,15 +46,17 @@ export function provenancePath(state: FinalState, item: string, agent: number): 
  */
 export async function buildViewData(
   path: string,
-  opts: { maxNodes: number; world?: string } & InputFileFlags,
+  opts: { maxNodes: number; world?: string; check?: boolean; layout?: string } & InputFileFlags,
 ): Promise<ViewData> {
   const recorded = await readRecordedRun(path);
   const h = recorded.header;
-  const { analysis, finalState } = await analyzeLog(path, await layoutOfLog(path, opts.world, opts));
+  const analysisLayout = await layoutOfLog(path, opts.world, opts);
+  const { analysis, finalState } = await analyzeLog(path, analysisLayout);
   const { def } = await loadWorldFromHeader(h, {
     worldFile: opts.world,
     logPath: path,
     ...inputFileOptions(opts),
+    check: opts.check,
   });
   const size = h.size as number;
   const items = finalState ? itemsWithProvenance(finalState) : [];
@@ -58,7 +68,9 @@ export async function buildViewData(
     return sample.nodes;
   });
   if (!sample) throw new RunError('the rerun of the log never started its world');
-  const { x, y } = circleLayout(sample.nodes.length);
+  const layout = chooseLayout(opts.layout, trace.network?.kind, sample.edges.length);
+  const { x, y } = positionsOf(layout, path, sample.nodes, sample.edges, h.seed as number);
+  const stateLayout = analysisLayout;
   const level = String(h.level ?? 'minimal');
   const llm = llmByAgent(recorded.llmRecords);
   const encounters = level === 'full' ? await encountersOf(path, new Set(sample.nodes)) : null;
@@ -78,6 +90,18 @@ export async function buildViewData(
     ticks: analysis.ticks,
     metrics: analysis.metrics,
     regions: trace.regions,
+    stateColours: STATE_COLOURS,
+    panels: metricPanels(Object.keys(analysis.metrics), def.metrics).map((p) => ({
+      id: p.id,
+      title: p.title,
+      unit: p.unit,
+      lines: p.metrics.map((m, k) => ({
+        key: m.key,
+        label: m.spec.label,
+        colour: metricColour(m, k, stateLayout),
+      })),
+    })),
+    layout,
     nodes: sample.nodes,
     x,
     y,

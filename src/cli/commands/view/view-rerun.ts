@@ -1,7 +1,7 @@
 import type { Json } from '../../../core/index.ts';
 import type { Topology } from '../../../network/index.ts';
 import type { RecordedRun } from '../../../replay/index.ts';
-import { runWorld, type WorldDefinition, type WorldView } from '../../../world/index.ts';
+import { recordedExecutor, runWorld, type WorldDefinition, type WorldView } from '../../../world/index.ts';
 import { replayServices } from '../../replay-services.ts';
 import type { ObservedStep } from './view-types.ts';
 
@@ -71,6 +71,7 @@ export async function traceRun(
     seed: h.seed as number,
     ticks: ticks[ticks.length - 1] ?? 0,
     level: 'minimal',
+    executor: recordedExecutor(h),
     ...replayServices(recorded),
     interventionsAt: (t) => recorded.interventions.get(t) ?? [],
     onStart: (view) => {

@@ -25,6 +25,12 @@ export interface ViewModel {
   metrics: Record<string, (number | null)[]>;
   /** Statechart regions after the lifecycle one (the items, in the built-in worlds). */
   regions: { name: string; states: readonly string[] }[];
+  /** The colour of state index k of any region (the report's palette: one colour per state everywhere). */
+  stateColours: readonly string[];
+  /** The curves: one panel per declared metric group (or metric), as the report draws them. */
+  panels: ViewPanel[];
+  /** How the agents are placed (`force` or `circle`); `x`, `y` hold those positions. */
+  layout: 'force' | 'circle';
   /** Drawn agents, their positions in [0,1]^2 and the edges among them (positions in `nodes`). */
   nodes: number[];
   x: number[];
@@ -39,6 +45,15 @@ export interface ViewModel {
   /** Agents with recorded LLM calls. */
   llmAgents: number[];
   notes: string[];
+}
+
+/** One chart of the viewer: metrics sharing a unit, with their labels and colours. */
+export interface ViewPanel {
+  id: string;
+  title: string;
+  /** The y-axis title. */
+  unit: string;
+  lines: { key: string; label: string; colour: string }[];
 }
 
 /** One hop of a provenance path: the agent and the tick it heard the item. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWorldCode } from '../core/code-frame.ts';
 
 /** One compiler diagnostic, as `file:line:col: error TSnnnn: message`. */
 export type TypeProblem = string;
@@ -12,17 +13,34 @@ export type TypeProblem = string;
  * src/public/<name>.ts from the sources).
  */
 function publicTypes(): Record<string, string[]> {
-  const src = fileURLToPath(new URL('../../../', import.meta.url));
+  const src = fileURLToPath(new URL('../', import.meta.url));
   const ext = existsSync(join(src, 'index.d.ts')) ? '.d.ts' : '.ts';
   return { grapevine: [join(src, `index${ext}`)], 'grapevine/*': [join(src, 'public', `*${ext}`)] };
+}
+
+/** The file that stands for the engine's public types (its change invalidates cached checks). */
+export function publicTypesEntry(): string {
+  return publicTypes().grapevine[0];
+}
+
+/** What a type check found, and the world's own source files it read (for a cache). */
+export interface TypeCheckResult {
+  problems: TypeProblem[];
+  /** The files of the world the compiler read: the file and its local imports, not libraries or grapevine. */
+  sources: string[];
 }
 
 /**
  * Type-checks a user's world file (strict, ESM, NodeNext) with the TypeScript compiler,
  * the bare specifier `grapevine` and its subpaths mapped to this engine's public types. The compiler is
- * loaded here only (`grapevine check`), never at CLI start-up.
+ * loaded here only (a check or a cache miss), never at CLI start-up.
  */
 export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
+  return (await typeCheckWorldSources(path)).problems;
+}
+
+/** {@link typeCheckWorld}, with the world's own files the compiler read. */
+export async function typeCheckWorldSources(path: string): Promise<TypeCheckResult> {
   const ts = (await import('typescript')).default;
   const options: import('typescript').CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
@@ -41,7 +59,11 @@ export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
     typeRoots: typeRoots(path),
   };
   const program = ts.createProgram([path], options);
-  return ts
+  const sources = program
+    .getSourceFiles()
+    .map((f) => f.fileName)
+    .filter((f) => !f.endsWith('.d.ts') && !f.includes('/node_modules/') && isWorldCode(f));
+  const problems = ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
     .map((d) => {
@@ -50,6 +72,7 @@ export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
       const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
       return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
     });
+  return { problems, sources };
 }
 
 /** Where @types packages are looked up: the world's own folders, and this engine's (for node). */

@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ConfigError, ENGINE_VERSION, sha256Hex } from '../core/index.ts';
+import { publicTypesEntry, typeCheckWorldSources } from './type-check-world.ts';
+
+/** A passed type check: the world's files (with their sha256) and the engine types it was checked against. */
+interface PassedCheck {
+  engine: string;
+  files: { path: string; sha256: string }[];
+}
+
+/** Where passed checks are kept: `$GRAPEVINE_CACHE_DIR`, else the user's cache folder. */
+export function typeCheckCacheDir(): string {
+  const base =
+    process.env.GRAPEVINE_CACHE_DIR ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'grapevine');
+  return join(base, 'type-check');
+}
+
+/** The engine's public types as a stamp: its version and its type entry's modification time. */
+function engineStamp(): string {
+  const entry = publicTypesEntry();
+  let mtime = 0;
+  try {
+    mtime = statSync(entry).mtimeMs;
+  } catch {
+    // no type entry: a check would fail to resolve 'grapevine' anyway
+  }
+  return `${ENGINE_VERSION}:${entry}:${mtime}`;
+}
+
+function hashOf(path: string): string | undefined {
+  try {
+    return sha256Hex(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function readPassed(entry: string): PassedCheck | undefined {
+  try {
+    return JSON.parse(readFileSync(entry, 'utf8')) as PassedCheck;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a check of the same files against the same engine types passed before. */
+function passedBefore(entry: string, engine: string): boolean {
+  const passed = readPassed(entry);
+  if (!passed || passed.engine !== engine || !Array.isArray(passed.files) || passed.files.length === 0)
+    return false;
+  return passed.files.every((f) => hashOf(f.path) === f.sha256);
+}
+
+function remember(entry: string, passed: PassedCheck): void {
+  try {
+    mkdirSync(dirname(entry), { recursive: true });
+    const part = `${entry}.${process.pid}.part`;
+    writeFileSync(part, JSON.stringify(passed));
+    renameSync(part, entry);
+  } catch {
+    // a cache that cannot be written only costs the next run another check
+  }
+}
+
+/**
+ * Type-checks a world file before a command loads it, and stops with the compiler's
+ * messages (exit 2) when it has type errors. A check that passed is remembered by the
+ * sha256 of every file of the world the compiler read (the file and its local imports)
+ * and the engine's types, in {@link typeCheckCacheDir}: a second run of an unchanged world
+ * reads a few hashes and never loads the compiler.
+ *
+ * @throws ConfigError naming the first problems and how to see them all.
+ */
+export async function requireWorldTypes(path: string): Promise<void> {
+  const engine = engineStamp();
+  const entry = join(typeCheckCacheDir(), `${sha256Hex(`${engine}\n${path}`).slice(0, 32)}.json`);
+  if (passedBefore(entry, engine)) return;
+  const { problems, sources } = await typeCheckWorldSources(path);
+  if (problems.length === 0) {
+    const files = (sources.includes(path) ? sources : [path, ...sources]).map((p) => ({
+      path: p,
+      sha256: hashOf(p) ?? '',
+    }));
+    remember(entry, { engine, files });
+    return;
+  }
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  throw new ConfigError(`${path} does not type-check: ${problems[0].replace(/\n\s*/g, ' ')}${more}`, {
+    hint: `fix the file (grapevine check ${path} lists every problem), or run it unchecked with --no-check`,
+  });
+}
