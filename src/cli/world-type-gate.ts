@@ -1,13 +1,18 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ENGINE_VERSION, sha256Hex } from '../core/index.ts';
 import { publicTypesEntry, typeCheckWorldSources } from './type-check-world.ts';
 
-/** A passed type check: the world's files (with their sha256) and the engine types it was checked against. */
+/**
+ * A passed type check of a world file (whose content names the entry): the engine types it
+ * was checked against, and the local modules it imports, relative to its folder, with their
+ * sha256. Relative paths let a copy of the same world in another folder, its local imports
+ * copied beside it, reuse the check.
+ */
 interface PassedCheck {
   engine: string;
-  files: { path: string; sha256: string }[];
+  files: { rel: string; sha256: string }[];
 }
 
 /** Where passed checks are kept: `$GRAPEVINE_CACHE_DIR`, else the user's cache folder. */
@@ -46,12 +51,11 @@ function readPassed(entry: string): PassedCheck | undefined {
   }
 }
 
-/** True when a check of the same files against the same engine types passed before. */
-function passedBefore(entry: string, engine: string): boolean {
+/** True when a check of the same files (at the same places relative to `dir`) against the same engine types passed before. */
+function passedBefore(entry: string, engine: string, dir: string): boolean {
   const passed = readPassed(entry);
-  if (!passed || passed.engine !== engine || !Array.isArray(passed.files) || passed.files.length === 0)
-    return false;
-  return passed.files.every((f) => hashOf(f.path) === f.sha256);
+  if (!passed || passed.engine !== engine || !Array.isArray(passed.files)) return false;
+  return passed.files.every((f) => typeof f.rel === 'string' && hashOf(resolve(dir, f.rel)) === f.sha256);
 }
 
 function remember(entry: string, passed: PassedCheck): void {
@@ -68,22 +72,28 @@ function remember(entry: string, passed: PassedCheck): void {
 /**
  * Type-checks a world file before a command loads it, and stops with the compiler's
  * messages (exit 2) when it has type errors. A check that passed is remembered by the
- * sha256 of every file of the world the compiler read (the file and its local imports)
- * and the engine's types, in {@link typeCheckCacheDir}: a second run of an unchanged world
- * reads a few hashes and never loads the compiler.
+ * sha256 of every file of the world the compiler read (the file, and its local imports at
+ * the same places beside it) and the engine's types, in {@link typeCheckCacheDir}: a second
+ * run of an unchanged world, or of a copy of it anywhere, reads a few hashes and never loads
+ * the compiler.
  *
  * @throws ConfigError naming the first problems and how to see them all.
  */
 export async function requireWorldTypes(path: string): Promise<void> {
   const engine = engineStamp();
-  const entry = join(typeCheckCacheDir(), `${sha256Hex(`${engine}\n${path}`).slice(0, 32)}.json`);
-  if (passedBefore(entry, engine)) return;
+  // keyed by the world file's content: the same file anywhere shares one entry, whose
+  // recorded local imports must then match beside it too
+  const dir = dirname(path);
+  const entry = join(
+    typeCheckCacheDir(),
+    `${sha256Hex(`${engine}\n${hashOf(path) ?? path}`).slice(0, 32)}.json`,
+  );
+  if (passedBefore(entry, engine, dir)) return;
   const { problems, sources } = await typeCheckWorldSources(path);
   if (problems.length === 0) {
-    const files = (sources.includes(path) ? sources : [path, ...sources]).map((p) => ({
-      path: p,
-      sha256: hashOf(p) ?? '',
-    }));
+    const files = sources
+      .filter((p) => resolve(p) !== resolve(path))
+      .map((p) => ({ rel: relative(dir, p), sha256: hashOf(p) ?? '' }));
     remember(entry, { engine, files });
     return;
   }

@@ -2,7 +2,7 @@
 // threshold-cascade.ts), as first-class as a built-in one: fast by default (the columnar
 // executor, chosen and said), checked before it runs (types, undeclared parameters), and its
 // failures named by file and line. Through the compiled CLI, as a user runs it.
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTableFile } from '../../src/validity/table-file.ts';
@@ -172,17 +172,33 @@ export const world = defineWorld({
     expect(hasStack(r.stderr)).toBe(false);
   });
 
-  it('remembers a passed check by the content of the file, and checks a changed file again', async () => {
+  it('remembers a passed check by the content of the file, wherever it lies, and checks a changed file again', async () => {
     writeFileSync(join(dir, 'cached.ts'), readFileSync(join(dir, 'threshold-cascade.ts'), 'utf8'));
     const first = await run(['run', './cached.ts', '--set', 'n=200', '--out', 'c1.ndjson', '--quiet']);
     expect(first.code, first.stderr).toBe(0);
-    const entries = readdirSync(join(cache, 'type-check')).map((f) =>
-      JSON.parse(readFileSync(join(cache, 'type-check', f), 'utf8')),
-    );
-    const mine = entries.find((e) =>
-      e.files.some((f: { path: string }) => f.path === join(dir, 'cached.ts')),
-    );
-    expect(mine.files[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    const entries = () =>
+      readdirSync(join(cache, 'type-check')).map((f) => {
+        const path = join(cache, 'type-check', f);
+        return { path, mtime: statSync(path).mtimeMs, text: readFileSync(path, 'utf8') };
+      });
+    const before = entries();
+    expect(before.length).toBeGreaterThan(0);
+    for (const e of before) expect(JSON.parse(e.text).files).toEqual([]); // no local imports
+    // the same file under another name in another folder reuses the check: no entry rewritten
+    const copy = join(dir, 'elsewhere');
+    mkdirSync(copy, { recursive: true });
+    writeFileSync(join(copy, 'renamed.ts'), readFileSync(join(dir, 'cached.ts'), 'utf8'));
+    const again = await run([
+      'run',
+      './elsewhere/renamed.ts',
+      '--set',
+      'n=200',
+      '--out',
+      'c3.ndjson',
+      '--quiet',
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(entries()).toEqual(before);
     writeFileSync(
       join(dir, 'cached.ts'),
       readFileSync(join(dir, 'cached.ts'), 'utf8').replace(
