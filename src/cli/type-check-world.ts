@@ -31,15 +31,11 @@ export interface TypeCheckResult {
 }
 
 /**
- * Type-checks a user's world file (strict, ESM, NodeNext) with the TypeScript compiler,
- * the bare specifier `grapevine` and its subpaths mapped to this engine's public types. The compiler is
- * loaded here only (a check or a cache miss), never at CLI start-up.
+ * Type-checks a user's world file (strict, ESM, NodeNext) with the TypeScript compiler, the
+ * bare specifier `grapevine` and its subpaths mapped to this engine's public types, and names
+ * the world's own source files the compiler read. The compiler is loaded here only (a check
+ * or a cache miss), never at CLI start-up.
  */
-export async function typeCheckWorld(path: string): Promise<TypeProblem[]> {
-  return (await typeCheckWorldSources(path)).problems;
-}
-
-/** {@link typeCheckWorld}, with the world's own files the compiler read. */
 export async function typeCheckWorldSources(path: string): Promise<TypeCheckResult> {
   const ts = (await import('typescript')).default;
   const options: import('typescript').CompilerOptions = {

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ENGINE_VERSION, sha256Hex } from '../core/index.ts';
-import { publicTypesEntry, typeCheckWorldSources } from './type-check-world.ts';
+import { publicTypesEntry, type TypeProblem, typeCheckWorldSources } from './type-check-world.ts';
 
 /**
  * A passed type check of a world file (whose content names the entry): the engine types it
@@ -70,6 +70,30 @@ function remember(entry: string, passed: PassedCheck): void {
 }
 
 /**
+ * The type problems of a world file, none when a check of the same files against the same
+ * engine types passed before (see {@link requireWorldTypes}); a passing check is remembered.
+ */
+export async function worldTypeProblems(path: string): Promise<TypeProblem[]> {
+  const engine = engineStamp();
+  // keyed by the world file's content: the same file anywhere shares one entry, whose
+  // recorded local imports must then match beside it too
+  const dir = dirname(path);
+  const entry = join(
+    typeCheckCacheDir(),
+    `${sha256Hex(`${engine}\n${hashOf(path) ?? path}`).slice(0, 32)}.json`,
+  );
+  if (passedBefore(entry, engine, dir)) return [];
+  const { problems, sources } = await typeCheckWorldSources(path);
+  if (problems.length === 0) {
+    const files = sources
+      .filter((p) => resolve(p) !== resolve(path))
+      .map((p) => ({ rel: relative(dir, p), sha256: hashOf(p) ?? '' }));
+    remember(entry, { engine, files });
+  }
+  return problems;
+}
+
+/**
  * Type-checks a world file before a command loads it, and stops with the compiler's
  * messages (exit 2) when it has type errors. A check that passed is remembered by the
  * sha256 of every file of the world the compiler read (the file, and its local imports at
@@ -80,23 +104,8 @@ function remember(entry: string, passed: PassedCheck): void {
  * @throws ConfigError naming the first problems and how to see them all.
  */
 export async function requireWorldTypes(path: string): Promise<void> {
-  const engine = engineStamp();
-  // keyed by the world file's content: the same file anywhere shares one entry, whose
-  // recorded local imports must then match beside it too
-  const dir = dirname(path);
-  const entry = join(
-    typeCheckCacheDir(),
-    `${sha256Hex(`${engine}\n${hashOf(path) ?? path}`).slice(0, 32)}.json`,
-  );
-  if (passedBefore(entry, engine, dir)) return;
-  const { problems, sources } = await typeCheckWorldSources(path);
-  if (problems.length === 0) {
-    const files = sources
-      .filter((p) => resolve(p) !== resolve(path))
-      .map((p) => ({ rel: relative(dir, p), sha256: hashOf(p) ?? '' }));
-    remember(entry, { engine, files });
-    return;
-  }
+  const problems = await worldTypeProblems(path);
+  if (problems.length === 0) return;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
   throw new ConfigError(`${path} does not type-check: ${problems[0].replace(/\n\s*/g, ' ')}${more}`, {
     hint: `fix the file (grapevine check ${path} lists every problem), or run it unchecked with --no-check`,

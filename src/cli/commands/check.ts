@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { chooseExecutor, type ExecutorChoice } from '../../agent/index.ts';
 import { RngStreams, WorldNotFoundError } from '../../core/index.ts';
 import { checkWorld, isWorldDefinition, type WorldDefinition } from '../../world/index.ts';
-import { typeCheckWorld } from '../type-check-world.ts';
 import { importWorldFile } from '../world-file-import.ts';
+import { worldTypeProblems } from '../world-type-gate.ts';
 
 /** Options of `grapevine check`. */
 export interface CheckCommandOptions {
@@ -58,7 +58,8 @@ export async function checkCommand(file: string, opts: CheckCommandOptions): Pro
   const path = resolve(file);
   if (!existsSync(path))
     throw new WorldNotFoundError(`world file not found: ${path}`, { hint: 'check the path' });
-  const types = await typeCheckWorld(path);
+  // a check that passed before (the same files, the same engine types) is not repeated
+  const types = await worldTypeProblems(path);
   const world = await worldProblems(path);
   const ok = types.length === 0 && world.problems.length === 0;
   if (opts.json) {
