@@ -54,6 +54,19 @@ export async function typeCheckWorldSources(path: string): Promise<TypeCheckResu
     paths: publicTypes(),
     typeRoots: typeRoots(path),
   };
+  // Most worlds use no Node API: checked first without the global @types packages (Node's
+  // are a third of a cold check). Leaving declarations out can only add errors (a missing
+  // name or module), so a clean first pass is the answer; any problem is decided by a second
+  // pass with every @types package, as the world runs.
+  const lean = checkProgram(ts, path, { ...options, types: [] });
+  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options);
+}
+
+function checkProgram(
+  ts: typeof import('typescript'),
+  path: string,
+  options: import('typescript').CompilerOptions,
+): TypeCheckResult {
   const program = ts.createProgram([path], options);
   const sources = program
     .getSourceFiles()
