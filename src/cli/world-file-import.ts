@@ -1,6 +1,6 @@
-import { register } from 'node:module';
+import Module, { register } from 'node:module';
 import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { engineEntries } from './engine-entry.ts';
 import type { ResolveHookData } from './grapevine-resolve-hook.ts';
 
@@ -20,6 +20,25 @@ function hookGrapevine(): void {
   hooked = true;
   const data: ResolveHookData = { entries: engineEntries() };
   register(new URL(`./grapevine-resolve-hook${EXT}`, import.meta.url), { data });
+  requireGrapevine(data.entries);
+}
+
+/** Node's CommonJS resolver, whose one documented-by-use override point this is. */
+type Resolver = { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+
+/**
+ * The same mapping for `require`: the TypeScript loader compiles a world's local module (a
+ * helper the world file imports) as CommonJS in a folder whose package.json does not say
+ * `"type": "module"`, and Node 20's module hooks do not see `require`. The engine's entries
+ * are CommonJS in the bundled CLI, so a required `grapevine` is the running engine too.
+ */
+function requireGrapevine(entries: Record<string, string>): void {
+  const resolver = Module as unknown as Resolver;
+  const next = resolver._resolveFilename;
+  resolver._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
+    const url = Object.hasOwn(entries, request) ? entries[request] : undefined;
+    return url ? fileURLToPath(url) : next.call(this, request, ...rest);
+  };
 }
 
 /**
