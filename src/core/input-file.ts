@@ -127,6 +127,7 @@ function readWhole(fd: number, path: string, size: number, opts: InputFileOption
       );
     at += n;
     if (Date.now() > deadline)
+      // wall-clock-ok: an I/O limit, never in results
       refuse(
         path,
         opts.what,

@@ -113,3 +113,10 @@ export interface BrokenRow {
 export function explain(r: ValidationRow): string {
   return `${r.id}: observed ${r.observed} in [${r.lo}, ${r.hi}] with ${r.qualified}/${r.replicates} (${r.runs} runs)${r.reason ? `: ${r.reason}` : ''}`;
 }
+
+/** The row maker of one world's table: its rows build that world's cases on their broken variant. */
+export function brokenRowOf(
+  casesOf: (variant: WorldDefinition) => ValidationCase[],
+): (id: string, what: string, variant: WorldDefinition, quick: boolean, inTests: boolean) => BrokenRow {
+  return (id, what, variant, quick, inTests) => ({ id, what, cases: () => casesOf(variant), quick, inTests });
+}

@@ -1,7 +1,6 @@
-import type { WorldDefinition } from '../../../src/index.ts';
 import { world } from '../../../worlds/epidemic/index.ts';
 import { epidemicValidationCases } from '../../../worlds/epidemic/validation.ts';
-import { type BrokenRow, withParams } from '../variants.ts';
+import { type BrokenRow, brokenRowOf, withParams } from '../variants.ts';
 
 // The broken-variant table of the epidemic world's cases (docs/VALIDATION.md): each mutation
 // wraps the public world definition (test-only code); the case must fail at seed 1 with its
@@ -17,15 +16,7 @@ const faster = (f: number) =>
     gamma: (p.gamma as number) * f,
   }));
 
-function row(
-  id: string,
-  what: string,
-  variant: WorldDefinition,
-  quick: boolean,
-  inTests: boolean,
-): BrokenRow {
-  return { id, what, cases: () => epidemicValidationCases(variant), quick, inTests };
-}
+const row = brokenRowOf(epidemicValidationCases);
 
 /** Each row: the case, the mutation, the broken world, quick or full budget, part of npm test or only of the bench. */
 export const EPIDEMIC_ROWS: BrokenRow[] = [

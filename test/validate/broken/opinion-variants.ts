@@ -2,7 +2,7 @@ import type { Message, StepContext, WorldDefinition } from '../../../src/index.t
 import { world } from '../../../worlds/opinion/index.ts';
 import { OPINION_KIND, SLOT } from '../../../worlds/opinion/machine.ts';
 import { opinionCases } from '../../../worlds/opinion/validation.ts';
-import { type BrokenRow, withInstance, withParams } from '../variants.ts';
+import { type BrokenRow, brokenRowOf, withInstance, withParams } from '../variants.ts';
 
 // The broken-variant table of the opinion world's cases (docs/VALIDATION.md): each mutation
 // wraps the public world definition (test-only code); the case must fail at seed 1 with its
@@ -84,15 +84,7 @@ function oneReplicateIfExact(w: WorldDefinition) {
   return cases(w).map((c) => (c.design(c.params).test === 'exact' ? { ...c, quickReplicates: 1 } : c));
 }
 
-function row(
-  id: string,
-  what: string,
-  variant: WorldDefinition,
-  quick: boolean,
-  inTests: boolean,
-): BrokenRow {
-  return { id, what, cases: () => oneReplicateIfExact(variant), quick, inTests };
-}
+const row = brokenRowOf(oneReplicateIfExact);
 
 /** Each row: the case, the mutation, the broken world, quick or full budget, part of npm test or only of the bench. */
 export const OPINION_ROWS: BrokenRow[] = [

@@ -1,8 +1,8 @@
-import type { Message, StepContext, WorldDefinition } from '../../../src/index.ts';
+import type { Message, StepContext } from '../../../src/index.ts';
 import { world } from '../../../worlds/rumor/index.ts';
 import { H } from '../../../worlds/rumor/machine.ts';
 import { rumorValidationCases } from '../../../worlds/rumor/validation.ts';
-import { type BrokenRow, filterInbox, withInstance, withParams } from '../variants.ts';
+import { type BrokenRow, brokenRowOf, filterInbox, withInstance, withParams } from '../variants.ts';
 
 // The broken-variant table of the rumour world's cases: each mutation is a test-only wrapper
 // of the public world definition, and the case it targets must fail at seed 1, with its
@@ -51,15 +51,7 @@ const firstTellingOnly = withInstance(RUMOR, (i) => ({
   }),
 }));
 
-function row(
-  id: string,
-  what: string,
-  variant: WorldDefinition,
-  quick: boolean,
-  inTests: boolean,
-): BrokenRow {
-  return { id, what, cases: () => rumorValidationCases(variant), quick, inTests };
-}
+const row = brokenRowOf(rumorValidationCases);
 
 /** Each row: the case, the mutation, the broken world, quick or full budget, part of npm test or only of the bench. */
 export const RUMOR_ROWS: BrokenRow[] = [
