@@ -379,8 +379,8 @@ export async function bundleCli(root) {
     target: 'node20',
     external: EXTERNAL,
     // rxjs hands Node its CommonJS build, which cannot be tree-shaken (430 kB per start):
-    // the bundle takes its ES module build, the same code.
-    alias: { rxjs: join(root, 'node_modules/rxjs/dist/esm/index.js') },
+    // the bundle takes its ES module build, the same code (`rxjs/internal/X` maps to its file).
+    alias: { rxjs: join(root, 'node_modules/rxjs/dist/esm') },
     // Bundled CommonJS packages that require Node's own modules need a real `require` (pure:
     // the merge pass drops it from the chunks that never use it; merged, 28 were made at start).
     banner: {
