@@ -60,16 +60,25 @@ export async function typeCheckWorldSources(path: string): Promise<TypeCheckResu
   // are a third of a cold check). Leaving declarations out can only add errors (a missing
   // name or module), so a clean first pass is the answer; any problem is decided by a second
   // pass with every @types package, as the world runs.
-  const lean = checkProgram(ts, path, { ...options, types: [] });
-  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options);
+  const parsed = new Map<string, import('typescript').SourceFile | undefined>();
+  const lean = checkProgram(ts, path, { ...options, types: [] }, parsed);
+  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options, parsed);
 }
 
+/** Checks one program; `parsed` keeps the files it parsed for the next program of the same check. */
 function checkProgram(
   ts: typeof import('typescript'),
   path: string,
   options: import('typescript').CompilerOptions,
+  parsed: Map<string, import('typescript').SourceFile | undefined>,
 ): TypeCheckResult {
-  const program = ts.createProgram([path], options);
+  const host = ts.createCompilerHost(options);
+  const parse = host.getSourceFile;
+  host.getSourceFile = (fileName, version, onError) => {
+    if (!parsed.has(fileName)) parsed.set(fileName, parse.call(host, fileName, version, onError));
+    return parsed.get(fileName);
+  };
+  const program = ts.createProgram([path], options, host);
   const sources = program
     .getSourceFiles()
     .map((f) => f.fileName)
