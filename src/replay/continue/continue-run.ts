@@ -1,6 +1,5 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { ConfigError, type Json } from '../../core/index.ts';
 import {
   type EngineState,
@@ -18,6 +17,7 @@ import { readLog } from '../read/read-log.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { GuardedLog } from '../write/guarded-log.ts';
+import { writeLogFile } from '../write/log-file.ts';
 import { LogWriter, type PatchBase } from '../write/log-writer.ts';
 import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
 import { removeStalePartials } from './stale-partials.ts';
@@ -156,7 +156,7 @@ async function writePrefix(
       o.wall,
       o.recorded.chain.format,
     );
-    writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
+    await writeLogFile(target, [line]);
     return state();
   }
   if (kept) {
