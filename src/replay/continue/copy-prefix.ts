@@ -2,6 +2,8 @@ import type { Json } from '../../core/index.ts';
 import { childHeaderLine } from '../format/delta-ref.ts';
 import { byteLines } from '../read/byte-lines.ts';
 import { readLog } from '../read/read-log.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { writeLogFile } from '../write/log-file.ts';
 
 /**
@@ -27,6 +29,18 @@ export async function copyPrefix(
   }
   await writeLogFile(dst, [lines.join('\n')]);
   return captured;
+}
+
+/** The state of the snapshot at `seq`: a copy of the one the reader kept (that one with `owned`), or read from the log. */
+export async function snapshotState(
+  recorded: RecordedRun,
+  path: string,
+  seq: number,
+  owned = false,
+): Promise<Json> {
+  const kept = recorded.snapshotStates.get(seq);
+  if (kept === undefined) return readSnapshotAt(path, seq);
+  return owned ? kept : cloneSnapshotState(kept);
 }
 
 /** The `state` of the snapshot event at `seq`. */
