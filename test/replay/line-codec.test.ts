@@ -54,7 +54,7 @@ describe('LineCodec', () => {
       { a: 1, wall: { nested: { deep: [1, 2] } } },
     ];
     for (const fields of cases) {
-      const line = codec.encodeEvent('act', 3, 7, fields, prev);
+      const line = lineText(codec.event('act', 3, 7, fields), prev);
       expect(line).toEqual(oracle({ ...fields, seq: 7, t: 3, type: 'act' }, prev));
     }
     const header = {
@@ -70,11 +70,11 @@ describe('LineCodec', () => {
 
   it('refuses what is not JSON, naming the field, and a wall that is not an object', () => {
     const codec = new LineCodec();
-    expect(() => codec.encodeEvent('act', 1, 1, { x: { y: Number.NaN } }, 'a')).toThrow(
+    expect(() => lineText(codec.event('act', 1, 1, { x: { y: Number.NaN } }), 'a')).toThrow(
       /non-finite number at \$\.x\.y/,
     );
-    expect(() => codec.encodeEvent('act', 1, 1, { wall: [1] }, 'a')).toThrow(/wall/);
-    expect(() => codec.encodeEvent('act', 1, 1, { wall: null }, 'a')).toThrow(/wall/);
+    expect(() => lineText(codec.event('act', 1, 1, { wall: [1] }), 'a')).toThrow(/wall/);
+    expect(() => lineText(codec.event('act', 1, 1, { wall: null }), 'a')).toThrow(/wall/);
   });
 
   it('streams a long snapshot line with the bytes and chain of its text, through a small reused buffer', () => {
@@ -109,7 +109,7 @@ describe('LineCodec', () => {
   it("reuses a snapshot's JSON only for the same state object right after", () => {
     const state = { tick: 5, cols: ['AAAA', 'BBBB'] };
     const line = (codec: LineCodec, type: string, seq: number, fields: Record<string, unknown>) =>
-      codec.encodeEvent(type, 5, seq, fields, 'c'.repeat(64)).text;
+      lineText(codec.event(type, 5, seq, fields), 'c'.repeat(64)).text;
     const codec = new LineCodec();
     line(codec, 'snapshot', 1, { state });
     state.cols[0] = 'CCCC'; // the engine changes nothing between its two snapshots: this change is not seen

@@ -107,10 +107,10 @@ describe('split snapshots (issue 15 item 5)', () => {
     writeFileSync(cut, `${text.slice(0, snapAt - 2).join('\n')}\n`);
     expect((await readAll(cut)).at(-1)?.type).toBe(SNAPSHOT_PART);
     // a complete part group with a line of another type where its snapshot should be
-    const { LineCodec } = await import('../../src/replay/format/line-codec.ts');
+    const { LineCodec, lineText } = await import('../../src/replay/format/line-codec.ts');
     const prev = (await readAll(cut)).at(-1)?.chain as string;
     const seq = snapAt - 2;
-    const intruder = new LineCodec().encodeEvent('tick', 1, seq, { state: 'z' }, prev).text;
+    const intruder = lineText(new LineCodec().event('tick', 1, seq, { state: 'z' }), prev).text;
     const bad = join(dir, 'intruder.ndjson');
     writeFileSync(bad, `${text.slice(0, snapAt - 2).join('\n')}\n${intruder}\n`);
     await expect(readAll(bad)).rejects.toThrow(LogFormatError);

@@ -1,6 +1,5 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { ConfigError, type Json } from '../../core/index.ts';
 import {
   type EngineState,
@@ -18,8 +17,9 @@ import { readLog } from '../read/read-log.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { GuardedLog } from '../write/guarded-log.ts';
+import { writeLogFile } from '../write/log-file.ts';
 import { LogWriter, type PatchBase } from '../write/log-writer.ts';
-import { copyOwnLines, copyPrefix, readSnapshotAt } from './copy-prefix.ts';
+import { copyOwnLines, copyPrefix, snapshotState } from './copy-prefix.ts';
 import { removeStalePartials } from './stale-partials.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
@@ -132,38 +132,31 @@ async function writePrefix(
 ): Promise<Json | undefined> {
   const inPlace = resolve(o.out) === resolve(o.path);
   const delta = o.recorded.delta;
-  const kept = snapSeq === undefined ? undefined : o.recorded.snapshotStates.get(snapSeq);
-  const own = (s: Json): Json => (o.ownsRecorded ? s : cloneSnapshotState(s));
   const state = async () =>
-    snapSeq === undefined ? undefined : kept ? own(kept) : readSnapshotAt(o.path, snapSeq);
+    snapSeq === undefined ? undefined : snapshotState(o.recorded, o.path, snapSeq, o.ownsRecorded);
   if (inPlace && delta && until >= delta.seq) {
     await copyOwnLines(o.path, target, until);
     return state();
   }
   if (!inPlace && o.layout === 'delta') {
     const base = patchBase && ([patchBase[0].seq, patchBase[patchBase.length - 1].seq] as [number, number]);
+    const { digest, boundaryChains, chain } = o.recorded;
     const at = {
-      digest: o.recorded.digest,
+      digest,
       atTick: o.atTick,
       seq: until,
-      chain: o.recorded.boundaryChains.get(until)!,
+      chain: boundaryChains.get(until)!,
+      ...(base && { base }),
     };
     // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
-    const line = deltaHeaderLine(
-      o.out,
-      o.path,
-      { ...at, ...(base ? { base } : {}) },
-      o.wall,
-      o.recorded.chain.format,
-    );
-    writeFileSync(target, isGzipPath(target) ? gzipSync(`${line}\n`) : `${line}\n`);
+    const line = deltaHeaderLine(o.out, o.path, at, o.wall, chain.format);
+    await writeLogFile(target, [line]);
     return state();
   }
-  if (kept) {
-    await copyPrefix(o.path, target, until, o.wall);
-    return own(kept);
-  }
-  return copyPrefix(o.path, target, until, o.wall, snapSeq);
+  if (snapSeq !== undefined && !o.recorded.snapshotStates.has(snapSeq))
+    return copyPrefix(o.path, target, until, o.wall, snapSeq);
+  await copyPrefix(o.path, target, until, o.wall);
+  return state();
 }
 
 /**

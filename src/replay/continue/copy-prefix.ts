@@ -1,16 +1,16 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import type { Json } from '../../core/index.ts';
 import { childHeaderLine } from '../format/delta-ref.ts';
-import { isGzipPath } from '../format/log-format.ts';
 import { byteLines } from '../read/byte-lines.ts';
 import { readLog } from '../read/read-log.ts';
+import type { RecordedRun } from '../read/recorded-run.ts';
+import { cloneSnapshotState } from '../read/snapshot-line.ts';
+import { writeLogFile } from '../write/log-file.ts';
 
 /**
  * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
  * with extra `wall` fields in the header (wall-clock data is outside the hash chain, so the
- * copy's chain and every `h` stay the same). Writes a temporary file and renames it, so
- * `dst` may be the source itself. Returns the `state` of the line at `captureSeq` (a snapshot), if asked.
+ * copy's chain and every `h` stay the same); `dst` may be the source itself. Returns the
+ * `state` of the line at `captureSeq` (a snapshot), if asked.
  */
 export async function copyPrefix(
   src: string,
@@ -27,8 +27,20 @@ export async function copyPrefix(
     if (line.seq === captureSeq) captured = line.event.state as Json;
     lines.push(line.seq === 0 && wallExtra ? childHeaderLine(line, { wall: wallExtra }).raw : line.raw);
   }
-  writeLines(dst, lines);
+  await writeLogFile(dst, [lines.join('\n')]);
   return captured;
+}
+
+/** The state of the snapshot at `seq`: a copy of the one the reader kept (that one with `owned`), or read from the log. */
+export async function snapshotState(
+  recorded: RecordedRun,
+  path: string,
+  seq: number,
+  owned = false,
+): Promise<Json> {
+  const kept = recorded.snapshotStates.get(seq);
+  if (kept === undefined) return readSnapshotAt(path, seq);
+  return owned ? kept : cloneSnapshotState(kept);
 }
 
 /** The `state` of the snapshot event at `seq`. */
@@ -46,28 +58,11 @@ export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
  */
 export async function copyOwnLines(src: string, dst: string, lastSeq: number): Promise<void> {
   const lines: string[] = [];
-  const source = byteLines(src);
-  try {
-    for (let done = false; !done; ) {
-      const step = await source.next();
-      if (step.done) break;
-      for (const { bytes } of step.value) {
-        const raw = bytes.toString('utf8');
-        done = lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq;
-        if (done) break;
-        lines.push(raw);
-      }
+  read: for await (const batch of byteLines(src))
+    for (const { bytes } of batch) {
+      const raw = bytes.toString('utf8');
+      if (lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq) break read;
+      lines.push(raw);
     }
-  } finally {
-    await source.return('whole');
-  }
-  writeLines(dst, lines);
-}
-
-/** Writes `lines` to `dst` (gzip for a `.gz` path) through a temporary file renamed into place. */
-function writeLines(dst: string, lines: string[]): void {
-  const text = `${lines.join('\n')}\n`;
-  const tmp = `${dst}.tmp-${process.pid}`;
-  writeFileSync(tmp, isGzipPath(dst) ? gzipSync(text) : text);
-  renameSync(tmp, dst);
+  await writeLogFile(dst, [lines.join('\n')]);
 }

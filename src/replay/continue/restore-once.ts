@@ -8,7 +8,6 @@ import {
   type WorldDefinition,
 } from '../../world/index.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
-import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import {
   type ContinueOptions,
   continueRun,
@@ -16,7 +15,7 @@ import {
   recordedRunOptions,
   restorePoint,
 } from './continue-run.ts';
-import { readSnapshotAt } from './copy-prefix.ts';
+import { snapshotState } from './copy-prefix.ts';
 import { VerifyingLog } from './verifying-log.ts';
 
 /** What differs between the children of one fork tick. */
@@ -62,7 +61,7 @@ export async function restoreOnce(
   if (snap.tick === atTick) {
     const chain = recorded.boundaryChains.get(snap.seq);
     if (chain === undefined) return own;
-    point = { state: await snapshotState(recorded, path, snap.seq), seq: snap.seq, chain };
+    point = { state: await snapshotState(recorded, path, snap.seq, true), seq: snap.seq, chain };
   }
   // the world's network too is built once (by the first run here) and reused by the others
   const networks = new NetworkShare();
@@ -75,11 +74,6 @@ export async function restoreOnce(
   };
 }
 
-/** The state of the snapshot at `seq`: the one the reader kept, or read from the log. */
-async function snapshotState(recorded: RecordedRun, path: string, seq: number): Promise<Json> {
-  return recorded.snapshotStates.get(seq) ?? (await readSnapshotAt(path, seq));
-}
-
 /** Reruns the recorded ticks after snapshot `snap` up to `atTick` and takes the state at its end. */
 async function takeState(
   def: WorldDefinition,
@@ -88,7 +82,6 @@ async function takeState(
   snap: { seq: number; tick: number },
   atTick: number,
 ): Promise<RestoredPoint> {
-  const kept = await snapshotState(recorded, path, snap.seq);
   const chain = recorded.boundaryChains.get(snap.seq);
   if (chain === undefined) throw new Error(`restoreOnce: no chain value recorded at seq ${snap.seq}`);
   let engine: Engine | undefined;
@@ -97,9 +90,7 @@ async function takeState(
   try {
     await runWorld(def, {
       ...recordedRunOptions(recorded.header),
-      restore: (recorded.snapshotStates.has(snap.seq)
-        ? cloneSnapshotState(kept)
-        : kept) as unknown as EngineState,
+      restore: (await snapshotState(recorded, path, snap.seq)) as unknown as EngineState,
       interventionsAt: (t) => {
         if (t < atTick) return recorded.interventions.get(t) ?? [];
         // the end of the fork tick: its tick line (and snapshot) checked, interventions not yet applied

@@ -1,14 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '../write/log-lock.ts';
 
 /**
  * Removes the temporary files that a killed `resume` or `fork` of `out` left beside it
@@ -31,7 +23,7 @@ export function removeStalePartials(out: string): string[] {
     const m = pattern.exec(name.slice(base.length));
     if (!m) continue;
     const pids = [Number(m[1]), ...(m[2] ? [Number(m[2])] : [])];
-    if (pids.some((p) => p === process.pid || alive(p))) continue;
+    if (pids.some((p) => p === process.pid || processAlive(p))) continue;
     rmSync(join(dir, name), { force: true });
     removed.push(join(dir, name));
   }

@@ -1,6 +1,6 @@
 import { DivergenceError } from '../../core/index.ts';
 import type { RunLog } from '../../world/index.ts';
-import { LineCodec } from '../format/line-codec.ts';
+import { LineCodec, lineText } from '../format/line-codec.ts';
 import { LOG_FORMAT, type LogFormat } from '../format/log-format.ts';
 import { SNAPSHOT_PART, splitSnapshotLines } from '../format/snapshot-split.ts';
 import type { RecordedChain } from '../read/recorded-run.ts';
@@ -72,7 +72,7 @@ export class VerifyingLog implements RunLog {
 
   private check(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
-    const line = this.encoder.encodeEvent(type, t, seq, fields, this.chain);
+    const line = lineText(this.encoder.event(type, t, seq, fields), this.chain);
     const expected = this.recorded.hashes[seq];
     if (expected === undefined) {
       const last = this.recorded.hashes.length - 1;

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { sha256Hex } from '../../core/index.ts';
 
 /**
  * The hash chain of a log (docs/LOG-FORMAT.md, "Hash chain"): the chain value after a line is
@@ -25,9 +26,3 @@ export const HASH_SUFFIX_LENGTH = 24;
 export function hashSuffix(chain: string): string {
   return `,"h":"${chain.slice(0, 16)}"}`;
 }
-
-/** SHA-256 hex of a string: the one-shot `crypto.hash` (Node >= 20.12) when present. */
-const sha256Hex: (data: string) => string =
-  typeof crypto.hash === 'function'
-    ? (data) => crypto.hash('sha256', data, 'hex')
-    : (data) => crypto.createHash('sha256').update(data).digest('hex');

@@ -28,14 +28,12 @@ export interface DeltaRef {
   base?: [number, number];
 }
 
-/** The header field that makes a log a delta child. */
-export const DELTA_FIELD = 'delta';
+/** True for a full chain value: 64 hex digits. */
+const isHex64 = (v: unknown): boolean => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 
-const HEX64 = /^[0-9a-f]{64}$/;
-
-/** True when a parsed header line is the header of a delta child. */
+/** True when a parsed header line is the header of a delta child (it has a `delta` field). */
 export function isDeltaHeader(header: Record<string, unknown>): boolean {
-  return Object.hasOwn(header, DELTA_FIELD);
+  return Object.hasOwn(header, 'delta');
 }
 
 /**
@@ -44,50 +42,41 @@ export function isDeltaHeader(header: Record<string, unknown>): boolean {
  * @throws LogFormatError when the `delta` field is not a well-formed reference.
  */
 export function deltaRef(header: Record<string, unknown>, childPath: string): DeltaRef {
-  const d = header[DELTA_FIELD] as Record<string, unknown> | null;
-  const parent = (d?.parent ?? null) as Record<string, unknown> | null;
+  const d = (header.delta ?? {}) as Record<string, unknown>;
+  const p = (d.parent ?? {}) as Record<string, unknown>;
+  const seq = d.seq as number;
+  const base = d.base as [number, number] | undefined;
   const ok =
-    d !== null &&
-    typeof d === 'object' &&
-    parent !== null &&
-    typeof parent === 'object' &&
-    typeof parent.path === 'string' &&
-    typeof parent.absolute === 'string' &&
-    typeof parent.digest === 'string' &&
-    HEX64.test(parent.digest) &&
-    typeof d.chain === 'string' &&
-    HEX64.test(d.chain) &&
-    Number.isSafeInteger(d.seq) &&
-    (d.seq as number) >= 0 &&
+    typeof p.path === 'string' &&
+    typeof p.absolute === 'string' &&
+    isHex64(p.digest) &&
+    isHex64(d.chain) &&
+    Number.isSafeInteger(seq) &&
+    seq >= 0 &&
     Number.isSafeInteger(d.atTick) &&
-    (d.base === undefined || isBaseRange(d.base, d.seq as number));
+    (base === undefined ||
+      (Array.isArray(base) &&
+        base.length === 2 &&
+        base.every(Number.isSafeInteger) &&
+        1 <= base[0] &&
+        base[0] <= base[1] &&
+        base[1] <= seq));
   if (!ok)
     throw new LogFormatError(
       `${childPath}: line 1 has a malformed delta reference (it must name the parent's path, absolute path and digest, the fork tick, seq and chain, and a base range within seq)`,
       { line: 1, seq: 0 },
       { hint: 'the log was damaged or edited; restore it from a copy or fork again' },
     );
+  const { path, absolute, digest } = p as { path: string; absolute: string; digest: string };
   return {
-    path: parent!.path as string,
-    absolute: parent!.absolute as string,
-    digest: parent!.digest as string,
-    atTick: d!.atTick as number,
-    seq: d!.seq as number,
-    chain: d!.chain as string,
-    ...(d!.base === undefined ? {} : { base: d!.base as [number, number] }),
+    path,
+    absolute,
+    digest,
+    atTick: d.atTick as number,
+    seq,
+    chain: d.chain as string,
+    ...(base && { base }),
   };
-}
-
-function isBaseRange(base: unknown, seq: number): boolean {
-  return (
-    Array.isArray(base) &&
-    base.length === 2 &&
-    Number.isSafeInteger(base[0]) &&
-    Number.isSafeInteger(base[1]) &&
-    base[0] >= 1 &&
-    base[0] <= base[1] &&
-    base[1] <= seq
-  );
 }
 
 /**

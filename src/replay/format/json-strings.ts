@@ -5,7 +5,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Index of the quote that closes the JSON string whose text starts at `from`, or -1. */
-export function closingQuote(bytes: Uint8Array, from: number): number {
+function closingQuote(bytes: Uint8Array, from: number): number {
   for (let at = bytes.indexOf(QUOTE, from); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
     let k = at - 1;
     while (k >= from && bytes[k] === BACKSLASH) k--;

@@ -40,30 +40,14 @@ export class LineCodec {
    */
   private last: { state: object; json: (string | Base64Text)[] } | null = null;
 
-  /** The body of a whole record (the header, or an event as parsed back), without `h`. */
-  record(record: Record<string, unknown>): LineBody {
-    return this.body(record, null);
-  }
-
   /** The body of the event `{...fields, seq, t, type}`; `fields` must not hold those keys or `h`. */
   event(type: string, t: number, seq: number, fields: Record<string, unknown>): LineBody {
     return this.body(fields, { seq, t, type });
   }
 
-  /** A record as a line chained to `prevChain` (`null` for the header). @throws TypeError on a value that is not JSON. */
+  /** A whole record (the header, or an event as parsed back) as a line chained to `prevChain` (`null` for the header). @throws TypeError on a value that is not JSON. */
   encode(record: Record<string, unknown>, prevChain: string | null): EncodedLine {
-    return lineText(this.record(record), prevChain ?? String(record.format));
-  }
-
-  /** An event as a line chained to `prevChain`. @throws TypeError on a value that is not JSON. */
-  encodeEvent(
-    type: string,
-    t: number,
-    seq: number,
-    fields: Record<string, unknown>,
-    prevChain: string,
-  ): EncodedLine {
-    return lineText(this.event(type, t, seq, fields), prevChain);
+    return lineText(this.body(record, null), prevChain ?? String(record.format));
   }
 
   private body(fields: Record<string, unknown>, event: EventKeys | null): LineBody {

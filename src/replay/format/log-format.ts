@@ -22,23 +22,14 @@ import { LogFormatError, type LogPosition } from '../../core/index.ts';
 /** The format tag written in the header of every new log, and the prefix of its hash chain. */
 export const LOG_FORMAT = 'grapevine-log/3';
 
-/** The first format: still read, verified, replayed, resumed and forked (in that format). */
-export const LOG_FORMAT_1 = 'grapevine-log/1';
-
-/** The second format: still read, verified, replayed, resumed and forked (in that format). */
-export const LOG_FORMAT_2 = 'grapevine-log/2';
-
-/**
- * The format whose delta children may hold `snapshot-patch` lines: format 3. A child of an
- * older parent stays in its parent's format and writes full snapshots.
- */
+/** The format whose delta children may hold `snapshot-patch` lines (a child of an older parent writes full snapshots). */
 export const LOG_FORMAT_PATCHED = LOG_FORMAT;
 
-/** A format this grapevine reads. */
-export type LogFormat = typeof LOG_FORMAT | typeof LOG_FORMAT_2 | typeof LOG_FORMAT_1;
+/** Every format this grapevine reads, verifies, replays, resumes and forks (in that format), oldest first. */
+export const READABLE_FORMATS = ['grapevine-log/1', 'grapevine-log/2', LOG_FORMAT] as const;
 
-/** Every format this grapevine reads, oldest first. */
-export const READABLE_FORMATS: readonly LogFormat[] = [LOG_FORMAT_1, LOG_FORMAT_2, LOG_FORMAT];
+/** A format this grapevine reads. */
+export type LogFormat = (typeof READABLE_FORMATS)[number];
 
 /** True when `format` is one this grapevine reads. */
 export function isReadableFormat(format: unknown): format is LogFormat {
@@ -56,13 +47,9 @@ export type LogFields = Record<string, unknown>;
 
 /** The parsed header line of a log (line 1), without its `h`. */
 export interface LogHeader extends LogFields {
-  /** Always `"header"`. */
   type: 'header';
-  /** Always 0. */
   seq: 0;
-  /** Always 0. */
   t: 0;
-  /** {@link LOG_FORMAT} for new logs, or an older {@link LogFormat} this grapevine reads. */
   format: LogFormat;
 }
 

@@ -41,9 +41,9 @@ export async function* byteLines(
   const gzip = isGzipPath(path);
   const start = range.start ?? 0;
   if (size <= start) return 'whole';
-  if (range.end !== undefined) return yield* rangeLines(path, start, range.end);
-  const source = openBytes(path, start, gzip);
-  let buf = Buffer.allocUnsafeSlow(READ_CHUNK);
+  // a range is read at once into a buffer of its own, which no later read overwrites
+  const source = openBytes(path, start, gzip, range.end);
+  let buf = Buffer.allocUnsafeSlow(range.end === undefined ? READ_CHUNK : range.end - start);
   let kept = 0;
   let offset = start;
   let lineNo = 0;
@@ -85,25 +85,6 @@ export async function* byteLines(
   return kept > 0 ? 'cut' : 'whole';
 }
 
-/** The lines of a plain file between `start` and `end`, read at once into a buffer of their own (one batch). */
-async function* rangeLines(path: string, start: number, end: number): AsyncGenerator<ByteLine[], LinesEnd> {
-  const buf = Buffer.allocUnsafeSlow(end - start);
-  let got = 0;
-  const handle = await open(path, 'r').catch((err) => {
-    throw streamError(path, err, 0, false);
-  });
-  try {
-    for (let n = -1; got < buf.length && n !== 0; got += n)
-      n = (await handle.read(buf, got, buf.length - got, start + got)).bytesRead;
-  } finally {
-    await handle.close();
-  }
-  const batch: ByteLine[] = [];
-  const from = split(buf, 0, got, start, batch);
-  if (batch.length > 0) yield batch;
-  return from < buf.length ? 'cut' : 'whole';
-}
-
 /**
  * Pushes to `batch` the complete lines of `buf[0, filled)`, the first at byte `offset` of the
  * file (the bytes before `at` hold no `\n`); returns the index just after the last `\n`.
@@ -126,7 +107,7 @@ function split(buf: Buffer, at: number, filled: number, offset: number, batch: B
  * final empty flush (with `pipe`, the last chunk may be inflated with Z_FINISH, and its error
  * then drops that chunk's output: up to a whole chunk of complete lines).
  */
-function openBytes(path: string, start: number, gzip: boolean) {
+function openBytes(path: string, start: number, gzip: boolean, end = Number.POSITIVE_INFINITY) {
   let pos = start;
   const file = gzip ? createReadStream(path, { highWaterMark: READ_CHUNK }) : undefined;
   const handle = gzip ? undefined : open(path, 'r');
@@ -146,9 +127,13 @@ function openBytes(path: string, start: number, gzip: boolean) {
     /** Puts the next bytes at `buf[at...]`; returns how many (0 at the end). */
     async fill(buf: Buffer, at: number): Promise<number> {
       if (handle) {
-        const { bytesRead } = await (await handle).read(buf, at, buf.length - at, pos);
-        pos += bytesRead;
-        return bytesRead;
+        // a read stops at `end`, and fills the room (a range's buffer is filled once)
+        const room = Math.min(buf.length - at, end - pos);
+        let got = 0;
+        for (let n = -1; got < room && n !== 0; got += n)
+          n = (await (await handle).read(buf, at + got, room - got, pos + got)).bytesRead;
+        pos += got;
+        return got;
       }
       if (rest.length === 0) {
         const step = await (chunks as AsyncIterator<Buffer>).next();

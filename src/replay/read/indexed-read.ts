@@ -1,14 +1,6 @@
-import { statSync } from 'node:fs';
 import { isDeltaHeader } from '../format/delta-ref.ts';
 import type { LogLine } from '../format/log-format.ts';
-import {
-  type IndexedSnapshot,
-  loadParentIndex,
-  PARENT_INDEX_KIND,
-  type ParentIndex,
-  saveParentIndex,
-} from '../format/log-index.ts';
-import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
+import { IndexRecorder, loadParentIndex, type ParentIndex, saveParentIndex } from '../format/log-index.ts';
 import { byteLines } from './byte-lines.ts';
 import { type IndexedRange, readLines } from './line-reader.ts';
 import { LineVerifier } from './line-verifier.ts';
@@ -29,7 +21,8 @@ export async function readIndexed(
   let index = loadParentIndex(path);
   if (index === undefined) {
     index = await buildIndex(path);
-    if (index.complete) saveParentIndex(path, index);
+    if (index === undefined) return undefined;
+    saveParentIndex(path, index);
   }
   if (!index.complete) return undefined;
   const s = index.snapshots.findLast((x) => x.tick < from || (x.tick === from && !x.final));
@@ -57,55 +50,21 @@ async function firstLine(path: string): Promise<LogLine | undefined> {
 
 /**
  * Reads a whole plain log, its hash chain checked over the bytes of its lines (none parsed
- * but the header and lines holding `wall`), and returns its index: where each snapshot and
- * the tick line before it start, with the chain value before them.
+ * but the header and lines holding `wall`), and returns its index, or undefined when the log
+ * did not end.
  *
  * @throws LogFormatError naming the first line that does not verify.
  */
-export async function buildIndex(path: string): Promise<ParentIndex> {
-  const { size, mtimeMs, ino } = statSync(path);
-  const snapshots: IndexedSnapshot[] = [];
+export async function buildIndex(path: string): Promise<ParentIndex | undefined> {
   const lines = readLines(path, 'chain', () => false, []);
-  let [prev, prevType, headerBytes, headerChain] = ['', '', 0, ''];
-  // the line before the current one, and the line before the current run of snapshot parts
-  let before = { offset: 0, prev: '', seq: -1 };
-  let beforeParts = before;
-  for (;;) {
-    const step = await lines.next();
-    if (step.done) {
-      const { complete, truncated, lastSeq, digest, lines: count } = step.value;
-      const last = snapshots.at(-1);
-      if (complete && last?.seq === lastSeq - 1) last.final = true;
-      const done = complete && !truncated;
-      return {
-        kind: PARENT_INDEX_KIND,
-        size,
-        mtimeMs,
-        ino,
-        digest: digest as string,
-        lines: count,
-        complete: done,
-        headerBytes,
-        headerChain,
-        snapshots,
-      };
-    }
-    const line = step.value;
-    if (line.seq === 0) [headerBytes, headerChain] = [Buffer.byteLength(line.raw), line.chain as string];
-    if (line.type === SNAPSHOT_PART && prevType !== SNAPSHOT_PART) beforeParts = before;
-    if (line.type === 'snapshot') {
-      const tickLine = prevType === SNAPSHOT_PART ? beforeParts : before;
-      snapshots.push({
-        seq: line.seq,
-        tick: line.t,
-        offset: line.offset as number,
-        prev,
-        final: false,
-        before: tickLine,
-      });
-    }
-    before = { offset: line.offset as number, prev, seq: line.seq };
-    prev = line.chain as string;
-    prevType = line.type;
+  let index: IndexRecorder | undefined;
+  let prev = '';
+  for (let step = await lines.next(); ; step = await lines.next()) {
+    if (step.done) return index?.finish(path, step.value.digest as string);
+    const { seq, type, t, offset, chain, raw } = step.value;
+    if (seq === 0) index = new IndexRecorder(Buffer.byteLength(raw), chain as string);
+    else index?.line(type, seq, t, offset as number, prev);
+    index?.resolve((pos) => pos);
+    prev = chain as string;
   }
 }

@@ -58,24 +58,6 @@ export class LineVerifier {
     readonly mode: VerifyMode,
   ) {}
 
-  /** Verifies the next line (its text without `\n`) and returns it parsed. */
-  accept(raw: string): LogLine {
-    const line = this.next();
-    const record = this.parse(raw, line);
-    const h = record.h;
-    delete record.h;
-    if (this.mode) this.checkBytes(record, raw, h, line);
-    if (line === 1) this.header = record as LogHeader;
-    return this.taken({
-      seq: record.seq as number,
-      t: record.t as number,
-      type: record.type as string,
-      line,
-      raw,
-      event: record,
-    });
-  }
-
   /**
    * Verifies the next line given as bytes (without `\n`, at byte `offset` of the file). With
    * `verify: 'chain'`: a `snapshot` or `snapshot-part` line that `parse` declines comes with an
@@ -85,12 +67,17 @@ export class LineVerifier {
    */
   acceptBytes(bytes: Buffer, offset: number, parse: ParseRule, restored = false, stable = false): LogLine {
     const raw = this.mode === 'chain' && this.lines > 0 ? rawLine(bytes) : null;
-    if (raw === null) {
-      const out = this.accept(this.decode(bytes, this.lines + 1));
-      out.offset = offset;
-      return out;
-    }
     const line = this.next();
+    if (raw === null) {
+      const text = this.decode(bytes, line);
+      const record = this.parse(text, line);
+      const { h } = record;
+      delete record.h;
+      if (this.mode) this.checkBytes(record, text, h, line);
+      if (line === 1) this.header = record as LogHeader;
+      const { seq, t, type } = record as { seq: number; t: number; type: string };
+      return this.taken({ seq, t, type, line, raw: text, event: record, offset });
+    }
     const seq = this.lastSeq + 1;
     const chain = chainHash(this.chain as string, [bytes.subarray(0, raw.bodyEnd), '}']);
     if (chain.slice(0, 16) !== raw.hash)

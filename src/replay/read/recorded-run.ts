@@ -113,7 +113,8 @@ export class RecordedRunBuilder {
   private readonly boundaryChains = new Map<number, string>();
   private end: RecordedRun['end'];
   private header: LogHeader | undefined;
-  private readonly keep: SnapshotKeeper;
+  /** For each tick asked for, the last two snapshots at or before it. */
+  private readonly kept: { seq: number; state: Json; lines: KeptLine[] }[][];
   /** The last tick a kept snapshot may belong to. */
   private readonly lastTick: number;
   private schemas: LlmSchemaRefs;
@@ -122,10 +123,10 @@ export class RecordedRunBuilder {
 
   /** `restoreTicks`: keep the snapshot states a continuation after each of these ticks restores. `path` names the log in errors. */
   constructor(
-    restoreTicks: readonly number[] = [],
+    private readonly restoreTicks: readonly number[] = [],
     private readonly path = 'the log',
   ) {
-    this.keep = new SnapshotKeeper(restoreTicks);
+    this.kept = restoreTicks.map(() => []);
     this.schemas = new LlmSchemaRefs(path);
     this.lastTick = restoreTicks.length > 0 ? Math.max(...restoreTicks) : Number.NEGATIVE_INFINITY;
   }
@@ -166,7 +167,7 @@ export class RecordedRunBuilder {
       if (split) this.chain.splits?.set(seq - split.parts, split.chars);
       const lines = [...this.parts, { seq, raw: line.bytes ?? line.raw, longStrings: line.longStrings }];
       this.parts = [];
-      this.keep.offer(seq, t, event.state as Json, lines);
+      this.offer(seq, t, event.state as Json, lines);
     }
     if (type === 'intervene') {
       const list = this.interventions.get(t) ?? [];
@@ -177,21 +178,17 @@ export class RecordedRunBuilder {
   }
 
   /** The run read. */
-  finish(end: Pick<LogSummary, 'digest' | 'complete' | 'truncated' | 'delta'>): RecordedRun {
-    if (!this.header) throw new LogFormatError(`${this.path} holds no header`);
-    const { chain, llmRecords, interventions, snapshots, boundaryChains } = this;
-    const { complete, truncated, delta } = end;
-    const states = { snapshotStates: this.keep.states(), snapshotLines: this.keep.lines() };
-    const run = {
-      header: this.header,
-      chain,
-      digest: end.digest ?? '',
-      complete,
-      truncated,
-      llmRecords,
-      end: this.end,
+  finish(summary: Pick<LogSummary, 'digest' | 'complete' | 'truncated' | 'delta'>): RecordedRun {
+    const { header, chain, llmRecords, interventions, snapshots, boundaryChains, end } = this;
+    if (!header) throw new LogFormatError(`${this.path} holds no header`);
+    const { complete, truncated, delta } = summary;
+    const kept = this.kept.flat();
+    return {
+      ...{ header, chain, digest: summary.digest ?? '', complete, truncated, llmRecords, end },
+      ...{ interventions, snapshots, boundaryChains, ...(delta ? { delta } : {}) },
+      snapshotStates: new Map(kept.map((s) => [s.seq, s.state])),
+      snapshotLines: new Map(kept.map((s) => [s.seq, s.lines])),
     };
-    return { ...run, interventions, snapshots, boundaryChains, ...states, ...(delta ? { delta } : {}) };
   }
 
   private push(hash: string, tick: number, type: string): void {
@@ -199,29 +196,13 @@ export class RecordedRunBuilder {
     this.chain.ticks.push(tick);
     this.chain.types.push(type);
   }
-}
 
-/** Keeps, for each tick asked for, the last two snapshots at or before it. */
-class SnapshotKeeper {
-  private readonly kept: { seq: number; state: Json; lines: KeptLine[] }[][];
-
-  constructor(private readonly ticks: readonly number[]) {
-    this.kept = ticks.map(() => []);
-  }
-
-  offer(seq: number, tick: number, state: Json, lines: KeptLine[]): void {
-    this.ticks.forEach((t, k) => {
-      if (tick > t) return;
+  /** Keeps the snapshot for each tick asked for at or after its tick (the last two there). */
+  private offer(seq: number, tick: number, state: Json, lines: KeptLine[]): void {
+    this.restoreTicks.forEach((at, k) => {
+      if (tick > at) return;
       this.kept[k].push({ seq, state, lines });
       if (this.kept[k].length > 2) this.kept[k].shift();
     });
-  }
-
-  states(): Map<number, Json> {
-    return new Map(this.kept.flat().map((s) => [s.seq, s.state]));
-  }
-
-  lines(): Map<number, KeptLine[]> {
-    return new Map(this.kept.flat().map((s) => [s.seq, s.lines]));
   }
 }

@@ -28,17 +28,25 @@ export class SnapshotAssembler {
       if (this.parts.length === 0) this.firstLine = line.line;
       const e = line.event as unknown as SnapshotPart & { of: unknown };
       if (!Array.isArray(e.path) || !Number.isInteger(e.index) || !Number.isInteger(e.of))
-        throw this.fail(line, 'a snapshot-part line needs `of`, `path`, `index` and `data`');
+        throw failAt(this.path, line, 'a snapshot-part line needs `of`, `path`, `index` and `data`');
       this.parts.push({ path: e.path, index: e.index, data: e.data });
       return;
     }
     const split = line.type === 'snapshot' ? (line.event.split as SplitInfo | undefined) : undefined;
     const first = this.firstLine;
     if (this.parts.length > 0 && split === undefined)
-      throw this.fail(line, `the snapshot parts from line ${first} are not followed by their snapshot`);
+      throw failAt(
+        this.path,
+        line,
+        `the snapshot parts from line ${first} are not followed by their snapshot`,
+      );
     if (split === undefined) return;
     if (split.parts !== this.parts.length)
-      throw this.fail(line, `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`);
+      throw failAt(
+        this.path,
+        line,
+        `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`,
+      );
     const parts = this.parts;
     this.parts = [];
     const skeleton = line.event.state as Json;
@@ -58,10 +66,6 @@ export class SnapshotAssembler {
         return value;
       },
     });
-  }
-
-  private fail(line: LogLine, message: string): LogFormatError {
-    return failAt(this.path, line, message);
   }
 }
 

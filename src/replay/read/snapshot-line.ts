@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Base64Text } from '../../core/index.ts';
-import { closingQuote, LONG_STRING } from '../format/json-strings.ts';
-
-const QUOTE = 0x22;
+import { LONG_STRING, longStrings } from '../format/json-strings.ts';
 
 /** Value of each base64 character, -1 for any other byte. */
 const DIGIT = new Int16Array(256).fill(-1);
@@ -32,25 +30,23 @@ export function parseSnapshotLine(
   // marks the long strings cut out of the text parsed; random, so no string of the line can be one
   const mark = `\u0000grapevine-column-${randomBytes(8).toString('hex')}:`;
   const markJson = JSON.stringify(mark).slice(0, -1);
-  const long: number[] = [];
+  const long = longStrings(bytes);
   let from = 0;
-  for (let at = bytes.indexOf(QUOTE); at !== -1; ) {
-    const end = closingQuote(bytes, at + 1);
-    if (end === -1) return undefined;
-    if (end - at - 1 >= LONG_STRING) {
-      long.push(at + 1, end);
-      const column = decodeBase64(bytes, at + 1, end);
-      if (column !== null) {
-        pieces.push(bytes.toString('utf8', from, at), `${markJson}${decoded.length}"`);
-        ranges.push([at + 1, end]);
-        decoded.push(column);
-        from = end + 1;
-      }
-    }
-    at = bytes.indexOf(QUOTE, end + 1);
+  for (let k = 0; k < long.length; k += 2) {
+    const column = decodeBase64(bytes, long[k], long[k + 1]);
+    if (column === null) continue;
+    pieces.push(bytes.toString('utf8', from, long[k] - 1), `${markJson}${decoded.length}"`);
+    ranges.push([long[k], long[k + 1]]);
+    decoded.push(column);
+    from = long[k + 1] + 1;
   }
   pieces.push(bytes.toString('utf8', from));
-  const event = JSON.parse(pieces.join('')) as Record<string, unknown>;
+  let event: Record<string, unknown>;
+  try {
+    event = JSON.parse(pieces.join('')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
   if (decoded.length === 0) return { event, longStrings: long };
   const state = event.state;
   if (state === null || typeof state !== 'object' || Array.isArray(state)) return undefined;

@@ -2,8 +2,6 @@ import type { Base64Text } from '../../core/index.ts';
 import type { chainHasher } from '../format/chain.ts';
 import { MERGE, type PatchBuilder } from './patch-builder.ts';
 
-/** Bytes compared at once (natively) before a changed block is looked at byte by byte. */
-const BLOCK = 4096;
 /** Base64 characters of a column compared at once with the base (3,072 bytes of the column). */
 export const CHUNK = 4096;
 /** Chunks of a column encoded by one `toString('base64')` call (64 KiB of text). */
@@ -23,27 +21,15 @@ export class ColumnCompare {
   private readonly blockText = Buffer.allocUnsafeSlow(CHUNK * BLOCK_CHUNKS);
   private readonly baseChunk = Buffer.allocUnsafeSlow(CHUNK);
 
-  /**
-   * Replaces each run of changed bytes between `a[a0, a0 + n)` and `b[b0, b0 + n)` (changes at
-   * most {@link MERGE} bytes apart join one run); blocks are compared natively first.
-   */
-  inPlace(a: Buffer, a0: number, b: Buffer, b0: number, n: number, patch: PatchBuilder): boolean {
-    let start = -1;
-    let last = -1;
-    for (let off = 0; off < n; off += BLOCK) {
-      const end = Math.min(off + BLOCK, n);
-      if (b.compare(a, a0 + off, a0 + end, b0 + off, b0 + end) === 0) continue;
-      for (let i = off; i < end; i++) {
-        if (a[a0 + i] === b[b0 + i]) continue;
-        if (start !== -1 && i - last <= MERGE) last = i;
-        else {
-          if (start !== -1 && !patch.replace(a0 + start, a0 + last + 1, b, b0 + start, b0 + last + 1))
-            return false;
-          start = last = i;
-        }
-      }
+  /** The chunks of `b[b0, b0 + n)` that differ from the base's bytes at `a0` (views of `b`). */
+  changedSlices(base: Buffer, a0: number, b: Buffer, b0: number, n: number): ColumnChanges {
+    const out: ColumnChanges = new Map();
+    for (let c = 0, off = 0; off < n; c++, off += CHUNK) {
+      const end = Math.min(off + CHUNK, n);
+      if (b.compare(base, a0 + off, a0 + end, b0 + off, b0 + end) !== 0)
+        out.set(c, b.subarray(b0 + off, b0 + end));
     }
-    return start === -1 || patch.replace(a0 + start, a0 + last + 1, b, b0 + start, b0 + last + 1);
+    return out;
   }
 
   /**
@@ -71,10 +57,10 @@ export class ColumnCompare {
   }
 
   /**
-   * {@link inPlace} for a column of the line given by its changed chunks against the base's
-   * text at `a0`: the same runs of changed bytes, merged the same way (the bytes of an
-   * unchanged chunk are the base's). A changed word is taken whole: its bytes between its
-   * first and last changed one are within {@link MERGE} of each other, so they join the
+   * Replaces each run of changed bytes of a string of the line against the base's at `a0`,
+   * given by its changed chunks (the bytes of an unchanged chunk are the base's); changes at
+   * most {@link MERGE} bytes apart join one run. A changed word is taken whole: its bytes
+   * between its first and last changed one are within MERGE of each other, so they join the
    * same run whatever they are.
    */
   columnInPlace(base: Buffer, a0: number, changes: ColumnChanges, patch: PatchBuilder): boolean {
@@ -109,7 +95,7 @@ export class ColumnCompare {
       this.baseChunk.set(base.subarray(a0 + off, a0 + off + text.length));
       const words = text.byteOffset % 4 === 0 ? text.length >> 2 : 0;
       const wa = new Int32Array(this.baseChunk.buffer, this.baseChunk.byteOffset, words);
-      const wb = new Int32Array(text.buffer, text.byteOffset, words);
+      const wb = new Int32Array(text.buffer, words ? text.byteOffset : 0, words);
       for (let k = 0; k < words; k++) {
         const x = wa[k] ^ wb[k];
         if (x === 0) continue;

@@ -71,13 +71,19 @@ function readHolder(file: string): { holder: Holder | undefined; text: string } 
 /** True when the holder's process is known to be gone (or its pid reused); false when it may be alive. */
 function isStale(holder: Holder | undefined): boolean {
   if (holder === undefined || holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
-  }
+  if (!processAlive(holder.pid)) return true;
   const start = startTime(holder.pid);
   return holder.start !== undefined && start !== undefined && start !== holder.start;
+}
+
+/** True when a process of this host has the id `pid` (maybe one that does not let this one signal it). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Removes the stale lock whose text is `stale`, unless another process replaced it meanwhile. */

@@ -12,7 +12,7 @@ import {
   type LogHeader,
   MAX_LINE,
 } from '../format/log-format.ts';
-import { saveParentIndex } from '../format/log-index.ts';
+import { IndexRecorder, saveParentIndex } from '../format/log-index.ts';
 import { patchLineText } from '../format/snapshot-patch.ts';
 import {
   DEFAULT_SPLIT_ABOVE,
@@ -21,7 +21,6 @@ import {
   splitSnapshotLines,
 } from '../format/snapshot-split.ts';
 import type { ColumnChanges } from './column-compare.ts';
-import { IndexRecorder } from './index-recorder.ts';
 import { type PatchBaseLine, PatchSink } from './patch-sink.ts';
 import { checkReserved, ioError, tooLong, unwritable } from './write-errors.ts';
 
@@ -222,8 +221,9 @@ export class LogWriter {
     }
     // a long line: the lines before it written first, then it goes to the file as it is encoded
     this.flush();
+    const at = this.state.bytesWritten;
     this.index?.line(type, seq, t, 0, chain);
-    this.index?.writtenAlone(this.state.bytesWritten);
+    this.index?.resolve((pos) => at + pos);
     this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
     const write = (bytes: Buffer) => this.write(bytes);
     return this.advance(seq, streamLine(body, chain, this.streamBuffer, write));
@@ -253,8 +253,11 @@ export class LogWriter {
    */
   flush(): void {
     if (this.pending === '') return;
-    const bytes = this.gzip ? gzipSync(this.pending) : Buffer.from(this.pending, 'utf8');
-    this.index?.flushed(this.state.bytesWritten, this.pending, bytes);
+    const { pending, state } = this;
+    const bytes = this.gzip ? gzipSync(pending) : Buffer.from(pending, 'utf8');
+    const ascii = bytes.length === pending.length;
+    const base = state.bytesWritten;
+    this.index?.resolve((pos) => base + (ascii ? pos : Buffer.byteLength(pending.slice(0, pos))));
     this.pending = '';
     this.write(bytes);
   }

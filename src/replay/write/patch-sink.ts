@@ -119,7 +119,12 @@ export class PatchSink {
       const ok = !Buffer.isBuffer(part)
         ? this.compare.columnInPlace(base, a0, changes.get(part)!, patch)
         : a1 - a0 === b1 - b0
-          ? this.compare.inPlace(base, a0, part, b0 - at, a1 - a0, patch)
+          ? this.compare.columnInPlace(
+              base,
+              a0,
+              this.compare.changedSlices(base, a0, part, b0 - at, a1 - a0),
+              patch,
+            )
           : trimmed(base, a0, a1, part, b0 - at, b1 - at, patch);
       if (!ok) return undefined;
       aAt = a1;

@@ -32,13 +32,13 @@ export function unwritable(type: string, seq: number, cause: unknown): LogFormat
   );
 }
 
-/** A failed file operation; a full disk's hint says that the log can be resumed once there is room. */
-export function ioError(message: string, cause: unknown): LogFormatError {
+/** A failed file operation; a full disk's hint says what to do once there is room (`then`). */
+export function ioError(message: string, cause: unknown, then = 'resume the run'): LogFormatError {
   const code = (cause as NodeJS.ErrnoException).code;
   const reason = code ?? (cause as Error).message;
   const hint =
     code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
-      ? 'free disk space (or lift the file size limit), then resume the run'
+      ? `free disk space (or lift the file size limit), then ${then}`
       : 'check the path and its permissions';
   return new LogFormatError(`${message}: ${reason}`, {}, { cause, hint });
 }
