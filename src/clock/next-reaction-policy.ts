@@ -39,9 +39,8 @@ interface ScheduleState {
 export class NextReactionPolicy implements EventDrivenTurnPolicy {
   readonly name = 'async';
   readonly eventDriven = true as const;
+  /** The scheduled agents, with the rate of each wake and each agent's draw count. */
   private heap = new WakeHeap(0);
-  private rates = new Float64Array(0);
-  private draws = new Int32Array(0);
   private ctx: TurnContext | null = null;
   private now = 0;
   /** The agent being stepped: its spent wake stays at the top of the heap until it is rescheduled. */
@@ -85,29 +84,28 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
 
   changed(i: number): void {
     const r = this.rateOf(i);
-    const old = this.rates[i];
+    const heap = this.heap;
     if (i === this.current) {
       // its wake was spent: the next one is a fresh draw (re-keying it in place at the top
       // of the heap costs one sift, where a pop and a push would cost two)
       this.current = -1;
-      this.rates[i] = r;
-      if (r === 0) this.heap.remove(i);
-      else this.heap.set(i, this.now + this.draw(i, r));
+      if (r === 0) heap.remove(i);
+      else heap.set(i, this.now + this.draw(i, r), r);
       return;
     }
+    const old = heap.rate(i);
     if (r === old) return;
-    this.rates[i] = r;
-    if (r === 0) this.heap.remove(i);
-    else if (old === 0) this.heap.set(i, this.now + this.draw(i, r));
-    else this.heap.set(i, this.now + (old / r) * (this.heap.time(i) - this.now));
+    if (r === 0) heap.remove(i);
+    else if (old === 0) heap.set(i, this.now + this.draw(i, r), r);
+    else heap.set(i, this.now + (old / r) * (heap.time(i) - this.now), r);
   }
 
   private draw(i: number, rate: number): number {
-    return this.ctx!.rng.at(i, this.draws[i]++).exponential(rate);
+    return this.ctx!.rng.at(i, this.heap.nextDraw(i)).exponential(rate);
   }
 
   changedAll(): void {
-    for (let i = 0; i < this.rates.length; i++) this.changed(i);
+    for (let i = 0; i < this.heap.capacity; i++) this.changed(i);
   }
 
   private rateOf(i: number): number {
@@ -123,10 +121,8 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
 
   private bind(ctx: TurnContext): void {
     this.ctx = ctx;
-    if (this.rates.length === ctx.size) return;
+    if (this.heap.capacity === ctx.size) return;
     this.heap = new WakeHeap(ctx.size);
-    this.rates = new Float64Array(ctx.size);
-    this.draws = new Int32Array(ctx.size);
   }
 
   exportState(): Json {
@@ -138,14 +134,16 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
       if (!this.heap.has(i)) continue;
       agents[k] = i;
       wake[k] = this.heap.time(i);
-      rate[k++] = this.rates[i];
+      rate[k++] = this.heap.rate(i);
     }
+    const draws = new Int32Array(this.heap.capacity);
+    for (let i = 0; i < draws.length; i++) draws[i] = this.heap.draws(i);
     const state: ScheduleState = {
       kind: 'next-reaction',
       agents: typedToBase64(agents),
       wake: typedToBase64(wake),
       rate: typedToBase64(rate),
-      draws: new Base64Text(new Uint8Array(this.draws.buffer)) as unknown as string,
+      draws: new Base64Text(new Uint8Array(draws.buffer)) as unknown as string,
     };
     return state as unknown as Json;
   }
@@ -154,6 +152,7 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
     this.bind(ctx);
     const s = (json ?? {}) as Partial<Record<keyof ScheduleState, unknown>>;
     const texts = [s.agents, s.wake, s.rate, s.draws];
+    const draws = new Int32Array(ctx.size);
     // bounded before decoding: at most one entry of 8 bytes per agent
     const fits =
       s.kind === 'next-reaction' &&
@@ -161,7 +160,7 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
         (t) =>
           (typeof t === 'string' || t instanceof Base64Text) && t.length <= 4 * Math.ceil((8 * ctx.size) / 3),
       ) &&
-      base64Into(s.draws as Base64Like, this.draws);
+      base64Into(s.draws as Base64Like, draws);
     if (!fits) throw badSchedule(`it is not a schedule of ${ctx.size} agents`);
     const agents = base64ToTyped(s.agents as Base64Like, Int32Array);
     const wake = base64ToTyped(s.wake as Base64Like, Float64Array);
@@ -169,22 +168,22 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
     if (wake.length !== agents.length || rate.length !== agents.length)
       throw badSchedule(`${agents.length} agents, ${wake.length} wake times and ${rate.length} rates`);
     this.heap.clear();
-    this.rates.fill(0);
     this.current = -1;
     for (let k = 0; k < agents.length; k++)
       this.restoreWake(agents[k], k > 0 ? agents[k - 1] : -1, wake[k], rate[k], tick);
-    for (let i = 0; i < ctx.size; i++)
-      if (this.draws[i] < 0) throw badSchedule(`agent ${i} has ${this.draws[i]} draws`);
+    for (let i = 0; i < ctx.size; i++) {
+      if (draws[i] < 0) throw badSchedule(`agent ${i} has ${draws[i]} draws`);
+      this.heap.setDraws(i, draws[i]);
+    }
     this.now = tick;
   }
 
   private restoreWake(i: number, previous: number, wake: number, rate: number, tick: number): void {
-    if (!(i > previous && i < this.rates.length)) throw badSchedule(`agent ${i} is out of order or range`);
+    if (!(i > previous && i < this.heap.capacity)) throw badSchedule(`agent ${i} is out of order or range`);
     if (!(rate > 0 && rate < Number.POSITIVE_INFINITY)) throw badSchedule(`agent ${i} has rate ${rate}`);
     if (!(wake >= tick && wake < Number.POSITIVE_INFINITY))
       throw badSchedule(`agent ${i} wakes at ${wake}, before tick ${tick}`);
-    this.rates[i] = rate;
-    this.heap.set(i, wake);
+    this.heap.set(i, wake, rate);
   }
 }
 

@@ -56,6 +56,32 @@ describe('WakeHeap', () => {
     }
   });
 
+  it('keeps each wake\'s rate through sifts and removals, and draw counts apart from the schedule', () => {
+    const rng = new SeededStream('wake-heap-rates');
+    const size = 64;
+    const heap = new WakeHeap(size);
+    const rate = new Map<number, number>();
+    for (let op = 0; op < 5000; op++) {
+      const i = rng.int(size);
+      if (rng.next() < 0.7) {
+        const r = 0.5 + rng.int(8);
+        heap.set(i, rng.next() * 10, r);
+        rate.set(i, r);
+      } else {
+        heap.remove(i);
+        rate.delete(i);
+      }
+      for (let j = 0; j < size; j++) expect(heap.rate(j)).toBe(rate.get(j) ?? 0);
+    }
+    expect(heap.nextDraw(5)).toBe(0);
+    expect(heap.nextDraw(5)).toBe(1);
+    heap.clear();
+    expect(heap.draws(5)).toBe(2);
+    heap.setDraws(5, 9);
+    expect(heap.nextDraw(5)).toBe(9);
+    expect(heap.draws(6)).toBe(0);
+  });
+
   it('clear leaves no agent scheduled', () => {
     const heap = new WakeHeap(10);
     for (let i = 0; i < 10; i++) heap.set(i, 10 - i);
