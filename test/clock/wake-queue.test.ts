@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WakeHeap } from '../../src/clock/index.ts';
+import { WakeQueue } from '../../src/clock/index.ts';
 import { SeededStream } from '../../src/core/index.ts';
 
 /** The reference: a plain map of scheduled agents, scanned for the (time, agent) minimum. */
@@ -15,12 +15,12 @@ class Reference {
   }
 }
 
-describe('WakeHeap', () => {
+describe('WakeQueue', () => {
   it('agrees with a scan for the earliest (time, agent) under random sets, re-keys and removals', () => {
-    const rng = new SeededStream('wake-heap');
+    const rng = new SeededStream('wake-queue');
     for (let round = 0; round < 10; round++) {
       const size = 1 + rng.int(200);
-      const heap = new WakeHeap(size);
+      const heap = new WakeQueue(size);
       const ref = new Reference();
       for (let op = 0; op < 3000; op++) {
         const i = rng.int(size);
@@ -56,10 +56,10 @@ describe('WakeHeap', () => {
     }
   });
 
-  it('keeps each wake\'s rate through sifts and removals, and draw counts apart from the schedule', () => {
-    const rng = new SeededStream('wake-heap-rates');
+  it("keeps each wake's rate through sifts and removals, and draw counts apart from the schedule", () => {
+    const rng = new SeededStream('wake-queue-rates');
     const size = 64;
-    const heap = new WakeHeap(size);
+    const heap = new WakeQueue(size);
     const rate = new Map<number, number>();
     for (let op = 0; op < 5000; op++) {
       const i = rng.int(size);
@@ -82,8 +82,41 @@ describe('WakeHeap', () => {
     expect(heap.draws(6)).toBe(0);
   });
 
+  it('pops in (time, agent) order across far-apart times, growth and shrinkage, and rates that move', () => {
+    const rng = new SeededStream('wake-queue-spread');
+    const size = 3000;
+    const queue = new WakeQueue(size);
+    const ref = new Reference();
+    let now = 0;
+    const check = () => {
+      const top = queue.top();
+      expect(top).toBe(ref.min());
+      if (top >= 0) expect(queue.topTime()).toBe(ref.at.get(top));
+    };
+    for (let op = 0; op < 20000; op++) {
+      const phase = Math.floor(op / 5000); // fill, drain, refill with far-off times, drain
+      const u = rng.next();
+      if (phase % 2 === 0 && u < 0.8) {
+        const i = rng.int(size);
+        // mostly near now, sometimes 10^6 further (a whole empty year of buckets to skip)
+        const time =
+          now + (rng.next() < 0.05 ? 1e6 * rng.next() : -Math.log(1 - rng.next()) / (1 + rng.int(50)));
+        queue.set(i, time, 1 + rng.int(50));
+        ref.at.set(i, time);
+      } else if (ref.at.size > 0) {
+        check();
+        const top = queue.top();
+        now = queue.topTime();
+        queue.remove(top);
+        ref.at.delete(top);
+      }
+      expect(queue.size).toBe(ref.at.size);
+    }
+    check();
+  });
+
   it('clear leaves no agent scheduled', () => {
-    const heap = new WakeHeap(10);
+    const heap = new WakeQueue(10);
     for (let i = 0; i < 10; i++) heap.set(i, 10 - i);
     heap.clear();
     expect(heap.size).toBe(0);
