@@ -31,6 +31,8 @@ export class WakeQueue {
   private totalRate = 0;
   /** The earliest agent, or -1 when it must be searched for. */
   private first = -1;
+  /** Changes until the bucket width is next compared with the total rate. */
+  private untilTune = 0;
 
   constructor(readonly capacity: number) {
     this.slot = new Float64Array(3 * capacity);
@@ -191,14 +193,12 @@ export class WakeQueue {
   private retune(): void {
     const buckets = this.mask + 1;
     const n = this.n;
+    const sized = n <= 4 * buckets && (n >= buckets / 4 || buckets <= 16);
+    // the width is compared every 64 changes: the total rate moves slowly between
+    if (sized && --this.untilTune > 0) return;
+    this.untilTune = 64;
     const width = n > 0 && this.totalRate > 0 ? 2 / this.totalRate : this.width;
-    if (
-      n <= 4 * buckets &&
-      (n >= buckets / 4 || buckets <= 16) &&
-      width <= 4 * this.width &&
-      4 * width >= this.width
-    )
-      return;
+    if (sized && width <= 4 * this.width && 4 * width >= this.width) return;
     this.rebuild(Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(n, 1)))), width);
   }
 
