@@ -69,5 +69,6 @@ export class StateHash {
   restore([a, b]: [number, number]): void {
     this.a = a | 0;
     this.b = b | 0;
+    this.changes = (this.changes + 1) | 0;
   }
 }
