@@ -59,6 +59,12 @@ export interface AgentExecutor {
   setMemories?(i: number, entries: readonly (readonly [string, Json])[]): void;
   /** Occupancy of each state of a region (live view, do not modify). */
   counts(region: number): Int32Array;
+  /**
+   * A number that moves whenever any agent's state or memory changes (it counts the writes
+   * that changed a value). Optional: an executor that cannot see every write (XState: JSON
+   * memory, `assign` actions) leaves it out, and callers then assume that anything changed.
+   */
+  changeCount?(): number;
   /** Agent `i`'s persisted snapshot (plain JSON). */
   snapshot(i: number): AgentSnapshot;
   /** Replaces agent `i`'s state by a snapshot. */

@@ -181,6 +181,11 @@ export class ColumnarExecutor implements AgentExecutor {
     return this.occupancy[region];
   }
 
+  /** Every write of a state or slot goes through the state hash, which counts those that change a value. */
+  changeCount(): number {
+    return this.hash.changes;
+  }
+
   snapshot(i: number): AgentSnapshot {
     const value: Record<string, string> = {};
     this.table.regions.forEach((r, k) => {

@@ -20,8 +20,14 @@ export class EncounterBroker {
   delivered = 0;
   /** Id of the last opening message (for the opener's action record). */
   lastSaid = -1;
-  /** Called with the responder once it has answered (its state may have changed): continuous-time scheduling. */
+  /**
+   * Called with the responder once it has answered and its state or memory changed (its
+   * rate may have changed): continuous-time scheduling. Without {@link changeCount} it is
+   * called after every answer.
+   */
   answered: ((responder: number) => void) | null = null;
+  /** The executor's change mark (`AgentExecutor.changeCount`), when it keeps one. */
+  changeCount: (() => number) | null = null;
   private busy = false;
   /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */
   private readonly none = new Inbox({
@@ -60,6 +66,7 @@ export class EncounterBroker {
     let answer: EncounterRecord['answer'] = null;
     if (heard) {
       this.delivered++;
+      const before = this.changeCount ? this.changeCount() : 0;
       const ctx = this.answer(opener, partner, tick, sub, heard);
       const record = ctx.close();
       if (record) answer = { events: record.events, memory: record.memory, sent: record.sent };
@@ -69,7 +76,9 @@ export class EncounterBroker {
         replyHeard = bus.heardBy(reply, opener);
         if (replyHeard) this.delivered++;
       }
-      this.answered?.(partner);
+      // an answer that wrote nothing leaves the responder's rate as it was (a rate reads only
+      // its agent's state and memory, the parameters and the network: docs/TIME.md)
+      if (this.answered && (!this.changeCount || this.changeCount() !== before)) this.answered(partner);
     }
     if (bus.observingEncounters)
       bus.encountered(

@@ -40,10 +40,13 @@ const cellKeys = Int32Array.from({ length: CELL_KEYS }, (_, cell) => mix32i(cell
 export class StateHash {
   private a = 0;
   private b = 0;
+  /** How many changes (writes of a new value) it has recorded: a cheap "did anything change?" mark. */
+  changes = 0;
 
   /** Records that `agent`'s `cell` went from `from` to `to`. */
   change(agent: number, cell: number, from: number, to: number): void {
     if (from === to) return;
+    this.changes = (this.changes + 1) | 0; // wraps: only compared for equality
     const c = cell < CELL_KEYS ? cellKeys[cell] : mix32i(cell + 0x7f4a7c15);
     const key = mix32i(Math.imul(agent, 0x9e3779b1) ^ c);
     const hf = cellValueHash(from);
@@ -66,5 +69,6 @@ export class StateHash {
   restore([a, b]: [number, number]): void {
     this.a = a | 0;
     this.b = b | 0;
+    this.changes = (this.changes + 1) | 0;
   }
 }

@@ -26,9 +26,10 @@ export class ObservedInboxes extends ReleasedInboxes {
    * is reused by the next call.
    */
   take(i: number): Inbox {
-    const n = this.inboxCount[i];
+    // a release that reached nobody (most ticks of a continuous-time run) needs no look-up
+    const n = this.touchedCount === 0 ? 0 : this.inboxCount[i];
+    if (n === 0) return this.view.aim(i, this.order, 0, 0);
     const view = this.view.aim(i, this.order, this.inboxStart[i], n);
-    if (n === 0) return view;
     this.inboxCount[i] = 0;
     const stream = this.streams.size === 0 ? undefined : this.streams.get(i);
     if (stream || this.events.observed) {

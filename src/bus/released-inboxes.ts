@@ -124,7 +124,7 @@ export class ReleasedInboxes {
 
   /** True if agent `i` has messages this tick. */
   hasInbox(i: number): boolean {
-    return this.inboxCount[i] > 0;
+    return this.touchedCount !== 0 && this.inboxCount[i] > 0;
   }
 
   /** Agents with messages this tick, ascending (a live view until the next release). */

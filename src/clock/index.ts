@@ -4,4 +4,4 @@ export * from './next-reaction-policy.ts';
 export * from './turn-policies.ts';
 export * from './turn-policy.ts';
 export * from './turn-policy-registry.ts';
-export * from './wake-heap.ts';
+export * from './wake-queue.ts';

@@ -18,7 +18,8 @@ export interface Activation {
    * Agent `agent`'s wake rate, when it depends on more than its state (its degree, its
    * memory, parameters); replaces {@link rates}. It may read only that agent and the
    * parameters and network: it is asked again after each step of the agent, each encounter
-   * it answers and each intervention, not when a neighbour changes.
+   * it answers that changes its state or memory, and each intervention, not when a
+   * neighbour changes.
    */
   rate?: (agent: number, view: WorldView) => number;
 }

@@ -168,6 +168,76 @@ describe('the event-driven schedule in the engine', () => {
   });
 });
 
+/**
+ * Agent 0 is on and, at each wake, opens an encounter with agent 1: "noop" until tick 3, then
+ * "go", which turns agent 1 on once (every other answer writes nothing; `noops` counts them).
+ * The rate function counts how often it is asked about each agent.
+ */
+function askedWorld(asked: number[], noops: { n: number }): WorldDefinition {
+  const R = relay.layout.region('r');
+  const ON = relay.layout.state(R, 'on');
+  return defineWorld({
+    id: 'asked',
+    version: '1.0.0',
+    description: 'who is asked for a rate',
+    params: z.object({ executor: z.enum(['columnar', 'xstate']).default('columnar') }),
+    create: ({ params: p }) => ({
+      size: 2,
+      agents: relay,
+      executor: p.executor,
+      turnPolicy: 'async',
+      activation: {
+        rate: (i, view) => {
+          asked[i]++;
+          return view.executor.stateIndex(i, R) === ON ? 1 : 0;
+        },
+      },
+      init: (c) => c.emit(0, 'GO'),
+      policy: (ctx) => {
+        if (ctx.agent !== 0) return;
+        ctx.encounter(1, ctx.tick >= 3 ? 'go' : 'noop');
+      },
+      respond: (ctx, said) => {
+        if (said.kind === 'go' && ctx.is('r', 'idle')) ctx.emit('GO');
+        else noops.n++; // an answer that writes nothing
+      },
+      metrics: (view) => ({ on: view.count('r', 'on') }),
+    }),
+  }) as unknown as WorldDefinition;
+}
+
+describe('an encounter reschedules its responder', () => {
+  it('only when the answer changed it (columnar), after every answer (XState), with the same run', async () => {
+    const runs = [];
+    for (const executor of ['columnar', 'xstate'] as const) {
+      const asked = [0, 0];
+      const noops = { n: 0 };
+      const log = new CaptureLog();
+      const r = await runWorld(askedWorld(asked, noops), {
+        params: { executor },
+        seed: 4,
+        ticks: 6,
+        openLog: () => log,
+      });
+      runs.push({
+        asked,
+        noops: noops.n,
+        on: r.metrics.on,
+        ticks: log.events('tick').map((e) => [e.t, e.state, e.stepped]),
+      });
+    }
+    const [columnar, xstate] = runs;
+    expect(columnar.noops).toBeGreaterThan(0);
+    expect(xstate.ticks).toEqual(columnar.ticks);
+    expect(xstate.noops).toBe(columnar.noops);
+    // XState cannot see every write: it asks again after each of the answers that wrote nothing
+    expect(xstate.asked[1] - columnar.asked[1]).toBe(columnar.noops);
+    // the "go" answer changed agent 1: it was asked again, and both agents end on
+    expect(columnar.on).toBe(2);
+    expect(xstate.on).toBe(2);
+  });
+});
+
 describe('an intervention reschedules by the new rates', () => {
   it('a recovery rate raised at tick 5 ends the epidemic sooner, from that tick on', async () => {
     const params = { n: 2000, initial: 20, contactRate: 0.5, beta: 0.6, gamma: 0.2 };

@@ -1,6 +1,7 @@
 import type { Column, Message, Policy, StepContext, WorldView } from '../../src/index.ts';
 import { SLOT } from './machine.ts';
 import type { OpinionParams } from './params.ts';
+import { sortedOpinions } from './sorted-opinions.ts';
 
 type Ctx = StepContext<OpinionParams>;
 
@@ -55,10 +56,6 @@ function unanimous(x: Column): boolean {
   return true;
 }
 
-function sorted(x: Column): Float64Array {
-  return Float64Array.from(x).sort();
-}
-
 /**
  * True when no encounter can move an opinion by `tolerance` or more: the sorted opinions
  * split into groups wherever consecutive values are at least ε apart (such agents never
@@ -67,7 +64,7 @@ function sorted(x: Column): Float64Array {
  */
 export function encounterSettled(params: OpinionParams, view: WorldView): boolean {
   if (params.model === 'voter') return unanimous(view.memoryColumn('x'));
-  const x = sorted(view.memoryColumn('x'));
+  const x = sortedOpinions(view);
   if (x.length === 0) return true;
   let start = x[0];
   for (let k = 1; k < x.length; k++) {

@@ -2,6 +2,7 @@ import { Matrix } from 'ml-matrix';
 import type { Column, Json, WorldView } from '../../src/index.ts';
 import { encounterSettled } from './encounter-policy.ts';
 import { ENCOUNTER_MODELS, type OpinionParams } from './params.ts';
+import { sortedOpinions } from './sorted-opinions.ts';
 import { friedkinJohnsenSteadyState, leftPerron, trustMatrix } from './theory.ts';
 import type { TrustWeights } from './trust-weights.ts';
 
@@ -10,8 +11,12 @@ import type { TrustWeights } from './trust-weights.ts';
  * wherever two consecutive values differ by more than `gap` (0 for an empty population).
  */
 export function countClusters(values: ArrayLike<number>, gap: number): number {
-  if (values.length === 0) return 0;
-  const sorted = Float64Array.from(values).sort();
+  return sortedClusters(Float64Array.from(values).sort(), gap);
+}
+
+/** {@link countClusters} of values already sorted ascending. */
+function sortedClusters(sorted: Float64Array, gap: number): number {
+  if (sorted.length === 0) return 0;
   let clusters = 1;
   for (let k = 1; k < sorted.length; k++) if (sorted[k] - sorted[k - 1] > gap) clusters++;
   return clusters;
@@ -48,7 +53,7 @@ export function maxDelta(view: WorldView): number {
 export function opinionMetrics(params: OpinionParams): (view: WorldView) => Record<string, number> {
   return (view) => ({
     ...moments(view.memoryColumn('x')),
-    clusters: countClusters(view.memoryColumn('x'), params.clusterGap),
+    clusters: sortedClusters(sortedOpinions(view), params.clusterGap),
     maxDelta: maxDelta(view),
   });
 }
