@@ -38,7 +38,30 @@ export interface TypeCheckResult {
  */
 export async function typeCheckWorldSources(path: string): Promise<TypeCheckResult> {
   const ts = (await import('typescript')).default;
-  const options: import('typescript').CompilerOptions = {
+  const options = compilerOptions(ts, path);
+  // Most worlds use no Node API: checked first without the global @types packages (Node's
+  // are a third of a cold check). Leaving declarations out can only add errors (a missing
+  // name or module), so a clean first pass is the answer; any problem is decided by a second
+  // pass with every @types package, as the world runs.
+  const lean = checkProgram(ts, path, { ...options, types: [] });
+  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options);
+}
+
+/**
+ * The world's own source files, as {@link typeCheckWorldSources} names them, without the
+ * type check (for a world run with `--no-check`): the compiler resolves the file's imports
+ * only.
+ */
+export async function worldSourceFiles(path: string): Promise<string[]> {
+  const ts = (await import('typescript')).default;
+  return ownSources(ts.createProgram([path], { ...compilerOptions(ts, path), types: [] }));
+}
+
+function compilerOptions(
+  ts: typeof import('typescript'),
+  path: string,
+): import('typescript').CompilerOptions {
+  return {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -54,12 +77,14 @@ export async function typeCheckWorldSources(path: string): Promise<TypeCheckResu
     paths: publicTypes(),
     typeRoots: typeRoots(path),
   };
-  // Most worlds use no Node API: checked first without the global @types packages (Node's
-  // are a third of a cold check). Leaving declarations out can only add errors (a missing
-  // name or module), so a clean first pass is the answer; any problem is decided by a second
-  // pass with every @types package, as the world runs.
-  const lean = checkProgram(ts, path, { ...options, types: [] });
-  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options);
+}
+
+/** The files of a program that are the world's: not declarations, libraries or grapevine. */
+function ownSources(program: import('typescript').Program): string[] {
+  return program
+    .getSourceFiles()
+    .map((f) => f.fileName)
+    .filter((f) => !f.endsWith('.d.ts') && !f.includes('/node_modules/') && isWorldCode(f));
 }
 
 function checkProgram(
@@ -68,10 +93,7 @@ function checkProgram(
   options: import('typescript').CompilerOptions,
 ): TypeCheckResult {
   const program = ts.createProgram([path], options);
-  const sources = program
-    .getSourceFiles()
-    .map((f) => f.fileName)
-    .filter((f) => !f.endsWith('.d.ts') && !f.includes('/node_modules/') && isWorldCode(f));
+  const sources = ownSources(program);
   const problems = ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
