@@ -13,6 +13,7 @@ import type { LlmPort } from './port.ts';
 import { RateLimitPort } from './rate-limit-port.ts';
 import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
 import { RetryingPort, type RetryOptions } from './retrying-port.ts';
+import { withServerModel } from './server-model.ts';
 
 /** Name of the run's random stream that retry jitter is drawn from. */
 export const LLM_RETRY_STREAM = 'llm-retry';
@@ -102,7 +103,9 @@ export function needsLocalServer(config: LlmConfig): boolean {
  * recorder → [cache] → retry, so that retries re-enter the shared queue and count against
  * the rate limit attempt by attempt, and each session's records and counters are its own.
  */
-export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
+export async function openLlm(named: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
+  // no model named for an endpoint other than OpenAI's: the server's first listed model
+  const config = await withServerModel(named);
   const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
   const server = needsLocalServer(config) ? await startLocal(options.localServer) : undefined;
   try {
@@ -125,7 +128,10 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
     const counters = zeroCounters();
     return {
       model: config.model,
-      endpoint: describeEndpoint(resolved) + (server ? ' (shipped local server)' : ''),
+      endpoint:
+        describeEndpoint(resolved) +
+        (server ? ' (shipped local server)' : '') +
+        (config.modelFrom === 'listed' ? ' (the model the server lists first; name one with --model)' : ''),
       counters,
       limit,
       ...(pool ? { pool } : {}),

@@ -15,6 +15,7 @@ import {
   type LocalEndpointStarter,
   openSharedLlm,
   resolveLlmConfig,
+  withServerModel,
 } from '../../../src/public/llm.ts';
 import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
@@ -64,7 +65,7 @@ export async function studySotopiaCommand(
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
-  const target = resolveLlmConfig({ flags: opts, env });
+  const target = await withServerModel(resolveLlmConfig({ flags: opts, env }));
   // a study being continued keeps its own reply contract unless --contract says otherwise
   // (and then checkStudyDir refuses to mix contracts in one directory)
   const saved = savedStudyConfig(opts.out);

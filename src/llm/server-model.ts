@@ -1,0 +1,78 @@
+import { ConfigError } from '../core/index.ts';
+import { type LlmConfig, safeUrl } from './llm-config.ts';
+
+/** Most milliseconds the model list may take, and most bytes of its reply. */
+const LIST_TIMEOUT_MS = 5_000;
+const MAX_LIST_BYTES = 1 << 20;
+/** Longest model id taken from a server's list. */
+const MAX_MODEL_ID = 256;
+
+function noModel(url: string, why: string): never {
+  throw new ConfigError(`name a model with --model (the server at ${safeUrl(url)} lists none: ${why})`, {
+    hint: 'pass --model NAME (or set GRAPEVINE_MODEL) with a model the server serves',
+  });
+}
+
+/** The body of a reply, at most {@link MAX_LIST_BYTES}; undefined when it is longer. */
+async function boundedText(res: Response): Promise<string | undefined> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_LIST_BYTES) {
+      await reader.cancel();
+      return undefined;
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** The first model id of an OpenAI-style list (`{data: [{id}]}`), checked as untrusted JSON. */
+function firstModelId(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const data = (body as { data?: unknown } | null)?.data;
+  const id = Array.isArray(data) ? (data[0] as { id?: unknown } | undefined)?.id : undefined;
+  // printable, without spaces: a model id as a request names it
+  return typeof id === 'string' && id.length > 0 && id.length <= MAX_MODEL_ID && /^[\x21-\x7e]+$/.test(id)
+    ? id
+    : undefined;
+}
+
+/**
+ * The configuration with its model, when it named none for an endpoint other than OpenAI's
+ * (`modelFrom: 'listed'`): the first model the server lists at `GET <base URL>/models`,
+ * asked once within {@link LIST_TIMEOUT_MS}, its reply held to {@link MAX_LIST_BYTES} and
+ * read as untrusted JSON. A configuration that names its model is returned as it is.
+ * @throws ConfigError "name a model with --model" when the server lists none or cannot be asked.
+ */
+export async function withServerModel(config: LlmConfig): Promise<LlmConfig> {
+  if (config.modelFrom !== 'listed' || config.model !== '') return config;
+  const base = config.baseURLs?.[0] ?? config.baseURL;
+  if (!base) return config;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey.reveal()}`;
+  let text: string | undefined;
+  try {
+    const res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+    if (!res.ok) noModel(base, `GET /models answered ${res.status}`);
+    text = await boundedText(res);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    noModel(base, `GET /models failed (${cause})`);
+  }
+  if (text === undefined) noModel(base, `its model list is over ${MAX_LIST_BYTES} bytes`);
+  const model = firstModelId(text);
+  if (!model) noModel(base, 'GET /models named no model');
+  return { ...config, model };
+}
