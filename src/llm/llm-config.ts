@@ -115,7 +115,7 @@ export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): L
  * URL without credentials or query string, and where the key came from (never the key).
  */
 export function describeEndpoint(
-  config: Pick<LlmConfig, 'baseURL' | 'baseURLs' | 'model' | 'keySource'>,
+  config: Pick<LlmConfig, 'baseURL' | 'baseURLs' | 'model' | 'keySource' | 'modelFrom'>,
 ): string {
   const key =
     config.keySource === 'env'
@@ -130,7 +130,9 @@ export function describeEndpoint(
       : parseModelRef(config.model).provider
         ? "the provider's endpoint"
         : 'the shipped local server';
-  return `${config.model} at ${where} (${key})`;
+  const model =
+    config.model === '' && config.modelFrom === 'listed' ? 'the first model listed' : config.model;
+  return `${model} at ${where} (${key})`;
 }
 
 /** True for loopback endpoints (localhost, 127.x.x.x, ::1, 0.0.0.0). */

@@ -14,22 +14,28 @@ function noModel(url: string, why: string): never {
 }
 
 /** The body of a reply, at most {@link MAX_LIST_BYTES}; undefined when it is longer. */
-async function boundedText(res: Response): Promise<string | undefined> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const parts: Uint8Array[] = [];
+async function boundedText(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+): Promise<string | undefined> {
+  const parts: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const part of body) {
+    size += part.byteLength;
     if (size > MAX_LIST_BYTES) {
-      await reader.cancel();
+      body.destroy();
       return undefined;
     }
-    parts.push(value);
+    parts.push(part);
   }
   return Buffer.concat(parts).toString('utf8');
+}
+
+/** What a failed request says: its system error code (ECONNREFUSED, ENOTFOUND), else its message. */
+function reasonOf(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; message?: unknown; name?: unknown };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `no answer within ${LIST_TIMEOUT_MS / 1000} s`;
+  return String(e.code ?? e.cause?.code ?? e.message ?? err);
 }
 
 /** The first model id of an OpenAI-style list (`{data: [{id}]}`), checked as untrusted JSON. */
@@ -63,13 +69,17 @@ export async function withServerModel(config: LlmConfig): Promise<LlmConfig> {
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey.reveal()}`;
   let text: string | undefined;
   try {
-    const res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
-    if (!res.ok) noModel(base, `GET /models answered ${res.status}`);
-    text = await boundedText(res);
+    // undici's request, not fetch: fetch refuses some ports (9, 6000...) a local server may use
+    const { request } = await import('undici');
+    const res = await request(`${base}/models`, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+    if (res.statusCode !== 200) {
+      res.body.destroy();
+      noModel(base, `GET /models answered ${res.statusCode}`);
+    }
+    text = await boundedText(res.body);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    noModel(base, `GET /models failed (${cause})`);
+    noModel(base, `GET /models failed (${reasonOf(err)})`);
   }
   if (text === undefined) noModel(base, `its model list is over ${MAX_LIST_BYTES} bytes`);
   const model = firstModelId(text);
