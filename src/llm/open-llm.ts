@@ -4,9 +4,9 @@ import { ChatModelPort } from './chat-model-port.ts';
 import { ChatOpenAIPort } from './chat-openai-port.ts';
 import { ConcurrencyLimitPort } from './concurrency-limit-port.ts';
 import { EndpointPoolPort } from './endpoint-pool-port.ts';
-import { describeEndpoint, type LlmConfig, safeUrl } from './llm-config.ts';
+import { describeEndpoint, type LlmConfig, LOCAL_MODEL, safeUrl } from './llm-config.ts';
 import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
-import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
+import { DEFAULT_MODEL_PRICES, hasPrice, type ModelPrice } from './model-prices.ts';
 import { parseModelRef } from './model-ref.ts';
 import { modelTokenCounter } from './model-tokenizer.ts';
 import type { LlmPort } from './port.ts';
@@ -107,6 +107,7 @@ export async function openLlm(named: LlmConfig, options: OpenLlmOptions = {}): P
   // no model named for an endpoint other than OpenAI's: the server's first listed model
   const config = await withServerModel(named);
   const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
+  checkBudgetPriced(config, prices);
   const server = needsLocalServer(config) ? await startLocal(options.localServer) : undefined;
   try {
     const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
@@ -144,6 +145,18 @@ export async function openLlm(named: LlmConfig, options: OpenLlmOptions = {}): P
     await server?.close();
     throw err;
   }
+}
+
+/** A dollar budget is kept only for a model with a known price (the shipped local server's costs nothing). */
+function checkBudgetPriced(config: LlmConfig, prices: Readonly<Record<string, ModelPrice>>): void {
+  if (config.budgetUsd === undefined || config.model === LOCAL_MODEL || hasPrice(config.model, prices))
+    return;
+  throw new ConfigError(
+    `--budget-usd: the cost of ${config.model} is unknown (no price for it), so the budget cannot be kept`,
+    {
+      hint: 'cap the run with --budget-tokens instead',
+    },
+  );
 }
 
 async function startLocal(start: LocalEndpointStarter | undefined): Promise<LocalEndpoint> {

@@ -63,17 +63,30 @@ function firstModelId(text: string): string | undefined {
  */
 export async function withServerModel(config: LlmConfig): Promise<LlmConfig> {
   if (config.modelFrom !== 'listed' || config.model !== '') return config;
-  const base = config.baseURLs?.[0] ?? config.baseURL;
-  if (!base) return config;
+  const bases = config.baseURLs ?? (config.baseURL ? [config.baseURL] : []);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey.reveal()}`;
+  let first: unknown;
+  // an endpoint pool: the first of its servers that answers (a dead one may be listed first)
+  for (const base of bases) {
+    try {
+      return { ...config, model: await listedModel(base, headers) };
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  throw first;
+}
+
+/** The first model the server at `base` lists. @throws ConfigError when it lists none or cannot be asked. */
+async function listedModel(base: string, headers: Record<string, string>): Promise<string> {
   let text: string | undefined;
   try {
     // undici's request, not fetch: fetch refuses some ports (9, 6000...) a local server may use
     const { request } = await import('undici');
     const res = await request(`${base}/models`, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
     if (res.statusCode !== 200) {
-      res.body.destroy();
+      await res.body.dump().catch(() => {});
       noModel(base, `GET /models answered ${res.statusCode}`);
     }
     text = await boundedText(res.body);
@@ -84,5 +97,5 @@ export async function withServerModel(config: LlmConfig): Promise<LlmConfig> {
   if (text === undefined) noModel(base, `its model list is over ${MAX_LIST_BYTES} bytes`);
   const model = firstModelId(text);
   if (!model) noModel(base, 'GET /models named no model');
-  return { ...config, model };
+  return model;
 }

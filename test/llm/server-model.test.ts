@@ -83,6 +83,20 @@ describe('the model of an endpoint named without --model', () => {
       /via local-listed-model at http:\/\/127\.0\.0\.1:\d+\/v1 .*the model the server lists first/,
     );
     expect(r.stdout).not.toMatch(/\$0\.0000/);
+    const budget = await cli([
+      'run',
+      'town-square',
+      '--ticks',
+      '2',
+      '--llm-base-url',
+      local.url,
+      '--budget-usd',
+      '1',
+      '--out',
+      `${out}.3`,
+    ]);
+    expect(budget.code).toBe(2);
+    expect(budget.stderr.split('\n')[0]).toMatch(/--budget-usd: the cost of local-listed-model is unknown/);
     const dead = await cli([
       'run',
       'town-square',
