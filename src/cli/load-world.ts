@@ -11,12 +11,7 @@ import {
 import { parseInputFlags, recordedInputResolver } from './recorded-input-files.ts';
 import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
 import { importWorldFile as importModule } from './world-file-import.ts';
-import {
-  checkWorldModules,
-  discoverWorldModules,
-  recordedWorldModules,
-  type WorldModules,
-} from './world-modules.ts';
+import { checkWorldModules, recordedWorldModules, type WorldModules } from './world-modules.ts';
 
 /** A world and where it came from (recorded in the log header). */
 export interface LoadedWorld {
@@ -47,7 +42,7 @@ async function modulesFor(path: string, check: boolean, given?: WorldModules): P
     const found = await (await import('./world-type-gate.ts')).requireWorldTypes(path);
     return given ?? found;
   }
-  return given ?? discoverWorldModules(path);
+  return given ?? (await import('./world-type-gate.ts')).discoverWorldModules(path);
 }
 
 /** The recorded source of a world file: its path, its sha256 and (when it has any) its local modules. */

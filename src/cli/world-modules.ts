@@ -34,17 +34,6 @@ export function worldModulesOf(path: string, sources: readonly string[]): WorldM
   return Object.fromEntries(keyed);
 }
 
-/**
- * The local modules of the world file at `path` when it is not type-checked: those a passed
- * check of the same files remembered, else those the compiler resolves (no type check).
- */
-export async function discoverWorldModules(path: string): Promise<WorldModules> {
-  const remembered = (await import('./world-type-gate.ts')).rememberedWorldModules(path);
-  if (remembered) return remembered;
-  const { worldSourceFiles } = await import('./type-check-world.ts');
-  return worldModulesOf(path, await worldSourceFiles(path));
-}
-
 function badRecord(why: string): never {
   throw new WorldNotFoundError(`the log header's world.source.modules ${why}`, {
     hint: 'the header was damaged or edited; restore the log from a copy',

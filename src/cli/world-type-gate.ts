@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ENGINE_VERSION, sha256Hex } from '../core/index.ts';
-import { publicTypesEntry, type TypeProblem, typeCheckWorldSources } from './type-check-world.ts';
+import {
+  publicTypesEntry,
+  type TypeProblem,
+  typeCheckWorldSources,
+  worldSourceFiles,
+} from './type-check-world.ts';
 import { moduleKey, type WorldModules, worldModulesOf } from './world-modules.ts';
 
 /**
@@ -147,4 +152,12 @@ export async function requireWorldTypes(path: string): Promise<WorldModules> {
   throw new ConfigError(`${path} does not type-check: ${problems[0].replace(/\n\s*/g, ' ')}${more}`, {
     hint: `fix the file (grapevine check ${path} lists every problem), or run it unchecked with --no-check`,
   });
+}
+
+/**
+ * The local modules of the world file at `path` when it is not type-checked: those a passed
+ * check of the same files remembered, else those the compiler resolves (no type check).
+ */
+export async function discoverWorldModules(path: string): Promise<WorldModules> {
+  return rememberedWorldModules(path) ?? worldModulesOf(path, await worldSourceFiles(path));
 }

@@ -18,7 +18,7 @@ import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { positiveIntFlag } from '../flags.ts';
 import { contributionSources, runWorldData } from '../sweep-world-loader.ts';
 import { builtinWorldIds } from '../world-catalog.ts';
-import { discoverWorldModules } from '../world-modules.ts';
+import { discoverWorldModules } from '../world-type-gate.ts';
 
 /** Options of `grapevine worker` (the LLM flags serve the runs of worlds that need an LLM). */
 export interface WorkerCommandOptions extends LlmFlags {
