@@ -2,7 +2,7 @@
 // its log names a changed module instead of running it: the world file and its helper are
 // written to a temporary folder outside the checkout, run with the compiled CLI, the helper
 // edited, and every log-reading command that imports the world refuses it.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/index.ts';
@@ -41,6 +41,33 @@ describe("a world file's local modules", () => {
     const alone = await cli(['run', './alone.ts', '--out', 'alone.ndjson', '--ticks', '5'], { cwd: dir });
     expect(alone.code, alone.stderr).toBe(0);
     expect(header('alone.ndjson').world.source).not.toHaveProperty('modules');
+  });
+
+  it('are recorded the same without a type check, and by the runs of a sweep', async () => {
+    const modules = header('split.ndjson').world.source.modules;
+    const cache = { GRAPEVINE_CACHE_DIR: join(dir, 'fresh-cache') }; // no remembered check: the compiler resolves
+    const unchecked = await cli(
+      ['run', './main.ts', '--no-check', '--out', 'unchecked.ndjson', '--ticks', '20'],
+      {
+        cwd: dir,
+        env: cache,
+      },
+    );
+    expect(unchecked.code, unchecked.stderr).toBe(0);
+    expect(header('unchecked.ndjson').world.source.modules).toEqual(modules);
+    // the same bytes as the checked run: the record does not depend on how it was found
+    expect(readFileSync(join(dir, 'unchecked.ndjson'), 'utf8').split('\n').slice(1)).toEqual(
+      readFileSync(join(dir, 'split.ndjson'), 'utf8').split('\n').slice(1),
+    );
+    const sweep = await cli(['sweep', './main.ts', '--replicates', '2', '--ticks', '5', '--out', 'sw'], {
+      cwd: dir,
+    });
+    expect(sweep.code, sweep.stderr).toBe(0);
+    const logs = readdirSync(join(dir, 'sw'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ndjson'),
+    );
+    expect(logs.length).toBe(2);
+    for (const log of logs) expect(header(join('sw', log)).world.source.modules).toEqual(modules);
   });
 
   it('verify unchanged, and a changed helper is named with both hashes before it runs', async () => {
