@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,11 @@ export async function typeCheckWorldSources(path: string): Promise<TypeCheckResu
  */
 export async function worldSourceFiles(path: string): Promise<string[]> {
   const ts = (await import('typescript')).default;
+  // a file that imports no path (only packages and grapevine) is a world of one file: its
+  // import list, from the compiler's pre-processor, spares building a program
+  const pre = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+  const local = [...pre.importedFiles, ...pre.referencedFiles].some((f) => /^[./]/.test(f.fileName));
+  if (!local) return [path];
   return ownSources(ts.createProgram([path], { ...compilerOptions(ts, path), types: [] }));
 }
 
