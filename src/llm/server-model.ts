@@ -58,7 +58,8 @@ function firstModelId(text: string): string | undefined {
  * The configuration with its model, when it named none for an endpoint other than OpenAI's
  * (`modelFrom: 'listed'`): the first model the server lists at `GET <base URL>/models`,
  * asked once within {@link LIST_TIMEOUT_MS}, its reply held to {@link MAX_LIST_BYTES} and
- * read as untrusted JSON. A configuration that names its model is returned as it is.
+ * read as untrusted JSON (an endpoint pool: the first of its servers that lists one). A
+ * configuration that names its model is returned as it is.
  * @throws ConfigError "name a model with --model" when the server lists none or cannot be asked.
  */
 export async function withServerModel(config: LlmConfig): Promise<LlmConfig> {
