@@ -1,4 +1,4 @@
-import { type LlmFlags, needsLocalServer, resolveLlmConfig } from '../llm/index.ts';
+import { type LlmFlags, needsLocalServer, resolveLlmConfig, withServerModel } from '../llm/index.ts';
 import type { LlmResponder } from '../llm-server/index.ts';
 import type { BudgetLimits } from '../sweep/index.ts';
 import { startShippedServer } from './local-llm.ts';
@@ -40,7 +40,8 @@ export async function openBatchLlm(
 ): Promise<BatchLlm> {
   const flags: LlmFlags = {};
   for (const name of FLAG_NAMES) if (opts[name] !== undefined) Object.assign(flags, { [name]: opts[name] });
-  const config = resolveLlmConfig({ flags, env });
+  // the model a server lists is asked once here, and every run of the batch names it
+  const config = await withServerModel(resolveLlmConfig({ flags, env }));
   if (!needsLocalServer(config))
     return {
       flags: { ...flags, model: config.model },

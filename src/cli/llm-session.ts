@@ -59,7 +59,7 @@ export async function openLiveLlm(
   const session = llm.session({ streams, onRecord: recordInto(inputs) });
   return {
     port: session.port,
-    info: { model: config.model },
+    info: { model: llm.model },
     endpoint: llm.endpoint,
     counters: session.counters,
     shouldStop: () => session.budgetSpent(),

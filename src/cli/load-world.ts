@@ -11,6 +11,7 @@ import {
 import { parseInputFlags, recordedInputResolver } from './recorded-input-files.ts';
 import { builtinWorldIds, loadBuiltinWorld } from './world-catalog.ts';
 import { importWorldFile as importModule } from './world-file-import.ts';
+import { checkWorldModules, recordedWorldModules, type WorldModules } from './world-modules.ts';
 
 /** A world and where it came from (recorded in the log header). */
 export interface LoadedWorld {
@@ -30,10 +31,30 @@ function readWorldFile(path: string): Buffer {
   return readFileSync(path);
 }
 
-/** Imports a world file whose bytes the caller has already read (and, for a log, checked). */
-async function importWorldFile(path: string, bytes: Buffer, check: boolean): Promise<LoadedWorld> {
-  // the compiler's gate first: a world with a type error never runs (cached when it passed)
-  if (check) await (await import('./world-type-gate.ts')).requireWorldTypes(path);
+/**
+ * The local modules of the world file at `path`: those given (checked against the files
+ * first), else those the type check (or, unchecked, the compiler's import resolution) finds.
+ * A world with a type error stops here, before it runs.
+ */
+async function modulesFor(path: string, check: boolean, given?: WorldModules): Promise<WorldModules> {
+  if (given) checkWorldModules(path, given);
+  if (check) {
+    const found = await (await import('./world-type-gate.ts')).requireWorldTypes(path);
+    return given ?? found;
+  }
+  return given ?? (await import('./world-type-gate.ts')).discoverWorldModules(path);
+}
+
+/** The recorded source of a world file: its path, its sha256 and (when it has any) its local modules. */
+function fileSource(path: string, bytes: Buffer, modules: WorldModules): Record<string, Json> {
+  const source: Record<string, Json> = { kind: 'file', path, sha256: sha256Hex(bytes) };
+  // a world of one file records no modules, so its header is as it always was
+  if (Object.keys(modules).length) source.modules = modules;
+  return source;
+}
+
+/** Imports a world file whose bytes (and local modules) the caller has already read and checked. */
+async function importWorldFile(path: string, bytes: Buffer, modules: WorldModules): Promise<LoadedWorld> {
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(path);
@@ -55,7 +76,7 @@ async function importWorldFile(path: string, bytes: Buffer, check: boolean): Pro
     });
   return {
     def: checkingInstances(def, path),
-    source: { kind: 'file', path, sha256: sha256Hex(bytes) },
+    source: fileSource(path, bytes, modules),
     ...responderExport(mod, path),
   };
 }
@@ -93,6 +114,11 @@ function checkingInstances(def: WorldDefinition, ref: string): WorldDefinition {
 export interface LoadWorldOptions {
   /** Type-check a world file first (default true; `--no-check` turns it off). */
   check?: boolean;
+  /**
+   * The world file's local modules as a caller already found them (a sweep's worker threads
+   * get the sweep command's): checked against the files instead of found again.
+   */
+  modules?: WorldModules;
 }
 
 /**
@@ -108,14 +134,15 @@ export async function loadWorld(ref: string, opts: LoadWorldOptions = {}): Promi
     });
   }
   const path = resolve(ref);
-  return importWorldFile(path, readWorldFile(path), opts.check ?? true);
+  const bytes = readWorldFile(path);
+  return importWorldFile(path, bytes, await modulesFor(path, opts.check ?? true, opts.modules));
 }
 
 /** The `world` field of a log header, checked for shape. */
 interface HeaderWorld {
   id: string;
   version: string;
-  source: { kind: string; path?: string; sha256?: string };
+  source: { kind: string; path?: string; sha256?: string; modules?: unknown };
 }
 
 function headerWorld(header: Record<string, unknown>): HeaderWorld {
@@ -253,7 +280,11 @@ async function loadNamedFile(world: HeaderWorld, opts: HeaderWorldOptions): Prom
       `${path} is not the world file that wrote the log (sha256 ${sha.slice(0, 12)}…, the log has ${world.source.sha256?.slice(0, 12)}…)`,
       { hint: 'give the world file exactly as it was for this run' },
     );
-  const loaded = await importWorldFile(path, bytes, opts.check ?? true);
+  // a header without modules records a world of one file (as logs did before they were recorded)
+  const modules = world.source.modules === undefined ? {} : recordedWorldModules(world.source.modules);
+  checkWorldModules(path, modules);
+  if (opts.check ?? true) await (await import('./world-type-gate.ts')).requireWorldTypes(path);
+  const loaded = await importWorldFile(path, bytes, modules);
   // The recorded source stays as written, so that a rerun reproduces the header.
   return { ...loaded, source: world.source as unknown as Record<string, Json> };
 }

@@ -212,6 +212,10 @@ export function program(
         "check every recorded prompt for other agents' private texts (goals, secrets, environment-only text)",
       )
       .argument('<log>', 'a --log full replay log, or a directory of them')
+      .option(
+        '--partial <share>',
+        'report a private text found in part: this share of its content words, in order (0 to 1, default 0.6; 0 turns it off)',
+      )
       .option('--json', 'print JSON'),
   ).action(async (log, o) => setExit(await (await import('./commands/audit.ts')).auditCommand(log, o)));
   addLogWorldOptions(

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +37,45 @@ export interface TypeCheckResult {
  * or a cache miss), never at CLI start-up.
  */
 export async function typeCheckWorldSources(path: string): Promise<TypeCheckResult> {
-  // required, not imported: an ESM import of the 9 MB CommonJS compiler first scans its
-  // source for named exports, half a CPU-second that require skips
-  const ts: typeof import('typescript') = createRequire(import.meta.url)('typescript');
-  const options: import('typescript').CompilerOptions = {
+  const ts = compiler();
+  const options = compilerOptions(ts, path);
+  // Most worlds use no Node API: checked first without the global @types packages (Node's
+  // are a third of a cold check). Leaving declarations out can only add errors (a missing
+  // name or module), so a clean first pass is the answer; any problem is decided by a second
+  // pass with every @types package, as the world runs.
+  const parsed = new Map<string, import('typescript').SourceFile | undefined>();
+  const lean = checkProgram(ts, path, { ...options, types: [] }, parsed);
+  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options, parsed);
+}
+
+/**
+ * The TypeScript compiler, required, not imported: an ESM import of the 9 MB CommonJS
+ * compiler first scans its source for named exports, half a CPU-second that require skips.
+ */
+function compiler(): typeof import('typescript') {
+  return createRequire(import.meta.url)('typescript');
+}
+
+/**
+ * The world's own source files, as {@link typeCheckWorldSources} names them, without the
+ * type check (for a world run with `--no-check`): the compiler resolves the file's imports
+ * only.
+ */
+export async function worldSourceFiles(path: string): Promise<string[]> {
+  const ts = compiler();
+  // a file that imports no path (only packages and grapevine) is a world of one file: its
+  // import list, from the compiler's pre-processor, spares building a program
+  const pre = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+  const local = [...pre.importedFiles, ...pre.referencedFiles].some((f) => /^[./]/.test(f.fileName));
+  if (!local) return [path];
+  return ownSources(ts.createProgram([path], { ...compilerOptions(ts, path), types: [] }));
+}
+
+function compilerOptions(
+  ts: typeof import('typescript'),
+  path: string,
+): import('typescript').CompilerOptions {
+  return {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -56,13 +91,14 @@ export async function typeCheckWorldSources(path: string): Promise<TypeCheckResu
     paths: publicTypes(),
     typeRoots: typeRoots(path),
   };
-  // Most worlds use no Node API: checked first without the global @types packages (Node's
-  // are a third of a cold check). Leaving declarations out can only add errors (a missing
-  // name or module), so a clean first pass is the answer; any problem is decided by a second
-  // pass with every @types package, as the world runs.
-  const parsed = new Map<string, import('typescript').SourceFile | undefined>();
-  const lean = checkProgram(ts, path, { ...options, types: [] }, parsed);
-  return lean.problems.length === 0 ? lean : checkProgram(ts, path, options, parsed);
+}
+
+/** The files of a program that are the world's: not declarations, libraries or grapevine. */
+function ownSources(program: import('typescript').Program): string[] {
+  return program
+    .getSourceFiles()
+    .map((f) => f.fileName)
+    .filter((f) => !f.endsWith('.d.ts') && !f.includes('/node_modules/') && isWorldCode(f));
 }
 
 /** Checks one program; `parsed` keeps the files it parsed for the next program of the same check. */
@@ -79,10 +115,7 @@ function checkProgram(
     return parsed.get(fileName);
   };
   const program = ts.createProgram([path], options, host);
-  const sources = program
-    .getSourceFiles()
-    .map((f) => f.fileName)
-    .filter((f) => !f.endsWith('.d.ts') && !f.includes('/node_modules/') && isWorldCode(f));
+  const sources = ownSources(program);
   const problems = ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error)

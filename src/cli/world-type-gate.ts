@@ -2,7 +2,13 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ENGINE_VERSION, sha256Hex } from '../core/index.ts';
-import { publicTypesEntry, type TypeProblem, typeCheckWorldSources } from './type-check-world.ts';
+import {
+  publicTypesEntry,
+  type TypeProblem,
+  typeCheckWorldSources,
+  worldSourceFiles,
+} from './type-check-world.ts';
+import { moduleKey, type WorldModules, worldModulesOf } from './world-modules.ts';
 
 /**
  * A passed type check of a world file (whose content names the entry): the engine types it
@@ -51,11 +57,17 @@ function readPassed(entry: string): PassedCheck | undefined {
   }
 }
 
-/** True when a check of the same files (at the same places relative to `dir`) against the same engine types passed before. */
-function passedBefore(entry: string, engine: string, dir: string): boolean {
+/**
+ * The files recorded with a check of the same files (at the same places relative to `dir`)
+ * against the same engine types that passed before, undefined when none did.
+ */
+function passedBefore(entry: string, engine: string, dir: string): PassedCheck['files'] | undefined {
   const passed = readPassed(entry);
-  if (!passed || passed.engine !== engine || !Array.isArray(passed.files)) return false;
-  return passed.files.every((f) => typeof f.rel === 'string' && hashOf(resolve(dir, f.rel)) === f.sha256);
+  if (!passed || passed.engine !== engine || !Array.isArray(passed.files)) return undefined;
+  const same = passed.files.every(
+    (f) => typeof f.rel === 'string' && hashOf(resolve(dir, f.rel)) === f.sha256,
+  );
+  return same ? passed.files : undefined;
 }
 
 function remember(entry: string, passed: PassedCheck): void {
@@ -69,28 +81,57 @@ function remember(entry: string, passed: PassedCheck): void {
   }
 }
 
-/**
- * The type problems of a world file, none when a check of the same files against the same
- * engine types passed before (see {@link requireWorldTypes}); a passing check is remembered.
- */
-export async function worldTypeProblems(path: string): Promise<TypeProblem[]> {
-  const engine = engineStamp();
+/** What {@link worldTypeGate} found: the type problems, and the world's local modules. */
+export interface WorldTypeGate {
+  problems: TypeProblem[];
+  /** The local modules the world file imports (see {@link worldModulesOf}). */
+  modules: WorldModules;
+}
+
+/** Where a passed check of the world file at `path` against the engine types `engine` is kept. */
+function cacheEntry(path: string, engine: string): string {
   // keyed by the world file's content: the same file anywhere shares one entry, whose
   // recorded local imports must then match beside it too
+  return join(typeCheckCacheDir(), `${sha256Hex(`${engine}\n${hashOf(path) ?? path}`).slice(0, 32)}.json`);
+}
+
+/**
+ * The local modules of a world file as a passed check recorded them, when one of the same
+ * files against the same engine types is remembered (no compiler is loaded); else undefined.
+ */
+export function rememberedWorldModules(path: string): WorldModules | undefined {
+  const engine = engineStamp();
+  const files = passedBefore(cacheEntry(path, engine), engine, dirname(path));
+  return files && Object.fromEntries(files.map((f) => [moduleKey(f.rel), f.sha256]));
+}
+
+/**
+ * The type problems of a world file, none when a check of the same files against the same
+ * engine types passed before (see {@link requireWorldTypes}), and the local modules the
+ * compiler read; a passing check is remembered.
+ */
+export async function worldTypeGate(path: string): Promise<WorldTypeGate> {
+  const engine = engineStamp();
   const dir = dirname(path);
-  const entry = join(
-    typeCheckCacheDir(),
-    `${sha256Hex(`${engine}\n${hashOf(path) ?? path}`).slice(0, 32)}.json`,
-  );
-  if (passedBefore(entry, engine, dir)) return [];
+  const entry = cacheEntry(path, engine);
+  const before = passedBefore(entry, engine, dir);
+  if (before)
+    return { problems: [], modules: Object.fromEntries(before.map((f) => [moduleKey(f.rel), f.sha256])) };
   const { problems, sources } = await typeCheckWorldSources(path);
+  const modules = worldModulesOf(path, sources);
   if (problems.length === 0) {
-    const files = sources
-      .filter((p) => resolve(p) !== resolve(path))
-      .map((p) => ({ rel: relative(dir, p), sha256: hashOf(p) ?? '' }));
+    const files = Object.entries(modules).map(([key, sha256]) => ({
+      rel: relative(dir, resolve(dir, key)),
+      sha256,
+    }));
     remember(entry, { engine, files });
   }
-  return problems;
+  return { problems, modules };
+}
+
+/** The type problems of a world file (see {@link worldTypeGate}). */
+export async function worldTypeProblems(path: string): Promise<TypeProblem[]> {
+  return (await worldTypeGate(path)).problems;
 }
 
 /**
@@ -101,13 +142,22 @@ export async function worldTypeProblems(path: string): Promise<TypeProblem[]> {
  * run of an unchanged world, or of a copy of it anywhere, reads a few hashes and never loads
  * the compiler.
  *
+ * @returns the world's local modules (see {@link worldModulesOf}).
  * @throws ConfigError naming the first problems and how to see them all.
  */
-export async function requireWorldTypes(path: string): Promise<void> {
-  const problems = await worldTypeProblems(path);
-  if (problems.length === 0) return;
+export async function requireWorldTypes(path: string): Promise<WorldModules> {
+  const { problems, modules } = await worldTypeGate(path);
+  if (problems.length === 0) return modules;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
   throw new ConfigError(`${path} does not type-check: ${problems[0].replace(/\n\s*/g, ' ')}${more}`, {
     hint: `fix the file (grapevine check ${path} lists every problem), or run it unchecked with --no-check`,
   });
+}
+
+/**
+ * The local modules of the world file at `path` when it is not type-checked: those a passed
+ * check of the same files remembered, else those the compiler resolves (no type check).
+ */
+export async function discoverWorldModules(path: string): Promise<WorldModules> {
+  return rememberedWorldModules(path) ?? worldModulesOf(path, await worldSourceFiles(path));
 }

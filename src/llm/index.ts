@@ -21,6 +21,7 @@ export * from './recording-port.ts';
 export * from './replay-llm.ts';
 export * from './replaying-port.ts';
 export * from './retrying-port.ts';
+export * from './server-model.ts';
 export * from './shared-llm.ts';
 export * from './structured-reply.ts';
 export * from './switching-port.ts';

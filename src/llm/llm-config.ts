@@ -24,6 +24,11 @@ export interface LlmConfig {
   baseURLs?: readonly string[];
   /** A plain model name, or `provider:name` (e.g. `anthropic:claude-sonnet-4-5`, `ollama:llama3.2`). */
   model: string;
+  /**
+   * `listed` when no model was named for an endpoint that is not OpenAI's: the model is the
+   * first the server lists at `GET /models` (empty until `withServerModel` asked it).
+   */
+  modelFrom?: 'listed';
   /** From `OPENAI_API_KEY` only; serialises as `sk-***`. Undefined for provider models. */
   apiKey: ApiKey | undefined;
   keySource: KeySource;
@@ -58,8 +63,10 @@ export interface LlmFlags {
 
 /** Model of the shipped local server, used when neither a URL nor a model is given. */
 export const LOCAL_MODEL = 'grapevine-local';
-/** Model used with an explicit `--llm-base-url` / `OPENAI_BASE_URL` when no model is given. */
+/** Model used with OpenAI's own endpoint (`--llm-base-url https://api.openai.com/v1`) when no model is given. */
 export const DEFAULT_MODEL = 'gpt-4o-mini';
+/** The host whose endpoint gets {@link DEFAULT_MODEL}; any other asks the server (`GET /models`). */
+export const OPENAI_HOST = 'api.openai.com';
 /** Key sent to local endpoints when `OPENAI_API_KEY` is not set (they ignore it). */
 export const PLACEHOLDER_KEY = 'sk-no-key';
 export { DEFAULT_ATTEMPTS, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from './llm-defaults.ts';
@@ -81,12 +88,14 @@ export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): L
   const urls = resolveUrls(flags.llmBaseUrl, env.OPENAI_BASE_URL);
   const baseURL = urls?.[0];
   const model = checkModel(flags.model, env.GRAPEVINE_MODEL, baseURL);
+  const listed = model === '' ? { modelFrom: 'listed' as const } : {};
   const num = (flag: string | number | undefined, envName: string, name: string, min: number, int = true) =>
     parseNumber(flag ?? env[envName], flag === undefined ? envName : name, min, int);
   return {
     baseURL,
     ...(urls && urls.length > 1 ? { baseURLs: urls } : {}),
     model,
+    ...listed,
     ...resolveKey(urls, model, nonEmpty(env.OPENAI_API_KEY)),
     timeoutMs:
       num(flags.llmTimeoutMs, 'GRAPEVINE_LLM_TIMEOUT_MS', '--llm-timeout-ms', 1) ?? DEFAULT_TIMEOUT_MS,
@@ -106,7 +115,7 @@ export function resolveLlmConfig(input: { flags?: LlmFlags; env?: Env } = {}): L
  * URL without credentials or query string, and where the key came from (never the key).
  */
 export function describeEndpoint(
-  config: Pick<LlmConfig, 'baseURL' | 'baseURLs' | 'model' | 'keySource'>,
+  config: Pick<LlmConfig, 'baseURL' | 'baseURLs' | 'model' | 'keySource' | 'modelFrom'>,
 ): string {
   const key =
     config.keySource === 'env'
@@ -121,7 +130,9 @@ export function describeEndpoint(
       : parseModelRef(config.model).provider
         ? "the provider's endpoint"
         : 'the shipped local server';
-  return `${config.model} at ${where} (${key})`;
+  const model =
+    config.model === '' && config.modelFrom === 'listed' ? 'the first model listed' : config.model;
+  return `${model} at ${where} (${key})`;
 }
 
 /** True for loopback endpoints (localhost, 127.x.x.x, ::1, 0.0.0.0). */
@@ -186,7 +197,9 @@ function resolveUrl(raw: string, name: string): string {
 
 function checkModel(flag: string | undefined, envValue: string | undefined, baseURL: string | undefined) {
   const [model, name] = flag !== undefined ? [flag, '--model'] : [envValue, 'GRAPEVINE_MODEL'];
-  if (model === undefined) return baseURL ? DEFAULT_MODEL : LOCAL_MODEL;
+  // an endpoint other than OpenAI's names its models itself: asked when the LLM opens
+  if (model === undefined)
+    return baseURL ? (new URL(baseURL).hostname === OPENAI_HOST ? DEFAULT_MODEL : '') : LOCAL_MODEL;
   if (model.trim() === '')
     throw new ConfigError(`${name} is set but empty`, { hint: 'Name a model, e.g. --model gpt-4o-mini.' });
   const ref = parseModelRef(model.trim());

@@ -40,6 +40,14 @@ export function priceOf(model: string, table: Readonly<Record<string, ModelPrice
   return best === undefined ? FREE : table[best];
 }
 
+/** True when `model` has a price in `table` (see {@link priceOf}); a run of any other has no known cost. */
+export function hasPrice(
+  model: string,
+  table: Readonly<Record<string, ModelPrice>> = DEFAULT_MODEL_PRICES,
+): boolean {
+  return priceOf(model, table) !== FREE;
+}
+
 /** Cost in USD of the given token counts at `price`. */
 export function costOf(tokensIn: number, tokensOut: number, price: ModelPrice): number {
   return (tokensIn * price.inputPerMTok + tokensOut * price.outputPerMTok) / 1_000_000;

@@ -4,15 +4,16 @@ import { ChatModelPort } from './chat-model-port.ts';
 import { ChatOpenAIPort } from './chat-openai-port.ts';
 import { ConcurrencyLimitPort } from './concurrency-limit-port.ts';
 import { EndpointPoolPort } from './endpoint-pool-port.ts';
-import { describeEndpoint, type LlmConfig, safeUrl } from './llm-config.ts';
+import { describeEndpoint, type LlmConfig, LOCAL_MODEL, safeUrl } from './llm-config.ts';
 import { budgetSpent, countCall, type LlmCounters, zeroCounters } from './llm-counters.ts';
-import { DEFAULT_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
+import { DEFAULT_MODEL_PRICES, hasPrice, type ModelPrice } from './model-prices.ts';
 import { parseModelRef } from './model-ref.ts';
 import { modelTokenCounter } from './model-tokenizer.ts';
 import type { LlmPort } from './port.ts';
 import { RateLimitPort } from './rate-limit-port.ts';
 import { type LlmCallRecord, RecordingPort } from './recording-port.ts';
 import { RetryingPort, type RetryOptions } from './retrying-port.ts';
+import { withServerModel } from './server-model.ts';
 
 /** Name of the run's random stream that retry jitter is drawn from. */
 export const LLM_RETRY_STREAM = 'llm-retry';
@@ -102,8 +103,11 @@ export function needsLocalServer(config: LlmConfig): boolean {
  * recorder → [cache] → retry, so that retries re-enter the shared queue and count against
  * the rate limit attempt by attempt, and each session's records and counters are its own.
  */
-export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
+export async function openLlm(named: LlmConfig, options: OpenLlmOptions = {}): Promise<LlmEndpoint> {
+  // no model named for an endpoint other than OpenAI's: the server's first listed model
+  const config = await withServerModel(named);
   const prices = { ...DEFAULT_MODEL_PRICES, ...options.prices };
+  checkBudgetPriced(config, prices);
   const server = needsLocalServer(config) ? await startLocal(options.localServer) : undefined;
   try {
     const resolved = { ...config, baseURL: config.baseURL ?? server?.url };
@@ -125,7 +129,10 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
     const counters = zeroCounters();
     return {
       model: config.model,
-      endpoint: describeEndpoint(resolved) + (server ? ' (shipped local server)' : ''),
+      endpoint:
+        describeEndpoint(resolved) +
+        (server ? ' (shipped local server)' : '') +
+        (config.modelFrom === 'listed' ? ' (the model the server lists first; name one with --model)' : ''),
       counters,
       limit,
       ...(pool ? { pool } : {}),
@@ -138,6 +145,18 @@ export async function openLlm(config: LlmConfig, options: OpenLlmOptions = {}): 
     await server?.close();
     throw err;
   }
+}
+
+/** A dollar budget is kept only for a model with a known price (the shipped local server's costs nothing). */
+function checkBudgetPriced(config: LlmConfig, prices: Readonly<Record<string, ModelPrice>>): void {
+  if (config.budgetUsd === undefined || config.model === LOCAL_MODEL || hasPrice(config.model, prices))
+    return;
+  throw new ConfigError(
+    `--budget-usd: the cost of ${config.model} is unknown (no price for it), so the budget cannot be kept`,
+    {
+      hint: 'cap the run with --budget-tokens instead',
+    },
+  );
 }
 
 async function startLocal(start: LocalEndpointStarter | undefined): Promise<LocalEndpoint> {

@@ -1,7 +1,8 @@
-import unhomoglyph from 'unhomoglyph';
 import { ConfigError, LogFormatError } from '../core/index.ts';
 import { readLog } from '../replay/index.ts';
 import type { PrivateItem } from '../world/index.ts';
+import { normalizeText } from './normalize-text.ts';
+import { DEFAULT_PARTIAL_SHARE, type PartialText, partialMatch, partialText } from './partial-match.ts';
 
 /** One private text of another agent found in a recorded prompt. */
 export interface AuditFinding {
@@ -25,6 +26,28 @@ export interface AuditFinding {
   withheldBy?: string;
 }
 
+/**
+ * A private text found in part in a recorded prompt: enough of its content words, in its
+ * order, close together (see {@link partialMatch}), where the whole text is not there.
+ */
+export interface PartialFinding extends AuditFinding {
+  match: 'partial';
+  /** The share of the text's content words found (0..1). */
+  share: number;
+  /** The content words found, as the text spells them. */
+  matched: string[];
+}
+
+/** Options of {@link auditPrompts}. */
+export interface AuditOptions {
+  /**
+   * The share of a private text's content words a prompt must hold for a partial match
+   * (default {@link DEFAULT_PARTIAL_SHARE}); undefined keeps the default, 0 turns partial
+   * matching off.
+   */
+  partialShare?: number;
+}
+
 /** A delivery the log records both as withheld from an agent and as observed by it. */
 export interface AuditBreach {
   /** Log sequence number and tick of the `observe` line. */
@@ -46,28 +69,8 @@ export interface AuditReport {
   withheld: Record<string, number>;
   /** Messages an agent observed although a rule withheld them from it: visibility breaches. */
   breaches: AuditBreach[];
-}
-
-/**
- * Format characters that are invisible in print (soft hyphen, zero-width space and joiners,
- * word joiner, byte-order mark, Mongolian vowel separator): removed before comparing, so a
- * secret split by one still matches.
- */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
-
-/**
- * How texts are compared: NFKC (fullwidth and compatibility forms to their plain letters),
- * invisible format characters removed, lowercase, letters and digits only, every character
- * mapped to its Unicode TR39 confusables skeleton (`unhomoglyph`, from Unicode's
- * confusables.txt: a Cyrillic `а` and a Latin `a` become the same), single spaces. The result is for comparing, not
- * for reading (`m` becomes `rn`).
- */
-export function normalizeText(s: string): string {
-  // punctuation first (the skeleton maps some of it to letters); the skeleton before and after
-  // lowercasing, since it differs by case (a Greek capital Eta is an H, its small form no h)
-  const words = (t: string) => t.replace(/[^\p{L}\p{N}]+/gu, ' ');
-  const plain = words(s.normalize('NFKC').replace(INVISIBLE, ''));
-  return words(unhomoglyph(unhomoglyph(plain).toLowerCase()).toLowerCase()).trim();
+  /** Partial matches, allowed or not (a text found whole is a finding, never also a partial one). */
+  partials: PartialFinding[];
 }
 
 /**
@@ -77,18 +80,33 @@ export function normalizeText(s: string): string {
  * whose `send` and `observe` events say what each agent saw; a full log written with
  * `addressees` also names each delivery a visibility rule withheld, and the audit reports
  * them per rule, names the rule a leaked text went around, and flags any message an agent
- * observed although a rule withheld it from that agent (a breach).
+ * observed although a rule withheld it from that agent (a breach). A text not found whole
+ * is looked for in part (see {@link PartialFinding}, `opts.partialShare`).
  */
-export async function auditPrompts(path: string, privates: readonly PrivateItem[]): Promise<AuditReport> {
-  const items = privates.map((p) => ({ ...p, norm: normalizeText(p.text) })).filter((p) => p.norm.length > 0);
-  // A text an agent owns itself is never a leak in its own prompt, even when another agent
-  // owns the same text (two agents with the same goal).
-  const owned = new Map<number, Set<string>>();
-  for (const p of items) owned.set(p.owner, (owned.get(p.owner) ?? new Set()).add(p.norm));
-  const said = new Map<number, string>();
-  const seen = new Map<number, string[]>();
-  const withheld = new WithheldDeliveries();
-  const report: AuditReport = { prompts: 0, findings: [], leaks: [], withheld: {}, breaches: [] };
+export async function auditPrompts(
+  path: string,
+  privates: readonly PrivateItem[],
+  opts: AuditOptions = {},
+): Promise<AuditReport> {
+  const share = partialShareOf(opts.partialShare);
+  const items: AuditItem[] = privates
+    .map((p) => ({ ...p, norm: normalizeText(p.text), partial: share > 0 ? partialText(p.text) : undefined }))
+    .filter((p) => p.norm.length > 0);
+  const state: AuditState = {
+    items,
+    share,
+    said: new Map(),
+    seen: new Map(),
+    withheld: new WithheldDeliveries(),
+  };
+  const report: AuditReport = {
+    prompts: 0,
+    findings: [],
+    leaks: [],
+    withheld: {},
+    breaches: [],
+    partials: [],
+  };
   for await (const line of readLog(path)) {
     const e = line.event;
     if (line.seq === 0 && e.level !== 'full') {
@@ -98,51 +116,136 @@ export async function auditPrompts(path: string, privates: readonly PrivateItem[
       );
     }
     if (line.type === 'send')
-      said.set(
+      state.said.set(
         Number(e.id),
         normalizeText(String((e.payload as { text?: unknown } | undefined)?.text ?? '')),
       );
-    if (line.type === 'withheld') withheld.add(Number(e.id), e.to as number[], String(e.rule), said);
-    if (line.type === 'observe') {
-      const agent = Number(e.agent);
-      const list = seen.get(agent) ?? [];
-      for (const id of e.msgs as number[]) {
-        list.push(said.get(id) ?? '');
-        const rule = withheld.ruleFor(agent, id);
-        if (rule) report.breaches.push({ seq: line.seq, tick: line.t, agent, message: id, rule });
-      }
-      seen.set(agent, list);
-    }
+    if (line.type === 'withheld')
+      state.withheld.add(Number(e.id), e.to as number[], String(e.rule), state.said);
+    if (line.type === 'observe') observe(state, report, line.seq, line.t, e);
     if (line.type !== 'llm' || !/^\d+$/.test(String(e.caller))) continue;
     report.prompts++;
-    const caller = Number(e.caller);
     const prompt = normalizeText(promptText(e.messages, path, line.line));
-    const own = owned.get(caller);
-    for (const p of items) {
-      if (p.owner === caller || own?.has(p.norm) || !prompt.includes(p.norm)) continue;
-      const declared = p.visibleTo?.includes(caller) ?? false;
-      const observed = !declared && (seen.get(caller) ?? []).some((t) => t.includes(p.norm));
-      const allowed = declared || observed;
-      const finding: AuditFinding = {
-        seq: line.seq,
-        tick: line.t,
-        caller,
-        owner: p.owner,
-        kind: p.kind,
-        text: p.text,
-        allowed,
-        ...(allowed ? { basis: declared ? ('declared' as const) : ('observed' as const) } : {}),
-      };
-      if (!allowed) {
-        const rule = withheld.textRule(caller, p.norm);
-        if (rule) finding.withheldBy = rule;
-        report.leaks.push(finding);
-      }
-      report.findings.push(finding);
-    }
+    auditPrompt(state, report, { seq: line.seq, tick: line.t, caller: Number(e.caller), prompt });
   }
-  report.withheld = withheld.counts;
+  report.withheld = state.withheld.counts;
   return report;
+}
+
+/** A private item as the audit compares it. */
+interface AuditItem extends PrivateItem {
+  norm: string;
+  /** Its content words for partial matching (none when it has too few, or matching is off). */
+  partial?: PartialText;
+}
+
+/** What the audit has read of a log so far. */
+interface AuditState {
+  items: readonly AuditItem[];
+  share: number;
+  /** Normalised text of each message sent, by id. */
+  said: Map<number, string>;
+  /** Normalised texts each agent observed. */
+  seen: Map<number, string[]>;
+  withheld: WithheldDeliveries;
+}
+
+/** One recorded prompt: its line, its caller and its normalised text. */
+interface PromptAt {
+  seq: number;
+  tick: number;
+  caller: number;
+  prompt: string;
+}
+
+function partialShareOf(share: number | undefined): number {
+  if (share === undefined) return DEFAULT_PARTIAL_SHARE;
+  if (!(share >= 0 && share <= 1))
+    throw new ConfigError(`the partial-match share must be between 0 and 1, got ${share}`, {
+      hint: "e.g. 0.6 (60% of a text's content words), or 0 to turn partial matching off",
+    });
+  return share;
+}
+
+function observe(
+  state: AuditState,
+  report: AuditReport,
+  seq: number,
+  tick: number,
+  e: Record<string, unknown>,
+): void {
+  const agent = Number(e.agent);
+  const list = state.seen.get(agent) ?? [];
+  for (const id of e.msgs as number[]) {
+    list.push(state.said.get(id) ?? '');
+    const rule = state.withheld.ruleFor(agent, id);
+    if (rule) report.breaches.push({ seq, tick, agent, message: id, rule });
+  }
+  state.seen.set(agent, list);
+}
+
+/**
+ * Checks one prompt for every other agent's private texts. A text an agent owns itself is
+ * never a leak in its own prompt, even when another agent owns the same text (two agents
+ * with the same goal), nor is a partial match its own texts explain.
+ */
+function auditPrompt(state: AuditState, report: AuditReport, at: PromptAt): void {
+  const own = state.items.filter((p) => p.owner === at.caller);
+  let words: { list: string[]; set: Set<string> } | undefined;
+  for (const p of state.items) {
+    if (p.owner === at.caller || own.some((o) => o.norm === p.norm)) continue;
+    if (at.prompt.includes(p.norm)) {
+      const finding = findingOf(state, at, p, (t) => t.includes(p.norm));
+      if (!finding.allowed) report.leaks.push(finding);
+      report.findings.push(finding);
+      continue;
+    }
+    if (!p.partial) continue;
+    words ??= wordsOf(at.prompt);
+    const match = partialMatch(p.partial, words.list, words.set, state.share);
+    if (!match || own.some((o) => matches(p, o.norm, state.share))) continue;
+    const observed = (t: string) => t.includes(p.norm) || matches(p, t, state.share);
+    report.partials.push({ ...findingOf(state, at, p, observed), match: 'partial', ...match });
+  }
+}
+
+function wordsOf(text: string): { list: string[]; set: Set<string> } {
+  const list = text.split(' ').filter(Boolean);
+  return { list, set: new Set(list) };
+}
+
+/** True when a normalised text holds `p` in part. */
+function matches(p: AuditItem, text: string, share: number): boolean {
+  if (!p.partial) return false;
+  const { list, set } = wordsOf(text);
+  return partialMatch(p.partial, list, set, share) !== undefined;
+}
+
+/** A finding of `p` in a prompt, allowed when declared visible or when the caller observed a text `carries`. */
+function findingOf(
+  state: AuditState,
+  at: PromptAt,
+  p: AuditItem,
+  carries: (t: string) => boolean,
+): AuditFinding {
+  const declared = p.visibleTo?.includes(at.caller) ?? false;
+  const observed = !declared && (state.seen.get(at.caller) ?? []).some(carries);
+  const allowed = declared || observed;
+  const finding: AuditFinding = {
+    seq: at.seq,
+    tick: at.tick,
+    caller: at.caller,
+    owner: p.owner,
+    kind: p.kind,
+    text: p.text,
+    allowed,
+    ...(allowed ? { basis: declared ? ('declared' as const) : ('observed' as const) } : {}),
+  };
+  if (!allowed) {
+    const rule = state.withheld.textRule(at.caller, p.norm);
+    if (rule) finding.withheldBy = rule;
+  }
+  return finding;
 }
 
 /** The `withheld` lines of a full log: who was denied which message, by which rule. */

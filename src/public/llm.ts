@@ -44,6 +44,7 @@ export {
   ReplayMismatchError,
   replayLlm,
   resolveLlmConfig,
+  withServerModel,
 } from '../llm/index.ts';
 // The shipped local LLM server, and the responders a world contributes to it for its own prompts.
 export type {

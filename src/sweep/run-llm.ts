@@ -32,7 +32,7 @@ export async function openRunLlm(flags: LlmFlags, seed: number): Promise<RunLlm>
   return {
     services: {
       llm: session.port,
-      llmInfo: { model: config.model } as { model: string; [key: string]: Json },
+      llmInfo: { model: endpoint.model } as { model: string; [key: string]: Json },
       inputs,
       fallbacks: session.counters,
       // the budget of the flags (`budgetTokens`, `budgetUsd`), checked at tick boundaries as in `run`

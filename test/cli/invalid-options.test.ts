@@ -36,7 +36,7 @@ function invalidValue(o: Option): string | undefined {
   if (!o.required && !o.optional) return undefined; // a boolean flag takes no value
   if (o.argChoices) return 'bogus';
   const arg = /<([^>]+)>/.exec(o.flags)?.[1] ?? '';
-  if (['n', 'tick', 'id', 'x'].includes(arg)) return '1.5x';
+  if (['n', 'tick', 'id', 'x', 'share'].includes(arg)) return '1.5x';
   if (arg === 'key=value' || arg === 'key=v1,v2' || arg === 'key=factor' || arg === 'param=file')
     return 'novalue';
   if (arg === 'folder') return join(base, 'under-a-file');

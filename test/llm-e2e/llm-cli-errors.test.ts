@@ -29,7 +29,7 @@ function expectUsageExit(r: Exit, message: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
-const town = (out: string, ...extra: string[]) => [
+const townRun = (out: string, ...extra: string[]) => [
   'run',
   'town-square',
   '--set',
@@ -64,7 +64,7 @@ describe('run: an invalid LLM flag or variable exits 2 at once, nothing left beh
       dir,
       `bad-${flags.join('_') || Object.keys(env).join('_')}.ndjson`.replace(/[:/]/g, '_'),
     );
-    expectUsageExit(await cliChecked(town(out, ...flags), { env: env }), message);
+    expectUsageExit(await cliChecked(townRun(out, ...flags), { env: env }), message);
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -75,8 +75,8 @@ describe('fork and resume validate the LLM variables before opening anything', (
 
   beforeAll(async () => {
     // a complete LLM run, and one stopped by its budget (resumable), on the shipped local server
-    const a = await cliChecked(town(parent));
-    const b = await cliChecked(town(stopped, '--ticks', '4', '--budget-tokens', '1'));
+    const a = await cliChecked(townRun(parent));
+    const b = await cliChecked(townRun(stopped, '--ticks', '4', '--budget-tokens', '1'));
     expect([a.code, b.code]).toEqual([0, 0]);
   }, 2 * EXIT_WITHIN);
 
@@ -117,7 +117,9 @@ describe('fork and resume validate the LLM variables before opening anything', (
 });
 
 describe('a run whose LLM calls all failed', () => {
+  // named with a model: without one, the run would stop at asking the server for its models
   const closed = 'http://127.0.0.1:9/v1';
+  const town = (out: string, ...extra: string[]) => townRun(out, '--model', 'grapevine-local', ...extra);
 
   it('exits 1 with one line, and its log records the failures', async () => {
     const out = join(dir, 'all-failed.ndjson');
@@ -128,6 +130,14 @@ describe('a run whose LLM calls all failed', () => {
     expect(lines[1]).toMatch(/^hint: .*--allow-fallbacks/);
     expect(lines).toHaveLength(2);
     expect(llmLines(out).every((l) => l.reply === null)).toBe(true);
+  });
+
+  it('a dead endpoint named without a model: exit 2 within seconds, naming the refused connection', async () => {
+    const r = await cliChecked(townRun(join(dir, 'no-model.ndjson'), '--llm-base-url', closed));
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^grapevine: name a model with --model \(the server at http:\/\/127\.0\.0\.1:9\/v1 lists none: GET \/models failed \(ECONNREFUSED\)\)$/,
+    );
   });
 
   it('a dead endpoint: only the first round of calls retries, and the error says the connection was refused', async () => {

@@ -240,7 +240,15 @@ describe('the API key never leaks', () => {
         '--json',
         '--out',
         out,
-      ].concat(['--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-attempts', '1', '--allow-fallbacks']),
+      ].concat([
+        '--llm-base-url',
+        'http://127.0.0.1:9/v1',
+        '--model',
+        'grapevine-local',
+        '--llm-attempts',
+        '1',
+        '--allow-fallbacks',
+      ]),
       { env: { OPENAI_API_KEY: KEY }, timeoutMs: 50_000 },
     );
     expectNoKey(r, out);
@@ -280,12 +288,32 @@ describe('the API key never leaks', () => {
     const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`;
     const out = join(dir, 'echo.ndjson');
     try {
-      const r = await cli(townArgs(out, url, '--ticks', '1', '--llm-attempts', '2', '--allow-fallbacks'), {
-        env: {
-          OPENAI_API_KEY: KEY,
-        },
-        timeoutMs: 50_000,
+      // without --model the server is asked for its models: its 401 is named, its body (the key) is not
+      const listing = await cli(townArgs(join(dir, 'echo-list.ndjson'), url, '--ticks', '1'), {
+        env: { OPENAI_API_KEY: KEY },
       });
+      expect(listing.code).toBe(2);
+      expect(listing.stderr).toMatch(/name a model with --model .*GET \/models answered 401/);
+      expect(listing.stdout + listing.stderr).not.toContain('FAKE-KEY-9876');
+      const r = await cli(
+        townArgs(
+          out,
+          url,
+          '--ticks',
+          '1',
+          '--model',
+          'grapevine-local',
+          '--llm-attempts',
+          '2',
+          '--allow-fallbacks',
+        ),
+        {
+          env: {
+            OPENAI_API_KEY: KEY,
+          },
+          timeoutMs: 50_000,
+        },
+      );
       expectNoKey(r, out);
       // a 401 is not retried: each decision fails at once and falls back
       expect(r.code).toBe(0);

@@ -56,7 +56,10 @@ describe('resolveLlmConfig', () => {
       expect(shown).not.toContain(KEY);
     // canonical JSON refuses class instances rather than serialising the key
     expect(() => canonicalJson({ ...c })).toThrow(/ApiKey/);
-    expect(describeEndpoint(c)).toBe('gpt-4o-mini at https://example.com/v1 (key from OPENAI_API_KEY)');
+    // no model named for an endpoint other than OpenAI's: the server's first listed one, asked when opened
+    expect(describeEndpoint(c)).toBe(
+      'the first model listed at https://example.com/v1 (key from OPENAI_API_KEY)',
+    );
   });
 
   it('rejects bad or empty URLs, numbers and a missing key with a ConfigError naming the setting', () => {

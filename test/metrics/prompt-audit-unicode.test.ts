@@ -2,7 +2,7 @@
 // invisible characters, homoglyphs from another script or fullwidth forms is still found,
 // and a different text is still not.
 import { describe, expect, it } from 'vitest';
-import { normalizeText } from '../../src/metrics/prompt-audit.ts';
+import { normalizeText } from '../../src/metrics/normalize-text.ts';
 
 const SECRET = 'The mayor sold the harbour land to Vance Holdings';
 

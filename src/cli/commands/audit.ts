@@ -1,7 +1,20 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isGrapevineError, type Json, LogFormatError, RngStreams, terminalLine } from '../../core/index.ts';
-import { type AuditBreach, type AuditFinding, auditPrompts } from '../../metrics/index.ts';
+import {
+  isGrapevineError,
+  type Json,
+  LogFormatError,
+  RngStreams,
+  terminalLine,
+  UsageError,
+} from '../../core/index.ts';
+import {
+  type AuditBreach,
+  type AuditFinding,
+  auditPrompts,
+  DEFAULT_PARTIAL_SHARE,
+  type PartialFinding,
+} from '../../metrics/index.ts';
 import { readHeader } from '../../replay/index.ts';
 import { migrateRecordedParams, resolveParams } from '../../world/index.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
@@ -11,6 +24,8 @@ import type { LogWorldOptions } from '../log-world-options.ts';
 /** Options of `grapevine audit`. */
 export interface AuditCommandOptions extends LogWorldOptions {
   json?: boolean;
+  /** `--partial SHARE`: the share of a private text's content words that is a partial match (0 turns it off). */
+  partial?: string;
 }
 
 /** The audit of one log. */
@@ -24,6 +39,8 @@ export interface LogAudit {
   /** Every finding, allowed or not (with its basis). */
   findings: AuditFinding[];
   leaks: AuditFinding[];
+  /** Partial matches no observed message explains (see {@link PartialFinding}). */
+  partialLeaks?: PartialFinding[];
   /** Deliveries withheld per visibility rule (logs with `addressees`). */
   withheld?: Record<string, number>;
   /** Messages observed although a rule withheld them: visibility breaches (exit 1 like leaks). */
@@ -61,6 +78,7 @@ export async function auditLog(
   worldFile?: string,
   files: InputFileFlags = {},
   check?: boolean,
+  partialShare = DEFAULT_PARTIAL_SHARE,
 ): Promise<LogAudit> {
   const header = await readHeader(path);
   const { def } = await loadWorldFromHeader(header, {
@@ -85,7 +103,7 @@ export async function auditLog(
     model,
   });
   const privates = instance.privateItems ?? [];
-  const report = await auditPrompts(path, privates);
+  const report = await auditPrompts(path, privates, { partialShare });
   const count = (basis: string) => report.findings.filter((f) => f.basis === basis).length;
   return {
     log: path,
@@ -95,6 +113,7 @@ export async function auditLog(
     observed: count('observed'),
     findings: report.findings,
     leaks: report.leaks,
+    partialLeaks: report.partials.filter((f) => !f.allowed),
     withheld: report.withheld,
     breaches: report.breaches,
   };
@@ -118,17 +137,32 @@ function describeRaw(a: LogAudit): string[] {
   const allowed = a.declared + a.observed;
   const rules = Object.entries(a.withheld ?? {});
   return [
-    `${a.log}: ${a.world}, ${a.prompts} prompts checked, ${allowed} findings allowed (${a.declared} declared, ${a.observed} observed), ${a.leaks.length} leaks`,
+    `${a.log}: ${a.world}, ${a.prompts} prompts checked, ${allowed} findings allowed (${a.declared} declared, ${a.observed} observed), ${a.leaks.length} leaks${a.partialLeaks?.length ? `, ${a.partialLeaks.length} partial` : ''}`,
     ...(rules.length ? [`  withheld deliveries: ${rules.map(([r, n]) => `${n} by ${r}`).join(', ')}`] : []),
     ...a.leaks.map(
       (f) =>
         `  leak: seq ${f.seq} tick ${f.tick}: agent ${f.caller}'s prompt holds ${whose(f.owner)}'s ${f.kind} ${JSON.stringify(f.text)}${f.withheldBy ? ` (rule ${f.withheldBy} withheld it from this agent)` : ''}`,
+    ),
+    ...(a.partialLeaks ?? []).map(
+      (f) =>
+        `  partial: seq ${f.seq} tick ${f.tick}: agent ${f.caller}'s prompt holds ${Math.round(f.share * 100)}% of ${whose(f.owner)}'s ${f.kind} ${JSON.stringify(f.text)}: ${f.matched.join(' ')}${f.withheldBy ? ` (rule ${f.withheldBy} withheld it from this agent)` : ''}`,
     ),
     ...(a.breaches ?? []).map(
       (b) =>
         `  breach: seq ${b.seq} tick ${b.tick}: agent ${b.agent} observed message ${b.message}, which rule ${b.rule} withheld from it`,
     ),
   ];
+}
+
+/** `--partial SHARE` as a number in [0, 1]. @throws UsageError naming the value. */
+function partialShareFlag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PARTIAL_SHARE;
+  const share = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(share >= 0 && share <= 1))
+    throw new UsageError(`--partial ${JSON.stringify(value)}: expected a share between 0 and 1`, {
+      hint: "e.g. --partial 0.6 (60% of a private text's content words), or --partial 0 to report whole texts only",
+    });
+  return share;
 }
 
 /**
@@ -141,17 +175,22 @@ export async function auditCommand(
   opts: AuditCommandOptions,
   io: CommandOutput = PROCESS_OUTPUT,
 ): Promise<number> {
+  const share = partialShareFlag(opts.partial);
   const audits: LogAudit[] = [];
   for (const log of auditTargets(target)) {
     try {
-      audits.push(await auditLog(log, opts.world, opts, opts.check));
+      audits.push(await auditLog(log, opts.world, opts, opts.check, share));
     } catch (err) {
       if (!isGrapevineError(err)) throw err;
       const error = { message: err.message, hint: err.hint, exitCode: err.exitCode };
       audits.push({ log, prompts: 0, declared: 0, observed: 0, findings: [], leaks: [], error });
     }
   }
-  const leaks = audits.reduce((n, a) => n + a.leaks.length + (a.breaches?.length ?? 0), 0);
+  // a partial match is a suspected leak: it fails the audit too (--partial 0 turns it off)
+  const leaks = audits.reduce(
+    (n, a) => n + a.leaks.length + (a.partialLeaks?.length ?? 0) + (a.breaches?.length ?? 0),
+    0,
+  );
   const failed = audits.filter((a) => a.error).length;
   if (opts.json) {
     const prompts = audits.reduce((n, a) => n + a.prompts, 0);

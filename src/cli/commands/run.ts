@@ -18,7 +18,7 @@ import {
   resolveParams,
   runWorld,
 } from '../../world/index.ts';
-import { describeCounters } from '../describe-counters.ts';
+import { costKnown, describeCounters } from '../describe-counters.ts';
 import { checkFileDrivenParams } from '../file-driven-params.ts';
 import { configInt, intFlag } from '../flags.ts';
 import { reportInterrupted, StopOnSignal } from '../interrupt.ts';
@@ -198,14 +198,21 @@ export async function runCommand(ref: string, opts: RunCommandOptions & RunLlmOp
     : undefined;
   if (llmWarning) process.stderr.write(`grapevine: warning: ${llmWarning}\n`);
   const llmSummary = llm
-    ? { llm: { ...llm.counters, costUsd: Number(llm.counters.costUsd.toFixed(6)) } }
+    ? {
+        llm: {
+          ...llm.counters,
+          costUsd: Number(llm.counters.costUsd.toFixed(6)),
+          model: llm.info.model,
+          ...(costKnown(llm.info.model) ? {} : { costKnown: false }),
+        },
+      }
     : {};
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ ...result, ...llmSummary, log: out, wallMs })}\n`);
   } else if (!opts.quiet) {
     process.stdout.write(
       `${def.id} seed ${seed}: ${result.ticks} ticks (${result.reason}), ${result.size} agents, ${result.steps} steps, ${result.deliveries} deliveries in ${formatNumber(wallMs / 1000, 3)} s\n` +
-        (llm ? `llm ${describeCounters(llm.counters)} via ${llm.endpoint}\n` : '') +
+        (llm ? `llm ${describeCounters(llm.counters, llm.info.model)} via ${llm.endpoint}\n` : '') +
         `executor ${result.executor.kind}: ${result.executor.reason}\n` +
         `summary ${JSON.stringify(result.summary, readable)}\nlog ${out}\ndigest ${result.digest}\n`,
     );

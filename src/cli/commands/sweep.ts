@@ -26,7 +26,7 @@ import { checkPlannedParams } from '../file-driven-params.ts';
 import { intFlag, positiveIntFlag } from '../flags.ts';
 import { loadWorld } from '../load-world.ts';
 import { Progress } from '../progress.ts';
-import { contributionSources } from '../sweep-world-loader.ts';
+import { runWorldData } from '../sweep-world-loader.ts';
 
 /** Options of `grapevine sweep` (the LLM flags serve worlds that need an LLM). */
 export interface SweepCommandOptions extends LlmFlags {
@@ -174,7 +174,7 @@ export async function sweepCommand(
         import.meta.url,
       ).href,
       ref,
-      data: contributionSources(contributions) as unknown as Json,
+      data: runWorldData(contributions, source) as unknown as Json,
     },
     worldInfo: { id: def.id, version: def.version, source },
     ...(workers === undefined ? {} : { workers }),

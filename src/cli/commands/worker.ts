@@ -16,8 +16,9 @@ import { batchBudget, openBatchLlm } from '../batch-llm.ts';
 import type { CliContribution } from '../cli-contribution.ts';
 import { type CommandOutput, PROCESS_OUTPUT } from '../command-output.ts';
 import { positiveIntFlag } from '../flags.ts';
-import { contributionSources } from '../sweep-world-loader.ts';
+import { contributionSources, runWorldData } from '../sweep-world-loader.ts';
 import { builtinWorldIds } from '../world-catalog.ts';
+import { discoverWorldModules } from '../world-type-gate.ts';
 
 /** Options of `grapevine worker` (the LLM flags serve the runs of worlds that need an LLM). */
 export interface WorkerCommandOptions extends LlmFlags {
@@ -83,6 +84,16 @@ export async function workerCommand(
   process.on('SIGTERM', onSignal);
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const loaderUrl = new URL(`../sweep-world-loader${ext}`, import.meta.url).href;
+  // each world file's local modules, found once here: its runs' threads check them, never look again
+  const dataOf = new Map<string, Json>();
+  for (const f of worlds.allowedFiles)
+    dataOf.set(
+      f.path,
+      runWorldData(contributions, {
+        kind: 'file',
+        modules: await discoverWorldModules(f.path),
+      }) as unknown as Json,
+    );
   const data = contributionSources(contributions) as unknown as Json;
   if (!opts.quiet)
     io.err(
@@ -99,7 +110,7 @@ export async function workerCommand(
       limits,
       inputFiles: (opts.inputFile ?? []).map((f) => resolve(f)),
       ...(store ? { store } : {}),
-      locate: (ref) => ({ loaderUrl, ref, data }),
+      locate: (ref) => ({ loaderUrl, ref, data: dataOf.get(ref) ?? data }),
       signal: stop.signal,
       llm: llm.flags,
       onReused: (run) => {

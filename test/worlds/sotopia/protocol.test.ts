@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeText } from '../../../src/metrics/prompt-audit.ts';
+import { normalizeText } from '../../../src/metrics/normalize-text.ts';
 import { type Episode, findEnvironments, resolveEpisode } from '../../../worlds/sotopia/episode.ts';
 import { importSotopia } from '../../../worlds/sotopia/importer.ts';
 import { plainText } from '../../../worlds/sotopia/markup.ts';

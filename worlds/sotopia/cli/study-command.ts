@@ -15,6 +15,7 @@ import {
   type LocalEndpointStarter,
   openSharedLlm,
   resolveLlmConfig,
+  withServerModel,
 } from '../../../src/public/llm.ts';
 import { importSotopia } from '../importer.ts';
 import { parseModeFromTag, writeReanalysis } from '../study/from-episodes.ts';
@@ -64,14 +65,17 @@ export async function studySotopiaCommand(
   checkEmbeddingFlags(opts.embeddingModel, opts.embeddingBaseUrl);
   if (!opts.out)
     throw new UsageError('study sotopia needs --out DIR', { hint: 'the directory of the study' });
-  const target = resolveLlmConfig({ flags: opts, env });
+  const named = resolveLlmConfig({ flags: opts, env });
   // a study being continued keeps its own reply contract unless --contract says otherwise
   // (and then checkStudyDir refuses to mix contracts in one directory)
   const saved = savedStudyConfig(opts.out);
   const contract = opts.contract ?? (typeof saved?.contract === 'string' ? saved.contract : undefined);
-  const { config, data } = resolveStudyConfig({ ...opts, contract, model: target.model });
   const concurrency = positiveIntFlag('concurrency', opts.concurrency) ?? DEFAULT_STUDY_CONCURRENCY;
   const maxEpisodes = positiveIntFlag('max-episodes', opts.maxEpisodes);
+  // the study's own options are checked before a server is asked for its model (--model unnamed)
+  if (named.modelFrom === 'listed') resolveStudyConfig({ ...opts, contract, model: 'model-to-be-listed' });
+  const target = await withServerModel(named);
+  const { config, data } = resolveStudyConfig({ ...opts, contract, model: target.model });
   const plan = planStudy(config, data);
   checkStudyDir(opts.out, config);
   const llm = await openSharedLlm(target, { localServer });
