@@ -54,6 +54,7 @@ describe('the battery’s cases', () => {
       'daley-kendall-exact-n10',
       'sir-early-growth',
       'sir-epidemic-centre',
+      'sir-per-edge-er',
       'deffuant-weisbuch-clusters',
       'hegselmann-krause-reference',
     ])
