@@ -2,18 +2,24 @@
  * The whole broken-variant table (docs/VALIDATION.md), each row at consecutive base seeds:
  * every row must fail its case at every seed. npm test runs the rows marked `inTests` at seed 1.
  *
- *   npx tsx bench/validate-broken.ts [first-seed] [seeds] [case-id-part]
+ *   npx tsx bench/validate-broken.ts [first-seed] [seeds] [case-id-part] [--skip=N]
+ *
+ * `--skip=N` leaves out the first N matching rows (to resume a long run).
  */
 import { EPIDEMIC_ROWS } from '../test/validate/broken/epidemic-variants.ts';
 import { OPINION_ROWS } from '../test/validate/broken/opinion-variants.ts';
 import { RUMOR_ROWS } from '../test/validate/broken/rumor-variants.ts';
 import { runAlone } from '../test/validate/variants.ts';
 
-const first = Number(process.argv[2] ?? 1);
-const seeds = Number(process.argv[3] ?? 3);
-const only = process.argv[4] ?? '';
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const skip = Number(process.argv.find((a) => a.startsWith('--skip='))?.slice(7) ?? 0);
+const first = Number(args[0] ?? 1);
+const seeds = Number(args[1] ?? 3);
+const only = args[2] ?? '';
 let missed = 0;
-for (const r of [...RUMOR_ROWS, ...EPIDEMIC_ROWS, ...OPINION_ROWS].filter((x) => x.id.includes(only))) {
+for (const r of [...RUMOR_ROWS, ...EPIDEMIC_ROWS, ...OPINION_ROWS]
+  .filter((x) => x.id.includes(only))
+  .slice(skip)) {
   const caught: number[] = [];
   const t = Date.now();
   for (let seed = first; seed < first + seeds; seed++) {

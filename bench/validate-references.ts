@@ -11,12 +11,18 @@ import { deffuantReference, majorGroups } from '../test/validate/references/opin
 import {
   gnp,
   percolatedComponent,
+  perEdgeSirFinalSize,
   wattsCascade,
 } from '../test/validate/references/random-graph-reference.ts';
 import { meanSd, ReferenceRng } from '../test/validate/references/reference-rng.ts';
 import { sirGillespie } from '../test/validate/references/sir-reference.ts';
-import { curveCentre } from '../worlds/epidemic/theory.ts';
-import { giantFraction, wattsCascadeProbability, wattsCascadeSize } from '../worlds/rumor/theory.ts';
+import { curveCentre, perEdgeMajorProbability, transmissibility } from '../worlds/epidemic/theory.ts';
+import {
+  giantComponentVariance,
+  giantFraction,
+  wattsCascadeProbability,
+  wattsCascadeSize,
+} from '../worlds/rumor/theory.ts';
 
 const scale = Number(process.argv[2] ?? 1);
 const line = (label: string, xs: number[], extra = '') => {
@@ -62,6 +68,23 @@ function ic(n: number, c: number, p: number, runs: number): void {
   line(`independent cascade n=${n} pc=${p * c}`, xs, extra);
 }
 
+function perEdge(n: number, c: number, tau: number, gamma: number, runs: number): void {
+  const rng = new ReferenceRng(23);
+  const xs: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const size = perEdgeSirFinalSize(gnp(n, c / (n - 1), rng), rng.int(n), tau, gamma, rng);
+    if (size >= n / 10) xs.push(size / n);
+  }
+  const m = c * transmissibility({ tau, gamma });
+  const { sd } = meanSd(xs);
+  const ratio = sd ** 2 / (giantComponentVariance(m) / n);
+  line(
+    `per-edge SIR n=${n} c=${c} τ=${tau} γ=${gamma}`,
+    xs,
+    `major ${(xs.length / runs).toFixed(4)} (n → ∞ ${perEdgeMajorProbability(c, tau, gamma).toFixed(4)}) theory S ${giantFraction(m).toFixed(5)} variance ratio to G(n, cT/n) ${ratio.toFixed(3)}`,
+  );
+}
+
 function sir(n: number, a: number, g: number, i0: number, runs: number): void {
   const rng = new ReferenceRng(13);
   const centre: number[] = [];
@@ -89,6 +112,7 @@ watts(5000, 0.5, 0.18, 5_000 * scale);
 watts(5000, 10, 0.18, 5_000 * scale);
 ic(5000, 4, 0.5, 5_000 * scale);
 ic(5000, 4, 0.2, 40_000 * scale);
+perEdge(5000, 4, 1, 1, 20_000 * scale);
 sir(2000, 0.4, 0.2, 40, 4_000 * scale);
 sir(2000, 0.44, 0.22, 40, 4_000 * scale);
 sirEarly(10_000, 0.4, 0.2, 100, 10, 4_000 * scale);

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { CaseDesign } from '../../src/public/analysis.ts';
 import { builtinValidationCases } from '../../worlds/validation.ts';
 import { deffuantReference, majorGroups } from './references/opinion-reference.ts';
-import { gnp, percolatedComponent, wattsCascade } from './references/random-graph-reference.ts';
+import {
+  gnp,
+  percolatedComponent,
+  perEdgeSirFinalSize,
+  wattsCascade,
+} from './references/random-graph-reference.ts';
 import { meanSd, ReferenceRng } from './references/reference-rng.ts';
 import { sirGillespie } from './references/sir-reference.ts';
 
@@ -63,6 +68,19 @@ describe('fixed constants of the cases against independent reference simulations
     for (let k = 0; k < 3000; k++)
       small.push(Math.min(100, percolatedComponent(gnp(5000, 4 / 4999, rng), rng.int(5000), 0.2, rng)));
     expectCovered(designOf('independent-cascade-er-pc0.8'), small);
+  }, 120_000);
+
+  it('per-edge SIR on G(5000, 4/n), τ = γ = 1: major outbreaks by epidemic percolation', () => {
+    const rng = new ReferenceRng(223);
+    const major: number[] = [];
+    const runs = 600;
+    for (let k = 0; k < runs; k++) {
+      const s = perEdgeSirFinalSize(gnp(5000, 4 / 4999, rng), rng.int(5000), 1, 1, rng);
+      if (s >= 500) major.push(s / 5000);
+    }
+    const d = designOf('sir-per-edge-er');
+    expectCovered(d, major);
+    expect(major.length / runs).toBeGreaterThanOrEqual(d.qualify);
   }, 120_000);
 
   it('the SIR time course: I(10)/I(0) at n = 10^4 and the centre of the prevalence curve at n = 2000', () => {

@@ -2,6 +2,7 @@ import type { Json, WorldDefinition } from '../../src/index.ts';
 import { type CaseDesign, collectReplicates, type ValidationCase } from '../../src/public/analysis.ts';
 import { cappedMoments, giantFraction } from '../rumor/theory.ts';
 import { world as epidemicWorld } from './index.ts';
+import { perEdgeCase } from './per-edge-validation.ts';
 import { type SirRates, sirFinalSizeDistribution, tailMoments } from './theory.ts';
 import { timeCourseCases } from './time-course-validation.ts';
 
@@ -120,17 +121,13 @@ function finalSizeCase(
   };
 }
 
-/**
- * The epidemic world's validation cases; `world` may be a variant (tests break it on purpose).
- * Per-edge SIR on G(n, z/n) is checked against bond percolation (`perEdgeFinalSize` in
- * theory.ts) by test/worlds/epidemic/per-edge.test.ts; it joins this list once its design has
- * a finite-n variance of the final size to plan power with (docs/VALIDATION.md).
- */
+/** The epidemic world's validation cases; `world` may be a variant (tests break it on purpose). */
 export function epidemicValidationCases(world: WorldDefinition = epidemicWorld): ValidationCase[] {
   return [
     finalSizeCase(world, 0.5, 500, 300),
     finalSizeCase(world, 1.5, 2000, 20),
     finalSizeCase(world, 2.5, 2000, 20),
     ...timeCourseCases(world),
+    perEdgeCase(world),
   ];
 }

@@ -68,3 +68,34 @@ export function wattsCascade(adj: number[][], seed: number, phi: number): number
   }
   return size;
 }
+
+/**
+ * Final size (agents ever infected) of the Markovian per-edge SIR from `start`, by its
+ * epidemic percolation network (Kenah & Robins 2007, Phys. Rev. E 76:036113): each infected
+ * agent u draws its infectious period I ~ Exp(γ), and each edge u→v transmits iff its first
+ * try, at Exp(τ), comes before I, i.e. with probability 1 − e^(−τI) given I. The final set
+ * is everything reachable from `start`; the order of infections does not change it.
+ */
+export function perEdgeSirFinalSize(
+  adj: number[][],
+  start: number,
+  tau: number,
+  gamma: number,
+  rng: ReferenceRng,
+): number {
+  const seen = new Uint8Array(adj.length);
+  const stack = [start];
+  seen[start] = 1;
+  let size = 0;
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    size++;
+    const p = 1 - Math.exp(-tau * rng.exponential(gamma));
+    for (const u of adj[v])
+      if (!seen[u] && rng.next() < p) {
+        seen[u] = 1;
+        stack.push(u);
+      }
+  }
+  return size;
+}

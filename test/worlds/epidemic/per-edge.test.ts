@@ -1,9 +1,8 @@
-// Per-edge transmission (each S–I edge at rate τ, recovery at rate γ): SIR on Erdős–Rényi
-// against bond percolation, and the SIS pair approximation's closed form against the
+// Per-edge transmission (each S–I edge at rate τ, recovery at rate γ): the theory the summary
+// states for SIR on Erdős–Rényi, and the SIS pair approximation's closed form against the
 // pairwise equations it comes from (integrated here, as EoN's SIS_homogeneous_pairwise states them).
 import { describe, expect, it } from 'vitest';
 import { runWorld, type WorldDefinition } from '../../../src/index.ts';
-import { meanCi } from '../../../src/stats/index.ts';
 import { world } from '../../../worlds/epidemic/index.ts';
 import {
   meanFieldPrevalence,
@@ -14,42 +13,26 @@ import { giantFraction } from '../../../worlds/rumor/theory.ts';
 
 const epidemic = world as unknown as WorldDefinition;
 
-describe('per-edge SIR on Erdős–Rényi', { timeout: 300_000 }, () => {
-  it('ends at the giant component of bond percolation with T = τ/(τ+γ)', async () => {
-    const n = 3000;
-    const c = 5;
-    // T = 0.4, c·T = 2: z = 1 − e^(−2z) ≈ 0.797
+// Runs against bond percolation: the battery's case `sir-per-edge-er` (worlds/epidemic/per-edge-validation.ts,
+// run by test/validate/battery.test.ts with a band planned in advance; a per-contact rule in
+// its place fails it, test/validate/broken-epidemic.test.ts). Here: what the summary states.
+describe('per-edge SIR on Erdős–Rényi', () => {
+  it('the summary gives the giant component of bond percolation with T = τ/(τ+γ)', async () => {
     const params = {
       model: 'sir',
       transmission: 'per-edge',
       network: 'erdos-renyi',
-      n,
-      k: c,
+      n: 300,
+      k: 5,
       tau: 2 / 3,
       gamma: 1,
       initial: 1,
     };
-    const predicted = perEdgeFinalSize(c, { tau: 2 / 3, gamma: 1 });
+    // T = 0.4, c·T = 2: z = 1 − e^(−2z) ≈ 0.797
+    const predicted = perEdgeFinalSize(5, { tau: 2 / 3, gamma: 1 });
     expect(predicted).toBeCloseTo(giantFraction(2), 12);
-    const observed: number[] = [];
-    let small = 0;
-    for (let seed = 1; observed.length < 30 && seed < 200; seed++) {
-      const r = await runWorld(epidemic, { params, seed, ticks: 10_000 });
-      const z = (r.metrics.recovered ?? 0) / r.size;
-      // a large outbreak reaches far more than √n agents; a minor one dies near its start
-      if (z * n > 10 * Math.sqrt(n)) observed.push(z);
-      else small++;
-      expect(r.summary.theory).toMatchObject({ finalSize: predicted, transmissibility: 0.4 });
-    }
-    expect(observed).toHaveLength(30);
-    expect(small).toBeGreaterThan(0);
-    // the runs' 99% interval widened by the finite-size scale n^(-1/2) of a large-n limit
-    const ci = meanCi(observed, 0.99);
-    const near = (x: number) => x >= ci.lo - n ** -0.5 && x <= ci.hi + n ** -0.5;
-    expect(near(predicted), `${predicted} vs [${ci.lo}, ${ci.hi}]`).toBe(true);
-    // the per-contact reading of the same rates (each infected agent meeting neighbours at
-    // rate cτ, well-mixed R0 = cτ/γ) predicts 0.96: the runs tell the two apart
-    expect(near(giantFraction((c * 2) / 3))).toBe(false);
+    const r = await runWorld(epidemic, { params, seed: 1, ticks: 10_000 });
+    expect(r.summary.theory).toMatchObject({ finalSize: predicted, transmissibility: 0.4 });
   });
 });
 

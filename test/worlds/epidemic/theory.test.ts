@@ -4,6 +4,7 @@ import {
   curveCentre,
   finalSizeCltVariance,
   peakTime,
+  perEdgeMajorProbability,
   perEdgeTransmissibility,
   sirFinalSizeDistribution,
   sirOde,
@@ -108,5 +109,27 @@ describe('perEdgeTransmissibility (Newman 2002)', () => {
   it('τ/(τ + γ): 0.5 at τ = γ, 0.75 at τ = 3γ', () => {
     expect(perEdgeTransmissibility(0.2, 0.2)).toBe(0.5);
     expect(perEdgeTransmissibility(0.6, 0.2)).toBeCloseTo(0.75, 15);
+  });
+});
+
+describe('perEdgeMajorProbability (Kenah & Robins 2007)', () => {
+  it('the survival of the forward branching process: scipy quad + brentq on q = E[e^(−c(1−e^(−τI))(1−q))]', () => {
+    // scipy 1.17: quad(γe^(−γx)·exp(−c(1−e^(−τx))(1−q)), 0, ∞) − q, root by brentq, 1 − q
+    expect(perEdgeMajorProbability(4, 1, 1)).toBeCloseTo(0.6392322713805367, 8);
+    expect(perEdgeMajorProbability(4, 0.5, 1)).toBeCloseTo(0.3154766203904633, 8);
+    expect(perEdgeMajorProbability(6, 0.2, 0.5)).toBeCloseTo(0.49050552542263615, 8);
+    expect(perEdgeMajorProbability(10, 3, 0.5)).toBeCloseTo(0.981123888788967, 7);
+  });
+
+  it('is 0 at or below cT = 1 and below the giant fraction above it (the shared infectious period)', () => {
+    expect(perEdgeMajorProbability(2, 1, 1)).toBe(0);
+    expect(perEdgeMajorProbability(4, 0.2, 1)).toBe(0);
+    for (const [c, tau, gamma] of [
+      [4, 1, 1],
+      [6, 0.2, 0.5],
+    ])
+      expect(perEdgeMajorProbability(c, tau, gamma)).toBeLessThan(
+        giantFraction(c * perEdgeTransmissibility(tau, gamma)),
+      );
   });
 });
