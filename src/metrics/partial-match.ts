@@ -33,9 +33,14 @@ export const MAX_PARTIAL_WORDS = 200;
 
 let stopWords: ReadonlySet<string> | undefined;
 
-/** English stop-words (the `stopword` package's list), normalised as prompts are. */
+/**
+ * English stop-words (the `stopword` package's list), normalised as prompts are, in each case
+ * a text may spell them: the confusables skeleton differs by case (`I` becomes `l`, `i` stays).
+ */
 function stops(): ReadonlySet<string> {
-  stopWords ??= new Set(eng.map(normalizeText));
+  stopWords ??= new Set(
+    eng.flatMap((w) => [w, w.toUpperCase(), w.charAt(0).toUpperCase() + w.slice(1)].map(normalizeText)),
+  );
   return stopWords;
 }
 

@@ -80,6 +80,19 @@ describe('partial matches in the prompt audit', () => {
     expect(r.partials).toEqual([]);
   });
 
+  it("counts a capitalised stop-word as one (the skeleton of I is l), so the caller's own goal explains a match", async () => {
+    const secrets = [
+      {
+        owner: 0,
+        kind: 'secret',
+        text: 'I am the one who has been leaving anonymous notes in the library books.',
+      },
+      { owner: 1, kind: 'goal', text: 'discover who has been leaving notes between the library books' },
+    ];
+    const r = await auditPrompts(logOf(['I know who has been leaving notes in the library books']), secrets);
+    expect(r.partials).toEqual([]);
+  });
+
   it('does not match content words scattered far apart in a long prompt', async () => {
     const scattered = `treasure ${FILLER} buried ${FILLER} old ${FILLER} oak ${FILLER} tree`;
     const r = await auditPrompts(logOf([scattered]), SECRETS);
