@@ -1,6 +1,6 @@
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { LogFormatError } from '../../core/index.ts';
+import { LogFormatError, processAlive } from '../../core/index.ts';
 
 /** Who holds a lock: its process id, that process's start time (Linux: clock ticks since boot), and the host. */
 interface Holder {
@@ -74,16 +74,6 @@ function isStale(holder: Holder | undefined): boolean {
   if (!processAlive(holder.pid)) return true;
   const start = startTime(holder.pid);
   return holder.start !== undefined && start !== undefined && start !== holder.start;
-}
-
-/** True when a process of this host has the id `pid` (maybe one that does not let this one signal it). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes the stale lock whose text is `stale`, unless another process replaced it meanwhile. */
