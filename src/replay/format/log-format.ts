@@ -89,7 +89,7 @@ export interface LogLine {
 export const DAMAGED = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
 
 /** A {@link LogFormatError} about a log's bytes, with the {@link DAMAGED} hint unless another is given. */
-export function damaged(
+export function logError(
   message: string,
   position: LogPosition = {},
   hint = DAMAGED,

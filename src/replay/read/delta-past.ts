@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { LogFormatError } from '../../core/index.ts';
 import { childHeaderLine, type DeltaRef, resolveParent } from '../format/delta-ref.ts';
-import { damaged, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { type LogHeader, type LogLine, logError } from '../format/log-format.ts';
 import { loadParentIndex } from '../format/log-index.ts';
 import { type PatchBases, SNAPSHOT_PATCH } from '../format/snapshot-patch.ts';
 import type { LogSummary, readLines } from './line-reader.ts';
@@ -27,7 +27,7 @@ export function expand(
   const what = `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH})`;
   const where = { line: line.line, seq: line.seq, tick: line.t };
   if (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type))
-    throw damaged(
+    throw logError(
       `${what} does not stand for a snapshot line with its seq and tick: the log was modified`,
       where,
     );
