@@ -1,10 +1,19 @@
 import type { Json } from '../../core/index.ts';
 import { childHeaderLine } from '../format/delta-ref.ts';
+import type { LogLine } from '../format/log-format.ts';
 import { byteLines } from '../read/byte-lines.ts';
 import { readLog } from '../read/read-log.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { writeLogFile } from '../write/log-file.ts';
+
+/** The lines of a log up to seq `last`, read without verifying it (the caller did). */
+export async function* linesUpTo(path: string, last: number): AsyncGenerator<LogLine, void, undefined> {
+  for await (const line of readLog(path, { verify: false })) {
+    if (line.seq > last) return;
+    yield line;
+  }
+}
 
 /**
  * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
@@ -19,15 +28,14 @@ export async function copyPrefix(
   wallExtra?: Record<string, Json>,
   captureSeq?: number,
 ): Promise<Json | undefined> {
-  const lines: string[] = [];
   let captured: Json | undefined;
-  // The source was verified by the caller: read it raw.
-  for await (const line of readLog(src, { verify: false })) {
-    if (line.seq > lastSeq) break;
-    if (line.seq === captureSeq) captured = line.event.state as Json;
-    lines.push(line.seq === 0 && wallExtra ? childHeaderLine(line, { wall: wallExtra }).raw : line.raw);
+  async function* raws(): AsyncGenerator<string> {
+    for await (const line of linesUpTo(src, lastSeq)) {
+      if (line.seq === captureSeq) captured = line.event.state as Json;
+      yield line.seq === 0 && wallExtra ? childHeaderLine(line, { wall: wallExtra }).raw : line.raw;
+    }
   }
-  await writeLogFile(dst, [lines.join('\n')]);
+  await writeLogFile(dst, raws());
   return captured;
 }
 
@@ -45,10 +53,8 @@ export async function snapshotState(
 
 /** The `state` of the snapshot event at `seq`. */
 export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
-  for await (const line of readLog(path, { verify: false })) {
+  for await (const line of linesUpTo(path, seq))
     if (line.seq === seq && line.type === 'snapshot') return line.event.state as Json;
-    if (line.seq > seq) break;
-  }
   throw new Error(`no snapshot at seq ${seq} in ${path}`);
 }
 
@@ -57,12 +63,13 @@ export async function readSnapshotAt(path: string, seq: number): Promise<Json> {
  * own lines (those after the parent's past), byte for byte; for resuming it in place.
  */
 export async function copyOwnLines(src: string, dst: string, lastSeq: number): Promise<void> {
-  const lines: string[] = [];
-  read: for await (const batch of byteLines(src))
-    for (const { bytes } of batch) {
-      const raw = bytes.toString('utf8');
-      if (lines.length > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq) break read;
-      lines.push(raw);
-    }
-  await writeLogFile(dst, [lines.join('\n')]);
+  async function* own(): AsyncGenerator<string> {
+    for await (const batch of byteLines(src))
+      for (const { bytes, offset } of batch) {
+        const raw = bytes.toString('utf8');
+        if (offset > 0 && (JSON.parse(raw) as { seq: number }).seq > lastSeq) return;
+        yield raw;
+      }
+  }
+  await writeLogFile(dst, own());
 }

@@ -94,7 +94,8 @@ export class LineVerifier {
     delete record.h;
     if (record.seq !== seq)
       throw this.fail(`line ${line}: expected seq ${seq} but found seq ${record.seq}`, line);
-    const [t, type] = [record.t as number, record.type as string];
+    const t = record.t as number;
+    const type = record.type as string;
     const out: LogLine = { seq, t, type, line, raw: text ?? '', event: record, chain, offset };
     if (out.type === 'snapshot' || out.type === SNAPSHOT_PART) {
       const kept = stable ? bytes : Buffer.from(bytes);
