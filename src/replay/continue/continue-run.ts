@@ -10,12 +10,12 @@ import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { GuardedLog } from '../write/guarded-log.ts';
 import { writeLogFile } from '../write/log-file.ts';
 import { LogWriter, type PatchBase } from '../write/log-writer.ts';
-import { copyOwnLines, copyPrefix, linesUpTo, snapshotState } from './copy-prefix.ts';
+import { copyOwnLines, copyPrefix, linesUpTo, snapshotState } from './copy-lines.ts';
 import { rerunRecorded } from './rerun-log.ts';
 import { removeStalePartials } from './stale-partials.ts';
 
 /** How to continue a recorded run past one of its ticks. */
-export interface ContinueOptions {
+export interface ContinueOptions extends Pick<RunOptions, 'onTick' | 'onStart' | 'onReady'> {
   def: WorldDefinition;
   /** The log read and chain-verified by readRecordedRun. */
   recorded: RecordedRun;
@@ -31,10 +31,6 @@ export interface ContinueOptions {
   wall?: Record<string, Json>;
   /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
-  onTick?: RunOptions['onTick'];
-  /** Called once the world is built, and once the state is restored (before the first step). */
-  onStart?: RunOptions['onStart'];
-  onReady?: RunOptions['onReady'];
   /** How a new `out` holds the shared past: `delta`, a header naming `path` (docs/LOG-FORMAT.md); `standalone` (default), a copy. */
   layout?: 'delta' | 'standalone';
   /** The caller does not use `recorded` again (a single fork): its kept snapshot state is restored as it is, not copied. */
@@ -55,13 +51,7 @@ const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
 /** Seq of the last line of tick `tick` in a recording (its tick line, then its snapshot and interventions). */
 export function endOfTick(recorded: RecordedRun, tick: number): number {
   const { types, ticks } = recorded.chain;
-  let seq = -1;
-  for (let k = types.length - 1; k >= 0; k--) {
-    if (types[k] === 'tick' && ticks[k] === tick) {
-      seq = k;
-      break;
-    }
-  }
+  let seq = types.findLastIndex((type, k) => type === 'tick' && ticks[k] === tick);
   if (seq < 0) {
     const last = lastTick(recorded);
     throw new ConfigError(`tick ${tick} is not in the log (it has ticks 0..${last})`, {
@@ -88,8 +78,8 @@ export function endOfTick(recorded: RecordedRun, tick: number): number {
 /** The last complete tick of a recording. */
 export function lastTick(recorded: RecordedRun): number {
   const { types, ticks } = recorded.chain;
-  for (let k = types.length - 1; k >= 0; k--) if (types[k] === 'tick') return ticks[k];
-  return -1;
+  const k = types.lastIndexOf('tick');
+  return k < 0 ? -1 : ticks[k];
 }
 
 /** The snapshot a continuation after `atTick` restores (the latest at or before the end of that tick), if any. */
@@ -99,7 +89,7 @@ export function restorePoint(
 ): { seq: number; tick: number } | undefined {
   if (atTick < 0) return undefined;
   const until = endOfTick(recorded, atTick);
-  return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
+  return recorded.snapshots.findLast((s) => s.seq <= until);
 }
 
 /** The recorded LLM calls a continuation after `atTick` replays: those after its restore point, up to `atTick`. */
@@ -196,15 +186,14 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
   const writer = new GuardedLog(LogWriter.appendTo(target, known, { patchBase }));
   try {
     const { onTick, onStart, onReady, services } = o;
-    const result = await rerunRecorded(
-      o.def,
-      o.recorded,
-      { restore: point?.state as EngineState | undefined, onTick, onStart, onReady, ...services },
-      {
-        interventions: { atTick: o.atTick, list: o.interventions ?? [] },
-        tail: { from: point && { seq: point.seq, chain: point.chain }, until, writer },
-      },
-    );
+    const restore = point?.state as EngineState | undefined;
+    const tail = { from: point && { seq: point.seq, chain: point.chain }, until, writer };
+    const run = { restore, onTick, onStart, onReady, ...services };
+    const result = await rerunRecorded(o.def, o.recorded, run, {
+      atTick: o.atTick,
+      interventions: o.interventions,
+      tail,
+    });
     renameSync(target, o.out);
     return result;
   } catch (err) {

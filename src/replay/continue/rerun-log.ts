@@ -34,33 +34,29 @@ export async function rerunLog(
   });
 }
 
-/** How {@link rerunRecorded} departs from the recording: new interventions after one of its ticks, and the rerun's log. */
-export interface RerunFrom {
-  /** Applied right after tick `atTick`, after the ones recorded there; no recorded intervention after it is applied. */
-  interventions?: { atTick: number; list: readonly Intervention[] };
-  /** Where the rerun's log starts and where it hands its lines to a writer (see `VerifyingLog`). */
-  tail?: VerifyingTail;
-  /** Sees the verifying log once the run opens it. */
-  onLog?: (log: VerifyingLog) => void;
-}
-
 /**
- * Runs the world as the recording's header says, with its recorded interventions, each line
- * the run writes checked against the recording (a {@link VerifyingLog}), the first that differs
- * stopping it with a DivergenceError. `opts` adds to or overrides the run's options. The one
- * way a recording is rerun: `rerunLog`, `continueRun` and `restoreOnce`'s rerun.
+ * Runs the world as the recording's header says, each line checked against the recording by
+ * a {@link VerifyingLog} (from `tail`), which `onLog` sees; the first line that differs stops
+ * the run with a DivergenceError. The recorded interventions are applied up to tick `atTick`,
+ * then `interventions` after it, none later. `opts` adds to or overrides the run's options.
+ * The one way a recording is rerun: `rerunLog`, `continueRun` and `restoreOnce`'s rerun.
  */
 export function rerunRecorded(
   def: WorldDefinition,
   recorded: RecordedRun,
   opts: Partial<RunOptions>,
-  from: RerunFrom = {},
+  from: {
+    atTick?: number;
+    interventions?: readonly Intervention[];
+    tail?: VerifyingTail;
+    onLog?: (log: VerifyingLog) => void;
+  } = {},
 ): Promise<RunResult> {
-  const { atTick = Number.POSITIVE_INFINITY, list = [] } = from.interventions ?? {};
+  const { atTick = Number.POSITIVE_INFINITY, interventions = [] } = from;
   const at = (t: number) => recorded.interventions.get(t) ?? [];
   return runWorld(def, {
     ...recordedRunOptions(recorded.header),
-    interventionsAt: (t) => (t < atTick ? at(t) : t === atTick ? [...at(t), ...list] : []),
+    interventionsAt: (t) => (t < atTick ? at(t) : t === atTick ? [...at(t), ...interventions] : []),
     openLog: (header) => {
       const log = new VerifyingLog(header, recorded.chain, from.tail);
       from.onLog?.(log);

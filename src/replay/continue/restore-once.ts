@@ -3,7 +3,7 @@ import { NetworkShare } from '../../network/index.ts';
 import type { Engine, EngineState, RunResult, WorldDefinition } from '../../world/index.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { type ContinueOptions, continueRun, type RestoredPoint, restorePoint } from './continue-run.ts';
-import { snapshotState } from './copy-prefix.ts';
+import { snapshotState } from './copy-lines.ts';
 import { rerunRecorded } from './rerun-log.ts';
 import type { VerifyingLog } from './verifying-log.ts';
 

@@ -1,8 +1,10 @@
+// Logs written from another log's lines, byte for byte: a continuation's past, a delta
+// child's own lines, a flattened child.
 import type { Json } from '../../core/index.ts';
 import { childHeaderLine } from '../format/delta-ref.ts';
 import type { LogLine } from '../format/log-format.ts';
 import { byteLines } from '../read/byte-lines.ts';
-import { readLog } from '../read/read-log.ts';
+import { type LogSummary, readLog } from '../read/read-log.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { writeLogFile } from '../write/log-file.ts';
@@ -72,4 +74,28 @@ export async function copyOwnLines(src: string, dst: string, lastSeq: number): P
       }
   }
   await writeLogFile(dst, own());
+}
+
+/**
+ * Writes the whole content of a log (a delta child's past read from its parents, then its
+ * own lines) to `dst` as one self-contained log: the same lines, byte for byte, as a
+ * standalone fork would have written, hence the same digest. Every line is verified on
+ * the way; `dst` may be `src` itself.
+ *
+ * @throws LogFormatError when `src` (or a parent) does not verify, or `dst` cannot be written.
+ */
+export async function flattenLog(src: string, dst: string): Promise<LogSummary & { digest: string }> {
+  const lines = readLog(src);
+  let summary: LogSummary | undefined;
+  async function* raws(): AsyncGenerator<string> {
+    for (let step = await lines.next(); ; step = await lines.next()) {
+      if (step.done) {
+        summary = step.value;
+        return;
+      }
+      yield step.value.raw;
+    }
+  }
+  await writeLogFile(dst, raws());
+  return summary as LogSummary & { digest: string };
 }
