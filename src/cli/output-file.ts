@@ -1,6 +1,6 @@
 import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../core/index.ts';
+import { processAlive, UsageError } from '../core/index.ts';
 import { checkOutPath } from './flags.ts';
 
 /**
@@ -91,15 +91,6 @@ export function removeOnExit(path: string): () => void {
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the staging files (and their own temporary files) of killed writers of `out`. */
 function removeStaleStaging(out: string): void {
   const prefix = `.${basename(out)}.grapevine-`;
@@ -112,7 +103,7 @@ function removeStaleStaging(out: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid))
       rmSync(join(dirname(out), name), { force: true });
   }
 }

@@ -11,6 +11,7 @@ export * from './hash.ts';
 export * from './input-file.ts';
 export * from './json-shape.ts';
 export * from './memory-budget.ts';
+export * from './process-alive.ts';
 export * from './rng.ts';
 export * from './terminal-text.ts';
 export * from './unzeroed.ts';

@@ -9,14 +9,12 @@ export {
   continueRun,
   endOfTick,
   lastTick,
-  recordedRunOptions,
   recordsToReplay,
   restorePoint,
 } from './continue/continue-run.ts';
-export { copyPrefix, readSnapshotAt } from './continue/copy-prefix.ts';
-export { flattenLog } from './continue/flatten-log.ts';
+export { copyPrefix, flattenLog, readSnapshotAt } from './continue/copy-lines.ts';
 export type { RerunOptions } from './continue/rerun-log.ts';
-export { rerunLog } from './continue/rerun-log.ts';
+export { recordedRunOptions, rerunLog } from './continue/rerun-log.ts';
 export type { ChildFactory, ForkChild } from './continue/restore-once.ts';
 export { restoreOnce } from './continue/restore-once.ts';
 export { removeStalePartials } from './continue/stale-partials.ts';

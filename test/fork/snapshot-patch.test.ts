@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deltaHeaderLine } from '../../src/replay/format/delta-ref.ts';
 import { LineCodec } from '../../src/replay/format/line-codec.ts';
-import { LOG_FORMAT_PATCHED } from '../../src/replay/format/log-format.ts';
+import { LOG_FORMAT } from '../../src/replay/format/log-format.ts';
 import { isPatchLine as isPatchBytes } from '../../src/replay/format/snapshot-patch.ts';
 
 const isPatchLine = (raw: string): boolean => isPatchBytes(Buffer.from(raw));
@@ -97,7 +97,7 @@ describe('a delta child writes its snapshots as patches', () => {
       const header = JSON.parse(file[0]) as { format: string; delta: { base: number[]; seq: number } };
       const parentLines = own(parent);
       const base = snapshotSeq(parentLines, 20);
-      expect(header.format).toBe(LOG_FORMAT_PATCHED);
+      expect(header.format).toBe(LOG_FORMAT);
       expect(header.delta.base).toEqual([base, base]);
       // every snapshot after the fork (30, 40 and the final one) is a patch, each under half its line
       const patches = file.filter(isPatchLine).map((raw) => JSON.parse(raw) as { seq: number; base: number });
@@ -187,7 +187,7 @@ describe('the writer falls back to a full line', () => {
           chain,
           base: [base, base] as [number, number],
         };
-        writeFileSync(path, `${deltaHeaderLine(path, parent, at, undefined, LOG_FORMAT_PATCHED)}\n`);
+        writeFileSync(path, `${deltaHeaderLine(path, parent, at, undefined, LOG_FORMAT)}\n`);
         const w = LogWriter.appendTo(
           path,
           { header, seq: end, chain },

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadParentIndex } from '../../src/replay/format/log-index.ts';
 import { LogWriter, parentIndexPath, readRecordedRun } from '../../src/replay/index.ts';
-import { buildIndex } from '../../src/replay/read/indexed-read.ts';
+import { buildIndex } from '../../src/replay/read/read-log.ts';
 import { runWorld } from '../../src/world/index.ts';
 import { world } from '../../worlds/rumor/index.ts';
 import { tempDir } from '../support/temp-dir.ts';

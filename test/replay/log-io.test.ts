@@ -7,7 +7,7 @@ import { LogFormatError } from '../../src/core/index.ts';
 import type { LogLine } from '../../src/replay/format/log-format.ts';
 import { loadParentIndex } from '../../src/replay/format/log-index.ts';
 import { LogWriter, readHeader, readLog, scanLog } from '../../src/replay/index.ts';
-import { buildIndex } from '../../src/replay/read/indexed-read.ts';
+import { buildIndex } from '../../src/replay/read/read-log.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('log-io');

@@ -1,30 +1,21 @@
 import { renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Json } from '../../core/index.ts';
-import {
-  type EngineState,
-  type Intervention,
-  type RunOptions,
-  type RunResult,
-  recordedExecutor,
-  runWorld,
-  type WorldDefinition,
-} from '../../world/index.ts';
+import type { EngineState, Intervention, RunOptions, RunResult, WorldDefinition } from '../../world/index.ts';
 import { deltaHeaderLine } from '../format/delta-ref.ts';
-import { isGzipPath, LOG_FORMAT_PATCHED } from '../format/log-format.ts';
+import { isGzipPath, LOG_FORMAT } from '../format/log-format.ts';
 import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
-import { readLog } from '../read/read-log.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
 import { cloneSnapshotState } from '../read/snapshot-line.ts';
 import { GuardedLog } from '../write/guarded-log.ts';
 import { writeLogFile } from '../write/log-file.ts';
 import { LogWriter, type PatchBase } from '../write/log-writer.ts';
-import { copyOwnLines, copyPrefix, snapshotState } from './copy-prefix.ts';
+import { copyOwnLines, copyPrefix, linesUpTo, snapshotState } from './copy-lines.ts';
+import { rerunRecorded } from './rerun-log.ts';
 import { removeStalePartials } from './stale-partials.ts';
-import { VerifyingLog } from './verifying-log.ts';
 
 /** How to continue a recorded run past one of its ticks. */
-export interface ContinueOptions {
+export interface ContinueOptions extends Pick<RunOptions, 'onTick' | 'onStart' | 'onReady'> {
   def: WorldDefinition;
   /** The log read and chain-verified by readRecordedRun. */
   recorded: RecordedRun;
@@ -40,10 +31,6 @@ export interface ContinueOptions {
   wall?: Record<string, Json>;
   /** LLM and inputs for the continued run (recorded replies up to `atTick`, live after). */
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks' | 'shouldStop'>;
-  onTick?: RunOptions['onTick'];
-  /** Called once the world is built, and once the state is restored (before the first step). */
-  onStart?: RunOptions['onStart'];
-  onReady?: RunOptions['onReady'];
   /** How a new `out` holds the shared past: `delta`, a header naming `path` (docs/LOG-FORMAT.md); `standalone` (default), a copy. */
   layout?: 'delta' | 'standalone';
   /** The caller does not use `recorded` again (a single fork): its kept snapshot state is restored as it is, not copied. */
@@ -64,13 +51,7 @@ const BOUNDARY_TAIL = new Set(['snapshot', 'intervene']);
 /** Seq of the last line of tick `tick` in a recording (its tick line, then its snapshot and interventions). */
 export function endOfTick(recorded: RecordedRun, tick: number): number {
   const { types, ticks } = recorded.chain;
-  let seq = -1;
-  for (let k = types.length - 1; k >= 0; k--) {
-    if (types[k] === 'tick' && ticks[k] === tick) {
-      seq = k;
-      break;
-    }
-  }
+  let seq = types.findLastIndex((type, k) => type === 'tick' && ticks[k] === tick);
   if (seq < 0) {
     const last = lastTick(recorded);
     throw new ConfigError(`tick ${tick} is not in the log (it has ticks 0..${last})`, {
@@ -97,8 +78,8 @@ export function endOfTick(recorded: RecordedRun, tick: number): number {
 /** The last complete tick of a recording. */
 export function lastTick(recorded: RecordedRun): number {
   const { types, ticks } = recorded.chain;
-  for (let k = types.length - 1; k >= 0; k--) if (types[k] === 'tick') return ticks[k];
-  return -1;
+  const k = types.lastIndexOf('tick');
+  return k < 0 ? -1 : ticks[k];
 }
 
 /** The snapshot a continuation after `atTick` restores (the latest at or before the end of that tick), if any. */
@@ -108,7 +89,7 @@ export function restorePoint(
 ): { seq: number; tick: number } | undefined {
   if (atTick < 0) return undefined;
   const until = endOfTick(recorded, atTick);
-  return [...recorded.snapshots].reverse().find((s) => s.seq <= until);
+  return recorded.snapshots.findLast((s) => s.seq <= until);
 }
 
 /** The recorded LLM calls a continuation after `atTick` replays: those after its restore point, up to `atTick`. */
@@ -117,6 +98,9 @@ export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<s
   const from = restorePoint(recorded, atTick)?.tick ?? 0;
   return recorded.llmRecords.filter((r) => (r.tick as number) > from && (r.tick as number) <= atTick);
 }
+
+/** True when the continuation writes over the log it continues (resume in place). */
+const inPlace = (o: ContinueOptions): boolean => resolve(o.out) === resolve(o.path);
 
 /**
  * Writes the past of the continued log to `target` (a copy, a delta header, or the delta
@@ -130,17 +114,12 @@ async function writePrefix(
   snapSeq: number | undefined,
   patchBase: PatchBase | undefined,
 ): Promise<Json | undefined> {
-  const inPlace = resolve(o.out) === resolve(o.path);
-  const delta = o.recorded.delta;
-  const state = async () =>
-    snapSeq === undefined ? undefined : snapshotState(o.recorded, o.path, snapSeq, o.ownsRecorded);
-  if (inPlace && delta && until >= delta.seq) {
-    await copyOwnLines(o.path, target, until);
-    return state();
-  }
-  if (!inPlace && o.layout === 'delta') {
+  const { delta, digest, boundaryChains, chain, snapshotStates } = o.recorded;
+  const kept = snapSeq !== undefined && snapshotStates.has(snapSeq);
+  let read: Json | undefined;
+  if (inPlace(o) && delta && until >= delta.seq) await copyOwnLines(o.path, target, until);
+  else if (!inPlace(o) && o.layout === 'delta') {
     const base = patchBase && ([patchBase[0].seq, patchBase[patchBase.length - 1].seq] as [number, number]);
-    const { digest, boundaryChains, chain } = o.recorded;
     const at = {
       digest,
       atTick: o.atTick,
@@ -149,14 +128,10 @@ async function writePrefix(
       ...(base && { base }),
     };
     // a child keeps its parent's format (patches only where it is format 3, see patchBaseOf)
-    const line = deltaHeaderLine(o.out, o.path, at, o.wall, chain.format);
-    await writeLogFile(target, [line]);
-    return state();
-  }
-  if (snapSeq !== undefined && !o.recorded.snapshotStates.has(snapSeq))
-    return copyPrefix(o.path, target, until, o.wall, snapSeq);
-  await copyPrefix(o.path, target, until, o.wall);
-  return state();
+    await writeLogFile(target, [deltaHeaderLine(o.out, o.path, at, o.wall, chain.format)]);
+  } else read = await copyPrefix(o.path, target, until, o.wall, kept ? undefined : snapSeq);
+  if (snapSeq === undefined) return undefined;
+  return read ?? snapshotState(o.recorded, o.path, snapSeq, o.ownsRecorded);
 }
 
 /**
@@ -168,40 +143,19 @@ async function writePrefix(
  */
 async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
   if (o.atTick < 0) return undefined;
-  if (resolve(o.out) === resolve(o.path)) {
-    const range = o.recorded.delta?.base;
-    return range && (await readLinesAt(o.path, range[0], range[1]));
+  const range = o.recorded.delta?.base;
+  if (inPlace(o)) {
+    if (range === undefined) return undefined;
+    const lines: { seq: number; bytes: Buffer }[] = [];
+    for await (const { seq, raw } of linesUpTo(o.path, range[1]))
+      if (seq >= range[0]) lines.push({ seq, bytes: Buffer.from(raw, 'utf8') });
+    return lines;
   }
-  if (o.layout !== 'delta' || o.recorded.chain.format !== LOG_FORMAT_PATCHED) return undefined;
+  // only a format-3 parent's delta children hold `snapshot-patch` lines
+  if (o.layout !== 'delta' || o.recorded.chain.format !== LOG_FORMAT) return undefined;
   const snap = restorePoint(o.recorded, o.atTick);
   const lines = snap && o.recorded.snapshotLines.get(snap.seq);
-  if (!lines || lines.length === 0) return undefined;
-  return lines.map((l) => ({ ...l, bytes: typeof l.raw === 'string' ? Buffer.from(l.raw, 'utf8') : l.raw }));
-}
-
-/** The lines `from..to` (seqs) of a log as every reader sees them, as bytes. */
-async function readLinesAt(path: string, from: number, to: number): Promise<PatchBase> {
-  const lines: { seq: number; bytes: Buffer }[] = [];
-  for await (const line of readLog(path, { verify: false })) {
-    if (line.seq >= from) lines.push({ seq: line.seq, bytes: Buffer.from(line.raw, 'utf8') });
-    if (line.seq >= to) break;
-  }
-  return lines;
-}
-
-/** The options of `runWorld` that rerun the run a log header describes. */
-export function recordedRunOptions(h: Record<string, unknown>): RunOptions {
-  return {
-    params: h.params as Record<string, unknown>,
-    worldVersion: (h.world as { version: string }).version,
-    seed: h.seed as number,
-    ticks: h.ticks as number,
-    level: h.level as 'minimal' | 'full',
-    addressees: h.addressees === true,
-    source: (h.world as { source: Record<string, Json> }).source,
-    snapshotEvery: (h.snapshotEvery as number | undefined) ?? 0,
-    executor: recordedExecutor(h),
-  };
+  return lines && lines.length > 0 ? lines : undefined;
 }
 
 /**
@@ -212,51 +166,33 @@ export function recordedRunOptions(h: Record<string, unknown>): RunOptions {
  * O(snapshot + tail), not O(atTick).
  */
 export async function continueRun(o: ContinueOptions): Promise<RunResult> {
-  const h = o.recorded.header;
-  const fromHeader = o.atTick < 0;
-  const until = fromHeader ? 0 : endOfTick(o.recorded, o.atTick);
-  const snap = fromHeader || o.restored ? undefined : restorePoint(o.recorded, o.atTick);
-  if (o.atTick >= 0 && o.layout === 'delta' && !o.recorded.complete && resolve(o.out) !== resolve(o.path))
-    throw new ConfigError(
-      `${o.path} is not a finished run: a delta child needs a parent that no longer changes`,
-      {
-        hint: 'resume the parent first, or fork with --standalone',
-      },
-    );
+  const { header, boundaryChains, complete } = o.recorded;
+  const until = o.atTick < 0 ? 0 : endOfTick(o.recorded, o.atTick);
+  const snap = o.atTick < 0 || o.restored ? undefined : restorePoint(o.recorded, o.atTick);
+  if (o.atTick >= 0 && o.layout === 'delta' && !complete && !inPlace(o)) {
+    const message = `${o.path} is not a finished run: a delta child needs a parent that no longer changes`;
+    throw new ConfigError(message, { hint: 'resume the parent first, or fork with --standalone' });
+  }
   // Written beside the target and renamed at the end: a failure leaves the target as it was.
   // What a killed continuation of the same target left behind is removed first.
   removeStalePartials(o.out);
   const target = `${o.out}.partial-${process.pid}${isGzipPath(o.out) ? '.gz' : ''}`;
   const patchBase = await patchBaseOf(o);
   const captured = await writePrefix(o, target, until, snap?.seq, patchBase);
-  const restore = (o.restored ? cloneSnapshotState(o.restored.state) : snap ? captured : undefined) as
-    | EngineState
-    | undefined;
-  const writer = new GuardedLog(
-    LogWriter.appendTo(
-      target,
-      { header: h, seq: until, chain: o.recorded.boundaryChains.get(until)! },
-      { patchBase },
-    ),
-  );
-  const from = o.restored
-    ? { seq: o.restored.seq, chain: o.restored.chain }
-    : snap
-      ? { seq: snap.seq, chain: o.recorded.boundaryChains.get(snap.seq)! }
-      : undefined;
-  const recordedAt = (t: number) => o.recorded.interventions.get(t) ?? [];
+  const point = o.restored
+    ? { ...o.restored, state: cloneSnapshotState(o.restored.state) }
+    : snap && { state: captured as Json, seq: snap.seq, chain: boundaryChains.get(snap.seq)! };
+  const known = { header, seq: until, chain: boundaryChains.get(until)! };
+  const writer = new GuardedLog(LogWriter.appendTo(target, known, { patchBase }));
   try {
-    const result = await runWorld(o.def, {
-      ...recordedRunOptions(h),
-      restore,
-      interventionsAt: (t) =>
-        t < o.atTick ? recordedAt(t) : t === o.atTick ? [...recordedAt(t), ...(o.interventions ?? [])] : [],
-      openLog: (header) =>
-        new GuardedLog(new VerifyingLog(header, o.recorded.chain, { from, until, writer })),
-      onTick: o.onTick,
-      onStart: o.onStart,
-      onReady: o.onReady,
-      ...o.services,
+    const { onTick, onStart, onReady, services } = o;
+    const restore = point?.state as EngineState | undefined;
+    const tail = { from: point && { seq: point.seq, chain: point.chain }, until, writer };
+    const run = { restore, onTick, onStart, onReady, ...services };
+    const result = await rerunRecorded(o.def, o.recorded, run, {
+      atTick: o.atTick,
+      interventions: o.interventions,
+      tail,
     });
     renameSync(target, o.out);
     return result;

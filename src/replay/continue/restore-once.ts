@@ -1,22 +1,11 @@
 import { canonicalJson, type Json } from '../../core/index.ts';
 import { NetworkShare } from '../../network/index.ts';
-import {
-  type Engine,
-  type EngineState,
-  type RunResult,
-  runWorld,
-  type WorldDefinition,
-} from '../../world/index.ts';
+import type { Engine, EngineState, RunResult, WorldDefinition } from '../../world/index.ts';
 import type { RecordedRun } from '../read/recorded-run.ts';
-import {
-  type ContinueOptions,
-  continueRun,
-  type RestoredPoint,
-  recordedRunOptions,
-  restorePoint,
-} from './continue-run.ts';
-import { snapshotState } from './copy-prefix.ts';
-import { VerifyingLog } from './verifying-log.ts';
+import { type ContinueOptions, continueRun, type RestoredPoint, restorePoint } from './continue-run.ts';
+import { snapshotState } from './copy-lines.ts';
+import { rerunRecorded } from './rerun-log.ts';
+import type { VerifyingLog } from './verifying-log.ts';
 
 /** What differs between the children of one fork tick. */
 export type ForkChild = Omit<
@@ -87,25 +76,25 @@ async function takeState(
   let engine: Engine | undefined;
   let log: VerifyingLog | undefined;
   let point: RestoredPoint | undefined;
+  const restore = (await snapshotState(recorded, path, snap.seq)) as unknown as EngineState;
+  const interventionsAt = (t: number) => {
+    if (t < atTick) return recorded.interventions.get(t) ?? [];
+    // the end of the fork tick: its tick line (and snapshot) checked, interventions not yet applied
+    const state = JSON.parse(canonicalJson(engine!.exportState())) as Json;
+    point = { state, seq: log!.seq, chain: log!.checkedChain };
+    throw new Taken();
+  };
+  const onReady = (e: Engine) => {
+    engine = e;
+  };
+  const tail = { from: { seq: snap.seq, chain } };
   try {
-    await runWorld(def, {
-      ...recordedRunOptions(recorded.header),
-      restore: (await snapshotState(recorded, path, snap.seq)) as unknown as EngineState,
-      interventionsAt: (t) => {
-        if (t < atTick) return recorded.interventions.get(t) ?? [];
-        // the end of the fork tick: its tick line (and snapshot) checked, interventions not yet applied
-        const state = JSON.parse(canonicalJson(engine!.exportState())) as Json;
-        point = { state, seq: log!.seq, chain: log!.checkedChain };
-        throw new Taken();
-      },
-      openLog: (header) => {
-        log = new VerifyingLog(header, recorded.chain, { from: { seq: snap.seq, chain } });
-        return log;
-      },
-      onReady: (e) => {
-        engine = e;
-      },
-    });
+    await rerunRecorded(
+      def,
+      recorded,
+      { restore, interventionsAt, onReady },
+      { tail, onLog: (l) => (log = l) },
+    );
   } catch (err) {
     if (!(err instanceof Taken)) throw err;
   }

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from '../write/log-lock.ts';
+import { processAlive } from '../../core/index.ts';
 
 /**
  * Removes the temporary files that a killed `resume` or `fork` of `out` left beside it

@@ -6,11 +6,13 @@ import { SNAPSHOT_PART, splitSnapshotLines } from '../format/snapshot-split.ts';
 import type { RecordedChain } from '../read/recorded-run.ts';
 
 /** Where a verified rerun starts (after a recorded line, a snapshot, continuing its chain) and, for a continuation, the seq up to which it checks and the writer that takes every later line. */
-interface VerifyingTail {
+export interface VerifyingTail {
   from?: { seq: number; chain: string };
   until?: number;
   writer?: RunLog;
 }
+
+const EDITED = 'the log was edited, or the world or engine behaves differently from the run that wrote it';
 
 /**
  * A {@link RunLog} that writes nothing: it encodes each line of a rerun as the log writer
@@ -32,14 +34,9 @@ export class VerifyingLog implements RunLog {
     const line = this.encoder.encode({ ...header, type: 'header', seq: 0, t: 0, format: this.format }, null);
     this.chain = tail.from?.chain ?? line.chain;
     this.seq = tail.from?.seq ?? 0;
+    const hint = 'the header was edited, or the world definition changed its parameters';
     if (line.chain.slice(0, 16) !== recorded.hashes[0])
-      throw new DivergenceError(
-        'the rerun does not reproduce the log header (seq 0, tick 0)',
-        { seq: 0, tick: 0 },
-        {
-          hint: 'the header was edited, or the world definition changed its parameters',
-        },
-      );
+      throw diverged('the rerun does not reproduce the log header (seq 0, tick 0)', 0, 0, hint);
   }
 
   /** The chain value after the last recorded line checked (lines handed to `writer` do not count). */
@@ -49,16 +46,11 @@ export class VerifyingLog implements RunLog {
 
   append(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
-    if (this.tail.writer && seq > (this.tail.until ?? 0)) {
-      if (this.tail.writer.seq !== this.seq)
-        throw new DivergenceError(
-          `the continued log is at seq ${this.tail.writer.seq}, expected ${this.seq}`,
-          {
-            seq,
-            tick: t,
-          },
-        );
-      this.seq = this.tail.writer.append(type, t, fields);
+    const { writer, until = 0 } = this.tail;
+    if (writer && seq > until) {
+      const at = `the continued log is at seq ${writer.seq}, expected ${this.seq}`;
+      if (writer.seq !== this.seq) throw diverged(at, seq, t, EDITED);
+      this.seq = writer.append(type, t, fields);
       return this.seq;
     }
     const chars = type === 'snapshot' ? this.recorded.splits?.get(seq) : undefined;
@@ -73,21 +65,20 @@ export class VerifyingLog implements RunLog {
   private check(type: string, t: number, fields: Record<string, unknown>): number {
     const seq = this.seq + 1;
     const line = lineText(this.encoder.event(type, t, seq, fields), this.chain);
-    const expected = this.recorded.hashes[seq];
-    if (expected === undefined) {
-      const last = this.recorded.hashes.length - 1;
-      throw new DivergenceError(
-        `the log ends at seq ${last} (tick ${this.recorded.ticks[last]}) but the rerun goes on with seq ${seq} (tick ${t}, ${type})`,
-        { seq, tick: t },
-        { hint: 'the log is incomplete: the run was interrupted or the file was truncated' },
+    const { hashes, ticks, types } = this.recorded;
+    if (hashes[seq] === undefined) {
+      const last = hashes.length - 1;
+      const message = `the log ends at seq ${last} (tick ${ticks[last]}) but the rerun goes on with seq ${seq} (tick ${t}, ${type})`;
+      throw diverged(
+        message,
+        seq,
+        t,
+        'the log is incomplete: the run was interrupted or the file was truncated',
       );
     }
-    if (line.chain.slice(0, 16) !== expected) {
-      throw new DivergenceError(
-        `the rerun diverges from the log at seq ${seq} (tick ${this.recorded.ticks[seq]}): the log has a "${this.recorded.types[seq]}" event, the rerun produced a different "${type}" event`,
-        { seq, tick: this.recorded.ticks[seq] },
-        { hint: 'the log was edited, or the world or engine behaves differently from the run that wrote it' },
-      );
+    if (line.chain.slice(0, 16) !== hashes[seq]) {
+      const message = `the rerun diverges from the log at seq ${seq} (tick ${ticks[seq]}): the log has a "${types[seq]}" event, the rerun produced a different "${type}" event`;
+      throw diverged(message, seq, ticks[seq], EDITED);
     }
     this.chain = line.chain;
     this.seq = seq;
@@ -101,13 +92,19 @@ export class VerifyingLog implements RunLog {
   close(): string {
     if (this.tail.writer) return this.tail.writer.close();
     const last = this.recorded.hashes.length - 1;
-    if (this.seq < last) {
-      throw new DivergenceError(
-        `the rerun ended at seq ${this.seq} but the log goes on to seq ${last}`,
-        { seq: this.seq + 1, tick: this.recorded.ticks[this.seq + 1] },
-        { hint: 'the log has events the rerun does not produce' },
+    const message = `the rerun ended at seq ${this.seq} but the log goes on to seq ${last}`;
+    const next = this.seq + 1;
+    if (this.seq < last)
+      throw diverged(
+        message,
+        next,
+        this.recorded.ticks[next],
+        'the log has events the rerun does not produce',
       );
-    }
     return this.chain;
   }
+}
+
+function diverged(message: string, seq: number, tick: number, hint: string): DivergenceError {
+  return new DivergenceError(message, { seq, tick }, { hint });
 }

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { type Json, LogFormatError } from '../../core/index.ts';
+import type { Json } from '../../core/index.ts';
 import { LineCodec } from './line-codec.ts';
-import { LOG_FORMAT, type LogLine } from './log-format.ts';
+import { LOG_FORMAT, type LogLine, logError } from './log-format.ts';
 
 /**
  * What the header of a delta child names: the parent log whose lines `0..seq` are the
@@ -61,12 +61,10 @@ export function deltaRef(header: Record<string, unknown>, childPath: string): De
         1 <= base[0] &&
         base[0] <= base[1] &&
         base[1] <= seq));
-  if (!ok)
-    throw new LogFormatError(
-      `${childPath}: line 1 has a malformed delta reference (it must name the parent's path, absolute path and digest, the fork tick, seq and chain, and a base range within seq)`,
-      { line: 1, seq: 0 },
-      { hint: 'the log was damaged or edited; restore it from a copy or fork again' },
-    );
+  const needs =
+    "the parent's path, absolute path and digest, the fork tick, seq and chain, and a base range within seq";
+  const message = `${childPath}: line 1 has a malformed delta reference (it must name ${needs})`;
+  if (!ok) throw logError(message, { line: 1, seq: 0 });
   const { path, absolute, digest } = p as { path: string; absolute: string; digest: string };
   return {
     path,
@@ -90,13 +88,9 @@ export function resolveParent(childPath: string, ref: DeltaRef): string {
   if (isFile(beside)) return beside;
   if (isFile(ref.absolute)) return ref.absolute;
   const also = resolve(beside) === resolve(ref.absolute) ? '' : ` (nor is there ${beside})`;
-  throw new LogFormatError(
-    `the parent log of ${childPath} is missing: ${ref.absolute}${also}; the child holds only its lines after tick ${ref.atTick}`,
-    {},
-    {
-      hint: `put the parent back (digest ${ref.digest.slice(0, 16)}...), or keep standalone children: grapevine flatten CHILD while the parent exists, or fork with --standalone`,
-    },
-  );
+  const message = `the parent log of ${childPath} is missing: ${ref.absolute}${also}; the child holds only its lines after tick ${ref.atTick}`;
+  const hint = `put the parent back (digest ${ref.digest.slice(0, 16)}...), or keep standalone children: grapevine flatten CHILD while the parent exists, or fork with --standalone`;
+  throw logError(message, {}, hint);
 }
 
 function isFile(path: string): boolean {

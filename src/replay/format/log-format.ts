@@ -1,29 +1,16 @@
-/**
- * # The grapevine replay log
- *
- * The full specification is docs/LOG-FORMAT.md; in short: NDJSON, one canonical JSON object
- * per line (`canonicalJson`, `h` last and not part of the body), line 1 a header
- * (`seq` 0, `t` 0, `format`), then events with `seq` 1, 2, 3... and `t` and `type`; a field
- * `wall` (an object) is written but not hashed; each line's `h` is the first 16 hex digits
- * of the hash chain (`chain.ts`), whose last value is the run digest. A `.gz` log is a
- * concatenation of gzip members holding whole lines. A reader stops quietly at a partial
- * last line or member (the log is then `truncated`), and names the first line that fails.
- *
- * New logs are format 3; formats 1 and 2 are read, verified, replayed, resumed and forked in
- * their own format. Format 2 changed the per-tick state digest of JSON memories and moved an
- * `llm` line's schema into a `schema` line; format 3 changed a memory entry's digest term and
- * lets a delta child write its snapshots as `snapshot-patch` lines against its parent's.
- *
- * @packageDocumentation
- */
+// The replay log, specified in docs/LOG-FORMAT.md: NDJSON, one canonical JSON object per line
+// (`h` last, not part of the body), line 1 a header (`seq` 0, `t` 0, `format`), then events
+// with `seq` 1, 2, 3..., `t` and `type`; a `wall` object is written but not hashed; each `h`
+// is the first 16 hex digits of the hash chain (`chain.ts`), whose last value is the run
+// digest. A `.gz` log is a concatenation of gzip members holding whole lines. New logs are
+// format 3; formats 1 and 2 are read, verified, replayed, resumed and forked in their own
+// format (2 changed the per-tick digest of JSON memories and moved an `llm` line's schema into
+// a `schema` line; 3 changed a memory entry's digest term and added `snapshot-patch` lines).
 
 import { LogFormatError, type LogPosition } from '../../core/index.ts';
 
 /** The format tag written in the header of every new log, and the prefix of its hash chain. */
 export const LOG_FORMAT = 'grapevine-log/3';
-
-/** The format whose delta children may hold `snapshot-patch` lines (a child of an older parent writes full snapshots). */
-export const LOG_FORMAT_PATCHED = LOG_FORMAT;
 
 /** Every format this grapevine reads, verifies, replays, resumes and forks (in that format), oldest first. */
 export const READABLE_FORMATS = ['grapevine-log/1', 'grapevine-log/2', LOG_FORMAT] as const;
@@ -88,8 +75,8 @@ export interface LogLine {
 /** The hint of an error about a log whose bytes are not the ones written. */
 export const DAMAGED = 'the log was damaged or edited after it was written; restore it from a copy or rerun';
 
-/** A {@link LogFormatError} about a log's bytes, with the {@link DAMAGED} hint unless another is given. */
-export function damaged(
+/** The one way a {@link LogFormatError} is made: what is wrong, where, how to fix it (by default: {@link DAMAGED}), and why. */
+export function logError(
   message: string,
   position: LogPosition = {},
   hint = DAMAGED,

@@ -1,6 +1,6 @@
 import { canonicalJson, type LogFormatError } from '../../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from './chain.ts';
-import { DAMAGED, damaged } from './log-format.ts';
+import { DAMAGED, logError } from './log-format.ts';
 
 /**
  * Event type of a line of a delta child that stands for a `snapshot` or `snapshot-part` line
@@ -134,11 +134,8 @@ export class PatchBases {
       throw this.fail(line, 'is not in canonical form: the log was modified at this line');
     const seq = fields.base as number;
     let base = this.lines.get(seq);
-    if (base === undefined)
-      throw this.fail(
-        line,
-        `names base line seq ${seq}, which is not among the parent's lines its header keeps`,
-      );
+    const missing = `names base line seq ${seq}, which is not among the parent's lines its header keeps`;
+    if (base === undefined) throw this.fail(line, missing);
     if (typeof base === 'string') {
       base = Buffer.from(base, 'utf8');
       this.lines.set(seq, base);
@@ -155,6 +152,6 @@ export class PatchBases {
   }
 
   private fail(line: number, message: string, cause?: unknown): LogFormatError {
-    return damaged(`${this.path}: line ${line} (a snapshot patch) ${message}`, { line }, DAMAGED, cause);
+    return logError(`${this.path}: line ${line} (a snapshot patch) ${message}`, { line }, DAMAGED, cause);
   }
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { LogFormatError } from '../../core/index.ts';
-import { damaged, isGzipPath, MAX_LINE } from '../format/log-format.ts';
+import { isGzipPath, logError, MAX_LINE } from '../format/log-format.ts';
 
 const READ_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -56,14 +56,10 @@ export async function* byteLines(
       }
       const read = await source.fill(buf, kept);
       if (read === 0) break;
-      if (offset === 0 && kept === 0 && !gzip && buf[0] === 0x1f && buf[1] === 0x8b)
-        throw new LogFormatError(
-          `${path} is gzip-compressed but its name does not end in .gz`,
-          { line: 1 },
-          {
-            hint: 'rename it to end in .ndjson.gz',
-          },
-        );
+      if (offset === 0 && kept === 0 && !gzip && buf[0] === 0x1f && buf[1] === 0x8b) {
+        const message = `${path} is gzip-compressed but its name does not end in .gz`;
+        throw logError(message, { line: 1 }, 'rename it to end in .ndjson.gz');
+      }
       const filled = kept + read;
       const batch: ByteLine[] = [];
       const from = split(buf, kept, filled, offset, batch);
@@ -163,10 +159,8 @@ async function zerosAfter(consumed: number, path: string, size: number): Promise
       const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
       if (bytesRead === 0) break;
       const bad = buf.subarray(0, bytesRead).findIndex((b) => b !== 0);
-      if (bad !== -1)
-        throw damaged(
-          `${path} has unreadable data at byte ${pos + bad}, after the gzip members that end at byte ${consumed}`,
-        );
+      const after = `after the gzip members that end at byte ${consumed}`;
+      if (bad !== -1) throw logError(`${path} has unreadable data at byte ${pos + bad}, ${after}`);
       pos += bytesRead;
     }
   } finally {
@@ -178,11 +172,8 @@ async function zerosAfter(consumed: number, path: string, size: number): Promise
 function tooLong(path: string, line: number): LogFormatError {
   const hint =
     'the log was damaged, or written by an earlier grapevine that wrote a large snapshot as one line; rerun it with this version';
-  return damaged(
-    `line ${line} of ${path} is longer than ${MAX_LINE / 1024 / 1024} MiB, more than a log line may hold`,
-    { line },
-    hint,
-  );
+  const message = `line ${line} of ${path} is longer than ${MAX_LINE / 2 ** 20} MiB, more than a log line may hold`;
+  return logError(message, { line }, hint);
 }
 
 /** The file's size. @throws LogFormatError when it is missing or not a file. */
@@ -193,35 +184,23 @@ async function checkFile(path: string): Promise<number> {
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw streamError(path, cause, 0, false);
     const hint = 'check the path; a log is the .ndjson or .ndjson.gz file a run wrote';
-    throw new LogFormatError(`no such log file: ${path}`, {}, { cause, hint });
+    throw logError(`no such log file: ${path}`, {}, hint, cause);
   }
   if (info.isDirectory())
-    throw new LogFormatError(
-      `${path} is a directory, not a log file`,
-      {},
-      { hint: 'pass the log file itself' },
-    );
+    throw logError(`${path} is a directory, not a log file`, {}, 'pass the log file itself');
   return info.size;
 }
 
 function streamError(path: string, err: unknown, lineNo: number, gzip: boolean): LogFormatError {
   const e = err as NodeJS.ErrnoException;
-  if (!gzip || typeof e.code !== 'string' || !e.code.startsWith('Z_'))
-    return new LogFormatError(
-      `cannot read log file ${path}: ${e.code ?? e.message}`,
-      {},
-      {
-        cause: err,
-        hint: 'check that the file exists and is readable',
-      },
-    );
-  if (lineNo > 0)
-    return damaged(
-      `the gzip data of ${path} is corrupt after line ${lineNo}: ${e.message}`,
-      { line: lineNo + 1 },
-      undefined,
-      err,
-    );
+  if (!gzip || typeof e.code !== 'string' || !e.code.startsWith('Z_')) {
+    const hint = 'check that the file exists and is readable';
+    return logError(`cannot read log file ${path}: ${e.code ?? e.message}`, {}, hint, err);
+  }
+  if (lineNo > 0) {
+    const message = `the gzip data of ${path} is corrupt after line ${lineNo}: ${e.message}`;
+    return logError(message, { line: lineNo + 1 }, undefined, err);
+  }
   const hint = 'a log whose name ends in .gz must be gzip data; rename a plain log to .ndjson';
-  return damaged(`${path} is not a gzip-compressed grapevine log: ${e.message}`, { line: 1 }, hint, err);
+  return logError(`${path} is not a gzip-compressed grapevine log: ${e.message}`, { line: 1 }, hint, err);
 }

@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { LogFormatError } from '../../core/index.ts';
 import { childHeaderLine, type DeltaRef, resolveParent } from '../format/delta-ref.ts';
-import { damaged, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { type LogHeader, type LogLine, logError } from '../format/log-format.ts';
 import { loadParentIndex } from '../format/log-index.ts';
 import { type PatchBases, SNAPSHOT_PATCH } from '../format/snapshot-patch.ts';
-import type { LogSummary, readLines } from './line-reader.ts';
+import type { readLines } from './line-reader.ts';
 import type { LineVerifier, ParseRule } from './line-verifier.ts';
 
 // A delta child's past: its parent's lines up to the fork, and its patch lines expanded.
@@ -27,7 +27,7 @@ export function expand(
   const what = `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH})`;
   const where = { line: line.line, seq: line.seq, tick: line.t };
   if (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type))
-    throw damaged(
+    throw logError(
       `${what} does not stand for a snapshot line with its seq and tick: the log was modified`,
       where,
     );
@@ -59,24 +59,12 @@ export async function* parentPrefix(
   const verify = verifier.mode;
   const indexed = loadParentIndex(parentPath);
   const upToFork = indexed?.complete === true && indexed.digest === ref.digest;
-  const lines = read(parentPath, verify, () => true, ancestry);
   let atFork: LogLine | undefined;
   let header: LogLine | undefined;
   let last: LogLine | undefined;
-  let summary: LogSummary | undefined;
   try {
-    for (;;) {
-      let step: IteratorResult<LogLine, LogSummary>;
-      try {
-        step = await lines.next();
-      } catch (err) {
-        throw parentError(childPath, parentPath, ref, err);
-      }
-      if (step.done) {
-        summary = step.value;
-        break;
-      }
-      last = step.value;
+    // a reader that stops early (readHeader) closes the parent's file too
+    for await (last of read(parentPath, verify, () => true, ancestry)) {
       if (last.seq > ref.seq) continue;
       if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
       if (last.seq === ref.seq) atFork = last;
@@ -84,26 +72,24 @@ export async function* parentPrefix(
       yield last.seq === 0 ? (header as LogLine) : last;
       if (upToFork && atFork) break;
     }
-  } finally {
-    // a reader that stops early (readHeader) closes the parent's file too
-    await lines.return(undefined as unknown as LogSummary);
+  } catch (err) {
+    throw parentError(childPath, parentPath, ref, err);
   }
-  const hashOf = (line: LogLine) => line.raw.slice(-18, -2);
-  const sameAtFork =
-    atFork && (verify ? atFork.chain === ref.chain : hashOf(atFork) === ref.chain.slice(0, 16));
-  const sameDigest =
-    upToFork || (verify ? summary!.digest === ref.digest : last && hashOf(last) === ref.digest.slice(0, 16));
-  if (!sameAtFork || !sameDigest || !header)
-    throw new ParentLogError(
-      `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ${
-        sameAtFork
-          ? `its digest is ${summary!.digest ?? `...${last ? hashOf(last) : ''}`}, the child names ${ref.digest}`
-          : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`
-      }`,
-      {},
-      { hint: `restore the parent with digest ${ref.digest} at ${ref.absolute}, or rerun the fork` },
-    );
-  verifier.continueAfter(header.event as LogHeader, ref.seq, atFork!.t, ref.chain);
+  // without verify, a line's `h` (the first 16 hex digits of its chain value) stands for it
+  const hashOf = (line: LogLine | undefined) => (verify ? line?.chain : line?.raw.slice(-18, -2));
+  const same = (line: LogLine | undefined, chain: string) =>
+    hashOf(line) === (verify ? chain : chain.slice(0, 16));
+  const sameAtFork = same(atFork, ref.chain);
+  if (!sameAtFork || !(upToFork || same(last, ref.digest)) || !header) {
+    const digest = verify ? hashOf(last) : `...${hashOf(last) ?? ''}`;
+    const why = sameAtFork
+      ? `its digest is ${digest}, the child names ${ref.digest}`
+      : `its line at seq ${ref.seq} (end of tick ${ref.atTick}) does not continue into the child's chain`;
+    const hint = `restore the parent with digest ${ref.digest} at ${ref.absolute}, or rerun the fork`;
+    const message = `the parent log ${parentPath} of ${childPath} is not the run it was forked from: ${why}`;
+    throw new ParentLogError(message, {}, { hint });
+  }
+  verifier.continueAfter(header.event as LogHeader, ref.seq, (atFork as LogLine).t, ref.chain);
 }
 
 /** An error about a delta child's parent, passed up unchanged through the generations above it. */

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { LogFormatError } from '../../core/index.ts';
 import { type DeltaRef, deltaRef, isDeltaHeader } from '../format/delta-ref.ts';
-import { DAMAGED, damaged, isGzipPath, type LogHeader, type LogLine } from '../format/log-format.ts';
+import { DAMAGED, isGzipPath, type LogHeader, type LogLine, logError } from '../format/log-format.ts';
 import { isPatchLine, PatchBases } from '../format/snapshot-patch.ts';
 import { type ByteLine, byteLines, type LinesEnd } from './byte-lines.ts';
 import { expand, parentPrefix } from './delta-past.ts';
@@ -120,24 +120,14 @@ function summaryOf(path: string, v: LineVerifier, end: LinesEnd, delta?: DeltaRe
   const truncated = end !== 'whole';
   const why = truncated ? 'it has no complete header line (the file is cut short)' : 'it is empty';
   const hint = 'a log starts with its header line; the run may have died before writing it';
-  if (v.header === null) throw damaged(`${path} is not a grapevine log: ${why}`, { line: 1, seq: 0 }, hint);
+  if (v.header === null) throw logError(`${path} is not a grapevine log: ${why}`, { line: 1, seq: 0 }, hint);
   const after = `${path} has bytes after its end line (line ${v.lines}, seq ${v.lastSeq})`;
+  const at = { line: v.lines + 1, seq: v.lastSeq + 1 };
   if (v.lastType === 'end' && bytesAfterEnd(path, end))
-    throw damaged(`${after}: a finished log has nothing after its end`, {
-      line: v.lines + 1,
-      seq: v.lastSeq + 1,
-    });
+    throw logError(`${after}: a finished log has nothing after its end`, at);
   const { header, lastSeq, lastTick, lines, chain: digest } = v;
-  return {
-    header,
-    lastSeq,
-    lastTick,
-    lines,
-    digest,
-    truncated,
-    complete: v.lastType === 'end',
-    ...(delta && { delta }),
-  };
+  const complete = v.lastType === 'end';
+  return { header, lastSeq, lastTick, lines, digest, truncated, complete, ...(delta && { delta }) };
 }
 
 /** @throws StaleIndex when the first line read is not the tick line the index names, or its restore point not a snapshot. */

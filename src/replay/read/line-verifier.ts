@@ -3,11 +3,11 @@ import { chainHash, HASH_SUFFIX_LENGTH } from '../format/chain.ts';
 import { LineCodec } from '../format/line-codec.ts';
 import {
   DAMAGED,
-  damaged,
   isReadableFormat,
   LOG_FORMAT,
   type LogHeader,
   type LogLine,
+  logError,
   READABLE_FORMATS,
 } from '../format/log-format.ts';
 import { SNAPSHOT_PART } from '../format/snapshot-split.ts';
@@ -19,6 +19,8 @@ export type VerifyMode = boolean | 'chain';
 
 /** Which `snapshot` and `snapshot-part` lines read over their bytes are parsed (see `ReadLogOptions.parse`). */
 export type ParseRule = (line: { seq: number; t: number; type: string; size: number }) => boolean;
+
+const BROKEN_CHAIN = 'does not match the hash chain: the log was modified at or before this line';
 
 /** The `event` of a line read without being parsed. */
 const UNPARSED: Record<string, unknown> = Object.freeze({});
@@ -80,11 +82,7 @@ export class LineVerifier {
     }
     const seq = this.lastSeq + 1;
     const chain = chainHash(this.chain as string, [bytes.subarray(0, raw.bodyEnd), '}']);
-    if (chain.slice(0, 16) !== raw.hash)
-      throw this.fail(
-        `line ${line} (seq ${seq}) does not match the hash chain: the log was modified at or before this line`,
-        line,
-      );
+    if (chain.slice(0, 16) !== raw.hash) throw this.fail(`line ${line} (seq ${seq}) ${BROKEN_CHAIN}`, line);
     this.chain = chain;
     const { kind } = raw;
     const snapshotish = kind?.type === 'snapshot' || kind?.type === SNAPSHOT_PART;
@@ -96,16 +94,9 @@ export class LineVerifier {
     delete record.h;
     if (record.seq !== seq)
       throw this.fail(`line ${line}: expected seq ${seq} but found seq ${record.seq}`, line);
-    const out: LogLine = {
-      seq,
-      t: record.t as number,
-      type: record.type as string,
-      line,
-      raw: text ?? '',
-      event: record,
-      chain,
-      offset,
-    };
+    const t = record.t as number;
+    const type = record.type as string;
+    const out: LogLine = { seq, t, type, line, raw: text ?? '', event: record, chain, offset };
     if (out.type === 'snapshot' || out.type === SNAPSHOT_PART) {
       const kept = stable ? bytes : Buffer.from(bytes);
       out.bytes = kept;
@@ -134,28 +125,22 @@ export class LineVerifier {
     if (!(err instanceof LogFormatError) || err.position.line === undefined || this.lines === 0) return err;
     const where = `(expected seq ${this.lastSeq + 1}, after tick ${this.lastTick})`;
     const position = { line: err.position.line, seq: this.lastSeq + 1, tick: this.lastTick };
-    return new LogFormatError(`${err.message} ${where}`, position, {
-      cause: err.cause ?? err,
-      hint: err.hint,
-    });
+    return logError(`${err.message} ${where}`, position, err.hint, err.cause ?? err);
   }
 
   /** The UTF-8 text of line `line`. @throws LogFormatError when its bytes are not valid UTF-8. */
   private decode(bytes: Buffer, line: number): string {
     const text = bytes.toString('utf8');
     if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(bytes))
-      throw this.locate(damaged(`line ${line} of ${this.path} is not valid UTF-8`, { line }));
+      throw this.locate(logError(`line ${line} of ${this.path} is not valid UTF-8`, { line }));
     return text;
   }
 
   /** The number of the next line; refused after an `end` line. */
   private next(): number {
     const line = this.lines + 1;
-    if (this.lastType === 'end')
-      throw this.fail(
-        `line ${line} follows the end line (seq ${this.lastSeq}): a finished log has nothing after its end`,
-        line,
-      );
+    const after = `line ${line} follows the end line (seq ${this.lastSeq})`;
+    if (this.lastType === 'end') throw this.fail(`${after}: a finished log has nothing after its end`, line);
     return line;
   }
 
@@ -185,12 +170,9 @@ export class LineVerifier {
     const problem = eventProblem(record);
     if (problem !== null) throw this.fail(`${expected} is not a log event: ${problem}`, line);
     const rec = record as Record<string, unknown>;
+    const found = `line ${line}: expected seq ${this.lastSeq + 1} but found seq ${rec.seq} (tick ${rec.t})`;
     if (rec.seq !== this.lastSeq + 1)
-      throw this.fail(
-        `line ${line}: expected seq ${this.lastSeq + 1} but found seq ${rec.seq} (tick ${rec.t}): a line is missing, duplicated or out of order`,
-        line,
-        rec.t as number,
-      );
+      throw this.fail(`${found}: a line is missing, duplicated or out of order`, line, rec.t as number);
     return rec;
   }
 
@@ -201,11 +183,8 @@ export class LineVerifier {
       const readable = READABLE_FORMATS.map(formatNumber)
         .join(', ')
         .replace(/, (?=[^,]*$)/, ' and ');
-      throw new LogFormatError(
-        `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${readable}`,
-        { line: 1, seq: 0, tick: 0 },
-        { hint: 'use the grapevine version that wrote the log' },
-      );
+      const message = `${this.path} was written by format ${formatNumber(record.format)}; this grapevine reads formats ${readable}`;
+      throw logError(message, { line: 1, seq: 0, tick: 0 }, 'use the grapevine version that wrote the log');
     }
     if (record.seq !== 0 || record.t !== 0)
       throw this.fail('line 1 (the header) must have seq 0 and t 0', 1, 0);
@@ -231,28 +210,20 @@ export class LineVerifier {
         encoded.text.slice(0, cut) !== raw.slice(0, cut)
       )
         throw this.fail(`${at} is not in canonical form: the log was modified at this line`, line, tick);
-      throw this.fail(
-        `${at} does not match the hash chain: the log was modified at or before this line`,
-        line,
-        tick,
-      );
+      throw this.fail(`${at} ${BROKEN_CHAIN}`, line, tick);
     }
     this.chain = encoded.chain;
   }
 
   private fail(message: string, line: number, tick?: number, cause?: unknown): LogFormatError {
     const seq = this.lastSeq + 1;
-    return damaged(
-      `${this.path}: ${message}`,
-      tick === undefined ? { line, seq } : { line, seq, tick },
-      DAMAGED,
-      cause,
-    );
+    const where = tick === undefined ? { line, seq } : { line, seq, tick };
+    return logError(`${this.path}: ${message}`, where, DAMAGED, cause);
   }
 
   private notALog(reason: string, cause?: unknown): LogFormatError {
     const hint = `a grapevine log starts with a header line of format ${LOG_FORMAT}`;
-    return damaged(`${this.path} is not a grapevine log: ${reason}`, { line: 1, seq: 0 }, hint, cause);
+    return logError(`${this.path} is not a grapevine log: ${reason}`, { line: 1, seq: 0 }, hint, cause);
   }
 }
 

@@ -1,4 +1,4 @@
-import { LogFormatError } from '../../core/index.ts';
+import { logError } from '../format/log-format.ts';
 
 /**
  * The schemas of a log's `schema` lines (log format 2), by id, and what an `llm` record
@@ -37,10 +37,8 @@ export class LlmSchemaRefs {
     const schema = this.schemas.get(String(schemaRef));
     if (schema !== undefined) return { ...record, params: { ...params, json: { ...rest, schema } } };
     if (!this.strict) return record;
-    throw new LogFormatError(
-      `${this.path}: line ${line} refers to schema ${String(schemaRef).slice(0, 12)}, which no earlier schema line defines`,
-      { line },
-      { hint: 'the log is not complete from its start, or was written by another program' },
-    );
+    const message = `${this.path}: line ${line} refers to schema ${String(schemaRef).slice(0, 12)}, which no earlier schema line defines`;
+    const hint = 'the log is not complete from its start, or was written by another program';
+    throw logError(message, { line }, hint);
   }
 }

@@ -1,7 +1,7 @@
-import { type Json, LogFormatError } from '../../core/index.ts';
+import type { Json } from '../../core/index.ts';
 import type { Intervention } from '../../world/index.ts';
 import type { DeltaRef } from '../format/delta-ref.ts';
-import type { LogFormat, LogHeader, LogLine } from '../format/log-format.ts';
+import { type LogFormat, type LogHeader, type LogLine, logError } from '../format/log-format.ts';
 import { dropParentIndex } from '../format/log-index.ts';
 import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
 import { type LogSummary, StaleIndex } from './line-reader.ts';
@@ -97,10 +97,10 @@ export async function readRecordedRun(path: string, opts: ReadRecordedOptions = 
 /** Snapshot lines shorter than this are always parsed (a split snapshot's own line says how it was split). */
 const SMALL_SNAPSHOT_LINE = 1 << 16;
 
-/** One line of a kept snapshot: its seq, its text or bytes (without `\n`), and its long strings' ranges when known. */
-export interface KeptLine {
+/** One line of a kept snapshot: its seq, its bytes (without `\n`), and its long strings' ranges when known. */
+interface KeptLine {
   seq: number;
-  raw: string | Buffer;
+  bytes: Buffer;
   longStrings?: number[];
 }
 
@@ -161,26 +161,23 @@ export class RecordedRunBuilder {
       const { seq: _s, t: _t, type: _y, ...record } = event;
       this.llmRecords.push(this.schemas.resolve(record, line.line));
     }
-    if (type === SNAPSHOT_PART) this.parts.push({ seq, raw: line.bytes ?? line.raw });
+    if (type === SNAPSHOT_PART) this.parts.push({ seq, bytes: bytesOf(line) });
     if (type === 'snapshot') {
       const split = event.split as SplitInfo | undefined;
       if (split) this.chain.splits?.set(seq - split.parts, split.chars);
-      const lines = [...this.parts, { seq, raw: line.bytes ?? line.raw, longStrings: line.longStrings }];
+      const lines = [...this.parts, { seq, bytes: bytesOf(line), longStrings: line.longStrings }];
       this.parts = [];
       this.offer(seq, t, event.state as Json, lines);
     }
-    if (type === 'intervene') {
-      const list = this.interventions.get(t) ?? [];
-      list.push(event.intervention as Intervention);
-      this.interventions.set(t, list);
-    }
+    if (type === 'intervene')
+      this.interventions.set(t, [...(this.interventions.get(t) ?? []), event.intervention as Intervention]);
     if (type === 'end') this.end = { reason: String(event.reason), ticks: Number(event.ticks) };
   }
 
   /** The run read. */
   finish(summary: Pick<LogSummary, 'digest' | 'complete' | 'truncated' | 'delta'>): RecordedRun {
     const { header, chain, llmRecords, interventions, snapshots, boundaryChains, end } = this;
-    if (!header) throw new LogFormatError(`${this.path} holds no header`);
+    if (!header) throw logError(`${this.path} holds no header`);
     const { complete, truncated, delta } = summary;
     const kept = this.kept.flat();
     return {
@@ -205,4 +202,9 @@ export class RecordedRunBuilder {
       if (this.kept[k].length > 2) this.kept[k].shift();
     });
   }
+}
+
+/** The bytes of a kept line: as read, or its text's. */
+function bytesOf(line: LogLine): Buffer {
+  return line.bytes ?? Buffer.from(line.raw, 'utf8');
 }

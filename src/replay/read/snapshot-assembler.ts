@@ -1,5 +1,5 @@
 import type { Json, LogFormatError } from '../../core/index.ts';
-import { damaged, type LogLine } from '../format/log-format.ts';
+import { type LogLine, logError } from '../format/log-format.ts';
 import { SNAPSHOT_PART, type SnapshotPart, type SplitInfo } from '../format/snapshot-split.ts';
 import { isUnparsed } from './line-verifier.ts';
 
@@ -34,19 +34,11 @@ export class SnapshotAssembler {
     }
     const split = line.type === 'snapshot' ? (line.event.split as SplitInfo | undefined) : undefined;
     const first = this.firstLine;
-    if (this.parts.length > 0 && split === undefined)
-      throw failAt(
-        this.path,
-        line,
-        `the snapshot parts from line ${first} are not followed by their snapshot`,
-      );
+    const orphans = `the snapshot parts from line ${first} are not followed by their snapshot`;
+    if (this.parts.length > 0 && split === undefined) throw failAt(this.path, line, orphans);
     if (split === undefined) return;
-    if (split.parts !== this.parts.length)
-      throw failAt(
-        this.path,
-        line,
-        `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`,
-      );
+    const count = `the snapshot names ${split.parts} parts, ${this.parts.length} precede it`;
+    if (split.parts !== this.parts.length) throw failAt(this.path, line, count);
     const parts = this.parts;
     this.parts = [];
     const skeleton = line.event.state as Json;
@@ -69,13 +61,8 @@ export class SnapshotAssembler {
   }
 }
 
-function failAt(path: string, line: LogLine, message: string): LogFormatError {
-  const { seq, t: tick } = line;
-  return damaged(`line ${line.line} of ${path} (seq ${seq}, tick ${tick}): ${message}`, {
-    line: line.line,
-    seq,
-    tick,
-  });
+function failAt(path: string, { line, seq, t: tick }: LogLine, message: string): LogFormatError {
+  return logError(`line ${line} of ${path} (seq ${seq}, tick ${tick}): ${message}`, { line, seq, tick });
 }
 
 /** The snapshot's state: `skeleton` with each run of parts (one path) put in its place. */

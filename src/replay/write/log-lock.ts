@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { LogFormatError } from '../../core/index.ts';
+import { type LogFormatError, processAlive } from '../../core/index.ts';
+import { logError } from '../format/log-format.ts';
 
 /** Who holds a lock: its process id, that process's start time (Linux: clock ticks since boot), and the host. */
 interface Holder {
@@ -76,16 +77,6 @@ function isStale(holder: Holder | undefined): boolean {
   return holder.start !== undefined && start !== undefined && start !== holder.start;
 }
 
-/** True when a process of this host has the id `pid` (maybe one that does not let this one signal it). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the stale lock whose text is `stale`, unless another process replaced it meanwhile. */
 function takeOver(file: string, stale: string): void {
   const aside = `${file}.stale-${process.pid}`;
@@ -123,19 +114,12 @@ function heldBy(path: string, holder: Holder | undefined, file: string): LogForm
   const who = holder
     ? `process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}`
     : 'another process';
-  return new LogFormatError(
-    `${path} is being written by ${who}: it holds ${file}`,
-    {},
-    {
-      hint: `wait for that run to finish or stop it (it can be resumed after); if no process writes the log any more, remove ${file}`,
-    },
-  );
+  const hint = `wait for that run to finish or stop it (it can be resumed after); if no process writes the log any more, remove ${file}`;
+  return logError(`${path} is being written by ${who}: it holds ${file}`, {}, hint);
 }
 
 function unlockable(path: string, cause: unknown): LogFormatError {
-  return new LogFormatError(
-    `cannot lock ${path} for writing: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`,
-    {},
-    { cause, hint: 'check that the directory of the log is writable' },
-  );
+  const why = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
+  const hint = 'check that the directory of the log is writable';
+  return logError(`cannot lock ${path} for writing: ${why}`, {}, hint, cause);
 }

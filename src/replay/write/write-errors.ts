@@ -1,35 +1,25 @@
-import { LogFormatError } from '../../core/index.ts';
-import { type LogFields, MAX_LINE, RESERVED_FIELDS } from '../format/log-format.ts';
+import type { LogFormatError } from '../../core/index.ts';
+import { type LogFields, logError, MAX_LINE, RESERVED_FIELDS } from '../format/log-format.ts';
 
 /** A line the reader would refuse is never written. */
 export function tooLong(type: string, seq: number, bytes: number): LogFormatError {
-  return new LogFormatError(
-    `cannot write ${type} line (seq ${seq}): it is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`,
-    { seq },
-    {
-      hint: `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`,
-    },
-  );
+  const size = `${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_LINE / 2 ** 20} MiB a log line may hold`;
+  const hint = `this ${type} event grows with the population (snapshots are split into parts, other events are not); run fewer agents, a sparser network or --log minimal`;
+  return logError(`cannot write ${type} line (seq ${seq}): it is ${size}`, { seq }, hint);
 }
 
 /** @throws LogFormatError when `fields` set a key the log owns. */
 export function checkReserved(fields: LogFields, what: string): void {
-  for (const key of RESERVED_FIELDS)
-    if (Object.hasOwn(fields, key))
-      throw new LogFormatError(
-        `cannot write ${what} line: the field ${key} is set by the log writer`,
-        {},
-        { hint: `the fields ${RESERVED_FIELDS.join(', ')} are reserved; rename the payload field` },
-      );
+  const hint = `the fields ${RESERVED_FIELDS.join(', ')} are reserved; rename the payload field`;
+  const key = RESERVED_FIELDS.find((k) => Object.hasOwn(fields, k));
+  if (key) throw logError(`cannot write ${what} line: the field ${key} is set by the log writer`, {}, hint);
 }
 
 /** A line whose fields are not JSON. */
 export function unwritable(type: string, seq: number, cause: unknown): LogFormatError {
-  return new LogFormatError(
-    `cannot write ${type} line (seq ${seq}): ${(cause as Error).message}`,
-    { seq },
-    { cause, hint: 'log fields must be JSON-safe: plain objects, arrays, strings, finite numbers' },
-  );
+  const hint = 'log fields must be JSON-safe: plain objects, arrays, strings, finite numbers';
+  const message = `cannot write ${type} line (seq ${seq}): ${(cause as Error).message}`;
+  return logError(message, { seq }, hint, cause);
 }
 
 /** A failed file operation; a full disk's hint says what to do once there is room (`then`). */
@@ -40,5 +30,5 @@ export function ioError(message: string, cause: unknown, then = 'resume the run'
     code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
       ? `free disk space (or lift the file size limit), then ${then}`
       : 'check the path and its permissions';
-  return new LogFormatError(`${message}: ${reason}`, {}, { cause, hint });
+  return logError(`${message}: ${reason}`, {}, hint, cause);
 }
