@@ -191,7 +191,7 @@ describe('the writer falls back to a full line', () => {
         const w = LogWriter.appendTo(
           path,
           { header, seq: end, chain },
-          patched ? { patchBase: [{ seq: base, bytes: Buffer.from(parentLines[base]) }] } : {},
+          patched ? [{ seq: base, bytes: Buffer.from(parentLines[base]) }] : undefined,
         );
         w.append('snapshot', 21, { state: nearly });
         w.append('snapshot', 21, { state: scrambled });

@@ -183,7 +183,7 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
     ? { ...o.restored, state: cloneSnapshotState(o.restored.state) }
     : snap && { state: captured as Json, seq: snap.seq, chain: boundaryChains.get(snap.seq)! };
   const known = { header, seq: until, chain: boundaryChains.get(until)! };
-  const writer = new GuardedLog(LogWriter.appendTo(target, known, { patchBase }));
+  const writer = new GuardedLog(LogWriter.appendTo(target, known, patchBase));
   try {
     const { onTick, onStart, onReady, services } = o;
     const restore = point?.state as EngineState | undefined;

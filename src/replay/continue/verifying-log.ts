@@ -69,12 +69,8 @@ export class VerifyingLog implements RunLog {
     if (hashes[seq] === undefined) {
       const last = hashes.length - 1;
       const message = `the log ends at seq ${last} (tick ${ticks[last]}) but the rerun goes on with seq ${seq} (tick ${t}, ${type})`;
-      throw diverged(
-        message,
-        seq,
-        t,
-        'the log is incomplete: the run was interrupted or the file was truncated',
-      );
+      const hint = 'the log is incomplete: the run was interrupted or the file was truncated';
+      throw diverged(message, seq, t, hint);
     }
     if (line.chain.slice(0, 16) !== hashes[seq]) {
       const message = `the rerun diverges from the log at seq ${seq} (tick ${ticks[seq]}): the log has a "${types[seq]}" event, the rerun produced a different "${type}" event`;
@@ -93,14 +89,8 @@ export class VerifyingLog implements RunLog {
     if (this.tail.writer) return this.tail.writer.close();
     const last = this.recorded.hashes.length - 1;
     const message = `the rerun ended at seq ${this.seq} but the log goes on to seq ${last}`;
-    const next = this.seq + 1;
-    if (this.seq < last)
-      throw diverged(
-        message,
-        next,
-        this.recorded.ticks[next],
-        'the log has events the rerun does not produce',
-      );
+    const [next, hint] = [this.seq + 1, 'the log has events the rerun does not produce'];
+    if (this.seq < last) throw diverged(message, next, this.recorded.ticks[next], hint);
     return this.chain;
   }
 }

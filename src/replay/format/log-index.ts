@@ -1,16 +1,12 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 
-/** The `kind` of a verification index file (docs/LOG-FORMAT.md, "Verification index"). */
-export const PARENT_INDEX_KIND = 'grapevine-verified/1';
+// The verification index `<log>.verified`: docs/LOG-FORMAT.md, "Verification index beside a parent".
 
-/**
- * A snapshot line of an indexed log, where a fork can start reading: its seq, tick, byte
- * offset and the chain value before it; whether it is the final snapshot (right before `end`,
- * not its tick's); and its tick line (the line before it, or before its first part): offset,
- * chain value before it, and seq (which an index of an older grapevine lacks).
- */
-export interface IndexedSnapshot {
+const PARENT_INDEX_KIND = 'grapevine-verified/1';
+
+/** A snapshot line of an indexed log; `final`: right before `end`, not its tick's; `before`: its tick line. */
+interface IndexedSnapshot {
   seq: number;
   tick: number;
   offset: number;
@@ -19,12 +15,7 @@ export interface IndexedSnapshot {
   before: { offset: number; prev: string; seq?: number };
 }
 
-/**
- * What a scan of a whole plain log found: its digest and number of lines, whether it ended
- * with `end` and nothing after, the header's length in bytes and chain value, and where its
- * snapshots are. Saved beside the log as `<log>.verified` and trusted while the file's size,
- * mtime and inode are unchanged.
- */
+/** What a scan of a whole plain log found, trusted while the file's size, mtime and inode are unchanged. */
 export interface ParentIndex {
   kind: typeof PARENT_INDEX_KIND;
   size: number;
@@ -93,11 +84,7 @@ export function dropParentIndex(path: string): void {
 }
 
 /** Where a line starts (a position `resolve` turns into a byte offset), and the chain value before it. */
-interface Mark {
-  offset: number;
-  prev: string;
-  seq: number;
-}
+type Mark = Required<IndexedSnapshot['before']>;
 
 /**
  * Builds the {@link ParentIndex} of a plain log from its lines, given in order from the

@@ -21,6 +21,13 @@ interface PatchFields {
   data: string;
 }
 
+/** A line of the parent that a delta child's snapshot lines are patched against: its bytes without `\n`, and its long strings' ranges when known. */
+export interface PatchBaseLine {
+  seq: number;
+  bytes: Buffer;
+  longStrings?: number[];
+}
+
 const TAIL = Buffer.from(`,"type":"${SNAPSHOT_PATCH}"`);
 
 /** True when a line (its bytes, without `\n`) is a patch line. */

@@ -12,12 +12,7 @@ const KEEP_DIVISOR = 16;
 /** Smallest part size accepted (so that a test bound cannot make millions of parts). */
 export const MIN_PART_CHARS = 256;
 
-/**
- * One piece of a split snapshot: the keys and indices from `state` down to the value it
- * belongs to, its rank among that value's pieces, and a slice of the value: of a string (the
- * pieces are concatenated), of an array (their items are concatenated) or of an object (a run
- * of its keys in sorted order; the pieces are merged).
- */
+/** One piece of a split snapshot: `path`, `index` and `data` of a `snapshot-part` line (docs/LOG-FORMAT.md, "Split snapshots"). */
 export interface SnapshotPart {
   path: (string | number)[];
   index: number;
@@ -35,13 +30,7 @@ export interface SplitInfo {
   chars: number;
 }
 
-/**
- * An estimate of the length of `value`'s canonical JSON (UTF-16 code units): strings
- * count their length plus 2, numbers the length of `String(n)`, and every bracket, comma,
- * colon and key is counted. Escapes are not counted. It is exact for base64 and other
- * plain ASCII text, and it is the measure the split rule is defined by (so it is part of
- * the log format: changing it changes where snapshots are cut).
- */
+/** The size measure of the split rule (docs/LOG-FORMAT.md, "Split snapshots"): part of the log format, it says where snapshots are cut. */
 export function estimateJsonSize(value: unknown): number {
   if (typeof value === 'string' || value instanceof Base64Text) return value.length + 2;
   if (typeof value === 'number') return String(value).length;
@@ -64,16 +53,9 @@ export function estimateJsonSize(value: unknown): number {
 }
 
 /**
- * Cuts a snapshot's `state` into parts of about `chars` code units each (see
- * docs/LOG-FORMAT.md, "Split snapshots"). Walking down from `state`: a value stays in
- * the skeleton when its estimated size is at most `chars` for `state` itself, at most
- * `chars / 16` for a member of a container walked into; a longer string is cut into slices
- * of `chars` code units; a longer array whose items each fit in `chars` is cut into runs
- * of items of at most `chars` together (at least one item each), and such an object into
- * runs of members (keys in sorted order); any other array or object is walked into. A
- * value cut into parts is `null` in the skeleton. `state` is not modified: the skeleton
- * copies the containers it changes. A {@link Base64Text} is cut as the string it stands for,
- * into `Base64Text`s of its bytes (slices encoded later, one part at a time).
+ * Cuts a snapshot's `state` into parts of `chars` code units by the split rule (docs/LOG-FORMAT.md,
+ * "Split snapshots"). `state` is not modified: the skeleton copies the containers it changes. A
+ * {@link Base64Text} is cut as the string it stands for, into `Base64Text`s of its bytes.
  */
 export function splitSnapshot(state: Json, chars: number): { parts: PendingPart[]; skeleton: Json } {
   const parts: PendingPart[] = [];
@@ -108,9 +90,8 @@ function cut(
   if (Array.isArray(value)) {
     const sizes = value.map(estimateJsonSize);
     if (sizes.every((s) => s <= chars)) {
-      cutRuns(sizes, chars, (from, to) => value.slice(from, to)).forEach((data, index) => {
+      for (const [index, data] of cutRuns(sizes, chars, (from, to) => value.slice(from, to)).entries())
         parts.push({ path, index, data });
-      });
       return null;
     }
     return value.map((item, i) => cut(item, [...path, i], chars, inner, parts));
@@ -120,13 +101,9 @@ function cut(
     .sort();
   const sizes = keys.map((k) => k.length + 3 + estimateJsonSize(value[k]));
   if (sizes.every((s) => s <= chars)) {
-    cutRuns(sizes, chars, (from, to) => {
-      const run: { [key: string]: Json } = {};
-      for (const k of keys.slice(from, to)) run[k] = value[k];
-      return run;
-    }).forEach((data, index) => {
-      parts.push({ path, index, data });
-    });
+    const take = (from: number, to: number) =>
+      Object.fromEntries(keys.slice(from, to).map((k) => [k, value[k]]));
+    for (const [index, data] of cutRuns(sizes, chars, take).entries()) parts.push({ path, index, data });
     return null;
   }
   const copy: { [key: string]: Json } = {};
@@ -153,10 +130,8 @@ function cutRuns<T>(sizes: number[], chars: number, take: (from: number, to: num
 
 /**
  * The lines (type and fields) a snapshot event with payload `fields` is written as when split
- * into parts of `chars` code units, its first line at seq `firstSeq`: a `snapshot-part` line
- * per part (`of`: the seq of the snapshot line after them), then the `snapshot` line with the
- * skeleton as `state` and `split`. A generator, so that the writer encodes (and may flush) one
- * part at a time; a part's base64 columns stay `Base64Text`s for the line codec to encode.
+ * into parts of `chars` code units, its first line at seq `firstSeq`. A generator, so that the
+ * writer encodes (and may flush) one part at a time.
  */
 export function* splitSnapshotLines(
   fields: Record<string, unknown>,

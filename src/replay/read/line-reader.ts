@@ -146,15 +146,8 @@ function indexedEnd(path: string, range: IndexedRange, verifier: LineVerifier, e
   const where = stop ? `the chain value it had at seq ${stop.seq}` : `its digest ${digest}`;
   if (end !== 'whole' || !ends) throw stale(path, range.start.seq, `they do not end in ${where}`);
   const header = range.header.event as LogHeader;
-  return {
-    header,
-    lastSeq: lines - 1,
-    lastTick: verifier.lastTick,
-    lines,
-    digest,
-    truncated: false,
-    complete: true,
-  };
+  const { lastTick } = verifier;
+  return { header, lastSeq: lines - 1, lastTick, lines, digest, truncated: false, complete: true };
 }
 
 function stale(path: string, seq: number, why: string): StaleIndex {

@@ -6,8 +6,6 @@ import { byteLines } from './byte-lines.ts';
 import { type IndexedRange, type LogSummary, parseAll, readLines } from './line-reader.ts';
 import { LineVerifier, type ParseRule, type VerifyMode } from './line-verifier.ts';
 
-export type { LogSummary };
-
 /** Options of {@link readLog}. */
 export interface ReadLogOptions {
   /**
@@ -20,26 +18,21 @@ export interface ReadLogOptions {
   /** With `verify: 'chain'`, which `snapshot` and `snapshot-part` lines are parsed (default: all); the others come with an empty `event` and `raw`. */
   parse?: ParseRule;
   /**
-   * With `verify: 'chain'`, read for a continuation after tick `from`: a finished plain log is
-   * read from the snapshot such a continuation restores, using its verification index
-   * `<log>.verified` (built by one scan of the file when missing, then trusted while the file's
-   * size, mtime and inode are unchanged): its header comes first, then the lines from there;
-   * the lines skipped are vouched for by the index. Other logs are read whole.
+   * With `verify: 'chain'`, read for a continuation after tick `from` (and up to tick `to`): a
+   * finished plain log is read, after its header, only over the stretch its verification index
+   * names (docs/LOG-FORMAT.md, "Verification index beside a parent"). Other logs are read whole.
    */
   from?: number;
-  /** With `from`: nothing after the end of tick `to` is needed; the read may stop at the tick line of the first periodic snapshot after it. */
   to?: number;
 }
 
 /**
  * The one reader of replay logs: streams the lines of a log (plain NDJSON, or gzip when the
- * path ends in `.gz`), header first, checking each before yielding it (see `LineVerifier`).
- * It picks its own way through the file: the whole file as bytes in a reused buffer, the
- * stretch an index names (`from`), a delta child's past from its parents (whose patch lines
- * it expands), and a split snapshot's parts put back together. Memory stays bounded whatever
- * the file size. A partial final line or gzip member ends the read quietly; the generator's
- * return value (a {@link LogSummary}) then has `truncated: true`. Stopping the iteration early
- * (`break`) closes the file.
+ * path ends in `.gz`), header first, checking each before yielding it (see `LineVerifier`):
+ * the stretch an index names (`from`), a delta child's past from its parents, a split
+ * snapshot's parts put back together. Memory stays bounded whatever the file size. A partial
+ * final line or gzip member ends the read quietly; the generator's return value (a
+ * {@link LogSummary}) then has `truncated: true`. Stopping early (`break`) closes the file.
  *
  * @throws LogFormatError naming the first problem: missing or unreadable file, not a grapevine
  *   log, invalid JSON, a missing or repeated seq, non-canonical bytes, a broken hash chain, a
@@ -73,12 +66,7 @@ export async function readHeader(path: string): Promise<LogHeader> {
   throw new LogFormatError(`${path} has no header`);
 }
 
-/**
- * The stretch of a finished plain log a continuation after tick `from` needs, from the log's
- * index (`<log>.verified`, built by one scan of the file when missing or stale): from the tick
- * line of the snapshot that continuation restores, up to the tick line of the first periodic
- * snapshot after tick `to` (or to the end). Undefined for a delta child or an unfinished log.
- */
+/** The stretch of a finished plain log a continuation after tick `from` needs, from its index (built when missing); undefined for a delta child or an unfinished log. */
 async function readIndexed(
   path: string,
   from: number,

@@ -3,19 +3,17 @@ import type { Intervention } from '../../world/index.ts';
 import type { DeltaRef } from '../format/delta-ref.ts';
 import { type LogFormat, type LogHeader, type LogLine, logError } from '../format/log-format.ts';
 import { dropParentIndex } from '../format/log-index.ts';
+import type { PatchBaseLine } from '../format/snapshot-patch.ts';
 import { SNAPSHOT_PART, type SplitInfo } from '../format/snapshot-split.ts';
 import { type LogSummary, StaleIndex } from './line-reader.ts';
 import { isUnparsed, type ParseRule } from './line-verifier.ts';
 import { LlmSchemaRefs } from './llm-schema-refs.ts';
 import { readHeader, readLog } from './read-log.ts';
 
-/** The recorded line hashes a rerun is checked against. */
+/** The recorded lines a rerun is checked against: the `h`, tick and type of each, by seq (index 0 = header). */
 export interface RecordedChain {
-  /** `h` of each line by seq (index 0 = header). */
   hashes: string[];
-  /** Tick of each line by seq. */
   ticks: number[];
-  /** Type of each line by seq. */
   types: string[];
   /** Split snapshots: the part size, by the seq of their first `snapshot-part` line. */
   splits?: Map<number, number>;
@@ -42,35 +40,26 @@ export interface RecordedRun {
   boundaryChains: Map<number, string>;
   /** When the log is a delta child: the parent it reads its past from. */
   delta?: DeltaRef;
-  /** Snapshot states kept while reading (see `ReadRecordedOptions.restoreTicks`), by seq. */
+  /** Snapshot states kept while reading (see `restoreTicks` of {@link readRecordedRun}), by seq. */
   snapshotStates: Map<number, Json>;
-  /**
-   * The lines of each kept snapshot (its parts, then its `snapshot` line), by the snapshot's
-   * seq: the base a delta child's snapshots are patched against (see `snapshot-patch.ts`).
-   */
-  snapshotLines: Map<number, KeptLine[]>;
-}
-
-/** Options of {@link readRecordedRun}. */
-export interface ReadRecordedOptions {
-  /**
-   * Keep the states of the snapshots a continuation after each of these ticks restores
-   * (the last two snapshots at or before each), so that it need not read the log again.
-   * A finished plain log is then read from the earliest such snapshot (see `readLog`'s
-   * `from`), and, for a run without an LLM, only up to the ticks asked for.
-   */
-  restoreTicks?: readonly number[];
+  /** The lines of each kept snapshot (its parts, then its `snapshot` line), by its seq: a delta child's patch base. */
+  snapshotLines: Map<number, PatchBaseLine[]>;
 }
 
 /**
  * Reads a log for a rerun or a continuation (`replay --verify`, `resume`, `fork`, `inspect`):
  * each line's hash is checked over its bytes and kept for the rerun's check, and the snapshot
  * lines no continuation restores are not parsed (a rerun writes them again and proves their
- * bytes).
+ * bytes). `restoreTicks`: keep the states of the snapshots a continuation after each of these
+ * ticks restores (the last two at or before each); a finished plain log is then read from the
+ * earliest (`readLog`'s `from`) and, for a run without an LLM, only up to the ticks asked for.
  *
  * @throws LogFormatError as `readLog`.
  */
-export async function readRecordedRun(path: string, opts: ReadRecordedOptions = {}): Promise<RecordedRun> {
+export async function readRecordedRun(
+  path: string,
+  opts: { restoreTicks?: readonly number[] } = {},
+): Promise<RecordedRun> {
   const ticks = opts.restoreTicks ?? [];
   const from = ticks.length > 0 ? Math.min(...ticks) : undefined;
   // a continuation of an LLM run replays the recorded replies after its tick too
@@ -97,13 +86,6 @@ export async function readRecordedRun(path: string, opts: ReadRecordedOptions = 
 /** Snapshot lines shorter than this are always parsed (a split snapshot's own line says how it was split). */
 const SMALL_SNAPSHOT_LINE = 1 << 16;
 
-/** One line of a kept snapshot: its seq, its bytes (without `\n`), and its long strings' ranges when known. */
-interface KeptLine {
-  seq: number;
-  bytes: Buffer;
-  longStrings?: number[];
-}
-
 /** Builds a {@link RecordedRun} from the verified lines of a log, given in order (lines not read stand without hash, tick or type). */
 export class RecordedRunBuilder {
   private readonly chain: RecordedChain = { hashes: [], ticks: [], types: [], splits: new Map() };
@@ -114,12 +96,12 @@ export class RecordedRunBuilder {
   private end: RecordedRun['end'];
   private header: LogHeader | undefined;
   /** For each tick asked for, the last two snapshots at or before it. */
-  private readonly kept: { seq: number; state: Json; lines: KeptLine[] }[][];
+  private readonly kept: { seq: number; state: Json; lines: PatchBaseLine[] }[][];
   /** The last tick a kept snapshot may belong to. */
   private readonly lastTick: number;
   private schemas: LlmSchemaRefs;
   /** The parts read since the last snapshot line (kept with their snapshot when it is kept). */
-  private parts: KeptLine[] = [];
+  private parts: PatchBaseLine[] = [];
 
   /** `restoreTicks`: keep the snapshot states a continuation after each of these ticks restores. `path` names the log in errors. */
   constructor(
@@ -195,7 +177,7 @@ export class RecordedRunBuilder {
   }
 
   /** Keeps the snapshot for each tick asked for at or after its tick (the last two there). */
-  private offer(seq: number, tick: number, state: Json, lines: KeptLine[]): void {
+  private offer(seq: number, tick: number, state: Json, lines: PatchBaseLine[]): void {
     this.restoreTicks.forEach((at, k) => {
       if (tick > at) return;
       this.kept[k].push({ seq, state, lines });

@@ -3,7 +3,14 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Base64Text, LogFormatError } from '../../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from '../format/chain.ts';
-import { type LineBody, LineCodec, lineSize, lineText, streamLine } from '../format/line-codec.ts';
+import {
+  type EncodedLine,
+  type LineBody,
+  LineCodec,
+  lineSize,
+  lineText,
+  streamLine,
+} from '../format/line-codec.ts';
 import {
   isGzipPath,
   LOG_FORMAT,
@@ -13,7 +20,7 @@ import {
   MAX_LINE,
 } from '../format/log-format.ts';
 import { IndexRecorder, saveParentIndex } from '../format/log-index.ts';
-import { patchLineText } from '../format/snapshot-patch.ts';
+import { type PatchBaseLine, patchLineText } from '../format/snapshot-patch.ts';
 import {
   DEFAULT_SPLIT_ABOVE,
   estimateJsonSize,
@@ -21,7 +28,7 @@ import {
   splitSnapshotLines,
 } from '../format/snapshot-split.ts';
 import type { ColumnChanges } from './column-compare.ts';
-import { type PatchBaseLine, PatchSink } from './patch-sink.ts';
+import { PatchSink } from './patch-sink.ts';
 import { checkReserved, ioError, tooLong, unwritable } from './write-errors.ts';
 
 /** Buffered text (in UTF-16 code units) above which `append` flushes on its own. */
@@ -81,26 +88,16 @@ export class LogWriter {
 
   /**
    * Creates (or overwrites) the log at `path` and its directories, and writes its header:
-   * `headerFields` with `type`, `seq`, `t` and `format` ({@link LOG_FORMAT} unless given). With
-   * `exclusive`, the file must not exist (atomically: of two runs started at once, one is
-   * refused). With `index`, closing after an `end` line also writes `<path>.verified`.
+   * `headerFields` with `type`, `seq`, `t` and `format` ({@link LOG_FORMAT}). With `exclusive`,
+   * the file must not exist (atomically: of two runs started at once, one is refused). With
+   * `index`, closing after an `end` line also writes `<path>.verified`.
    *
    * @throws LogFormatError when the file cannot be created (or exists) or a header field is not JSON.
    */
-  static create(
-    path: string,
-    headerFields: LogFields,
-    opts: { exclusive?: boolean; index?: boolean; format?: LogFormat } = {},
-  ): LogWriter {
+  static create(path: string, headerFields: LogFields, opts: { exclusive?: boolean; index?: boolean } = {}) {
     checkReserved(headerFields, 'header');
-    const header = {
-      ...headerFields,
-      type: 'header',
-      seq: 0,
-      t: 0,
-      format: opts.format ?? LOG_FORMAT,
-    } as LogHeader;
-    let line: { text: string; chain: string };
+    const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
+    let line: EncodedLine;
     try {
       line = new LineCodec().encode(header, null);
     } catch (cause) {
@@ -133,20 +130,16 @@ export class LogWriter {
   static appendTo(
     path: string,
     known: { header: LogHeader; seq: number; chain: string },
-    opts: { patchBase?: PatchBase } = {},
-  ): LogWriter {
+    patchBase?: PatchBase,
+  ) {
     let fd: number;
     try {
       fd = openSync(path, 'a');
     } catch (cause) {
       throw ioError(`cannot open log file ${path} for appending`, cause);
     }
-    const { header, seq, chain } = known;
-    const writer = new LogWriter({ path, fd, header, seq, chain, bytesWritten: fstatSync(fd).size });
-    if (opts.patchBase && opts.patchBase.length > 0) {
-      writer.patchBase = opts.patchBase;
-      writer.patcher = new PatchSink();
-    }
+    const writer = new LogWriter({ path, fd, ...known, bytesWritten: fstatSync(fd).size });
+    if (patchBase?.length) [writer.patchBase, writer.patcher] = [patchBase, new PatchSink()];
     return writer;
   }
 

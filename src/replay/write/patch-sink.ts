@@ -2,23 +2,15 @@ import type { Base64Text } from '../../core/index.ts';
 import { chainHasher, HASH_SUFFIX_LENGTH } from '../format/chain.ts';
 import { LONG_STRING, longStrings } from '../format/json-strings.ts';
 import type { LineBody } from '../format/line-codec.ts';
+import type { PatchBaseLine } from '../format/snapshot-patch.ts';
 import { type ColumnChanges, ColumnCompare, hashColumn } from './column-compare.ts';
 import { PatchBuilder, trimmed } from './patch-builder.ts';
-
-/** A line of the parent that a delta child's snapshot lines are patched against (see `snapshot-patch.ts`). */
-export interface PatchBaseLine {
-  seq: number;
-  /** Its bytes, without `\n`. */
-  bytes: Buffer;
-  /** The content ranges of its long JSON strings, when known (found here otherwise). */
-  longStrings?: number[];
-}
 
 /** A part of a line being patched: UTF-8 bytes of JSON, or a long base64 column not yet encoded. */
 type Part = Buffer | Base64Text;
 
 /** What {@link PatchSink.patch} made of a line. */
-export interface Patched {
+interface Patched {
   /** The chain value after the line. */
   chain: string;
   /** The patch, or undefined when it would be over the share of the line asked for. */
