@@ -17,9 +17,8 @@ import { removeStalePartials } from './stale-partials.ts';
 /** How to continue a recorded run past one of its ticks. */
 export interface ContinueOptions extends Pick<RunOptions, 'onTick' | 'onStart' | 'onReady'> {
   def: WorldDefinition;
-  /** The log read and chain-verified by readRecordedRun. */
+  /** The log read and chain-verified by readRecordedRun, and its path. */
   recorded: RecordedRun;
-  /** Its path. */
   path: string;
   /** The last tick taken from the recording; -1 = none (rerun from the header: a run killed before tick 0 ended). */
   atTick: number;
@@ -189,11 +188,8 @@ export async function continueRun(o: ContinueOptions): Promise<RunResult> {
     const restore = point?.state as EngineState | undefined;
     const tail = { from: point && { seq: point.seq, chain: point.chain }, until, writer };
     const run = { restore, onTick, onStart, onReady, ...services };
-    const result = await rerunRecorded(o.def, o.recorded, run, {
-      atTick: o.atTick,
-      interventions: o.interventions,
-      tail,
-    });
+    const { atTick, interventions } = o;
+    const result = await rerunRecorded(o.def, o.recorded, run, { atTick, interventions, tail });
     renameSync(target, o.out);
     return result;
   } catch (err) {

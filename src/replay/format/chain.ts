@@ -1,12 +1,7 @@
 import * as crypto from 'node:crypto';
 import { sha256Hex } from '../../core/index.ts';
 
-/**
- * The hash chain of a log (docs/LOG-FORMAT.md, "Hash chain"): the chain value after a line is
- * `sha256hex(prev + "\n" + body)`, where `prev` is the chain value after the line before (for
- * the header: the log's format tag) and `body` the line's canonical body without `h` and
- * `wall`. Every writer, reader and patch of the log computes it here.
- */
+/** The chain value after a line of body `body` (docs/LOG-FORMAT.md, "Hash chain"): every writer, reader and patch computes it here. */
 export function chainHash(prev: string, body: string | readonly (string | Uint8Array)[]): string {
   if (typeof body === 'string') return sha256Hex(`${prev}\n${body}`);
   const hash = chainHasher(prev);

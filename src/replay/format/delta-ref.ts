@@ -4,27 +4,14 @@ import type { Json } from '../../core/index.ts';
 import { LineCodec } from './line-codec.ts';
 import { LOG_FORMAT, type LogLine, logError } from './log-format.ts';
 
-/**
- * What the header of a delta child names: the parent log whose lines `0..seq` are the
- * child's past, and where the child's own lines (from `seq + 1` on) continue its chain.
- */
+/** The `delta` field of a delta child's header, its `parent` flattened (docs/LOG-FORMAT.md, "Delta children"). */
 export interface DeltaRef {
-  /** The parent's path relative to the child's directory, as written. */
   path: string;
-  /** The parent's absolute path when the child was written. */
   absolute: string;
-  /** The parent's run digest (the chain value of its last line). */
   digest: string;
-  /** The fork tick: the child's past ends with the end of this tick. */
   atTick: number;
-  /** Seq of the parent's last line that belongs to the child (the end of tick `atTick`). */
   seq: number;
-  /** The parent's full chain value after line `seq`: the child's first own line is chained to it. */
   chain: string;
-  /**
-   * Seqs of the first and last of the parent's lines that the child's `snapshot-patch` lines
-   * are patched against (a snapshot's parts and its line), when it has any (format 3).
-   */
   base?: [number, number];
 }
 
@@ -66,15 +53,8 @@ export function deltaRef(header: Record<string, unknown>, childPath: string): De
   const message = `${childPath}: line 1 has a malformed delta reference (it must name ${needs})`;
   if (!ok) throw logError(message, { line: 1, seq: 0 });
   const { path, absolute, digest } = p as { path: string; absolute: string; digest: string };
-  return {
-    path,
-    absolute,
-    digest,
-    atTick: d.atTick as number,
-    seq,
-    chain: d.chain as string,
-    ...(base && { base }),
-  };
+  const [atTick, chain] = [d.atTick as number, d.chain as string];
+  return { path, absolute, digest, atTick, seq, chain, ...(base && { base }) };
 }
 
 /**

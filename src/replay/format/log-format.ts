@@ -1,11 +1,4 @@
-// The replay log, specified in docs/LOG-FORMAT.md: NDJSON, one canonical JSON object per line
-// (`h` last, not part of the body), line 1 a header (`seq` 0, `t` 0, `format`), then events
-// with `seq` 1, 2, 3..., `t` and `type`; a `wall` object is written but not hashed; each `h`
-// is the first 16 hex digits of the hash chain (`chain.ts`), whose last value is the run
-// digest. A `.gz` log is a concatenation of gzip members holding whole lines. New logs are
-// format 3; formats 1 and 2 are read, verified, replayed, resumed and forked in their own
-// format (2 changed the per-tick digest of JSON memories and moved an `llm` line's schema into
-// a `schema` line; 3 changed a memory entry's digest term and added `snapshot-patch` lines).
+// The replay log's names and line shape; the format is specified in docs/LOG-FORMAT.md.
 
 import { LogFormatError, type LogPosition } from '../../core/index.ts';
 
@@ -45,13 +38,10 @@ export function isGzipPath(path: string): boolean {
   return path.endsWith('.gz');
 }
 
-/** One complete, verified line of a log, as the reader yields it. */
+/** One complete, verified line of a log, as the reader yields it: its `seq`, `t` and `type` (docs/LOG-FORMAT.md, "Lines"), and more. */
 export interface LogLine {
-  /** Sequence number: 0 for the header, then 1, 2, 3... */
   seq: number;
-  /** Simulation time of the line (0 for the header). */
   t: number;
-  /** Event type (`"header"` for line 1). */
   type: string;
   /** 1-based line number in the (decompressed) file. */
   line: number;

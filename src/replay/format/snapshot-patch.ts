@@ -2,19 +2,10 @@ import { canonicalJson, type LogFormatError } from '../../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from './chain.ts';
 import { DAMAGED, logError } from './log-format.ts';
 
-/**
- * Event type of a line of a delta child that stands for a `snapshot` or `snapshot-part` line
- * by its bytes' differences from a line of the parent (the `base`): see docs/LOG-FORMAT.md,
- * "Snapshot patches". Only logs whose delta header has format `grapevine-log/3` hold it.
- */
+/** Event type of a delta child's patch lines: docs/LOG-FORMAT.md, "Snapshot patches in delta children". */
 export const SNAPSHOT_PATCH = 'snapshot-patch';
 
-/**
- * The fields of a patch line besides `seq`, `t`, `type` and `h`: the seq of its base line (one
- * the delta header's `base` names); base64 of varint triples (copy, insert, skip): bytes copied
- * from the base, inserted from `data`, skipped in the base, the rest of the base following;
- * and the inserted bytes, one character per byte (latin1).
- */
+/** The fields of a patch line besides `seq`, `t`, `type` and `h`. */
 interface PatchFields {
   base: number;
   ops: string;

@@ -26,11 +26,9 @@ export function expand(
   const line = v.acceptBytes(patch.bytes, at, parse, false, true);
   const what = `${bases.path}: line ${line.line} (a ${SNAPSHOT_PATCH})`;
   const where = { line: line.line, seq: line.seq, tick: line.t };
+  const wrong = `${what} does not stand for a snapshot line with its seq and tick: the log was modified`;
   if (line.seq !== patch.seq || line.t !== patch.t || !PATCHED_TYPES.has(line.type))
-    throw logError(
-      `${what} does not stand for a snapshot line with its seq and tick: the log was modified`,
-      where,
-    );
+    throw logError(wrong, where);
   return line;
 }
 

@@ -31,14 +31,10 @@ export function isUnparsed(line: LogLine): boolean {
 }
 
 /**
- * Checks the lines of one log in order, as they are read, and turns each into a
- * {@link LogLine}. It checks, in this order: the line is JSON, it is a header (line 1) or
- * an event (`seq`, `t`, `type`), its `seq` follows the previous one, its bytes are exactly
- * what the writer would write for it, and its `h` continues the hash chain. With
- * `verify: false` only the first three checks run; with `'chain'`, an event line is chained
- * over its bytes as they are and parsed once, not encoded again (a rerun proves its bytes).
- * The first failing check throws a {@link LogFormatError} naming the line, the seq expected
- * there and, when known, the tick.
+ * Checks the lines of one log in order, as they are read (docs/LOG-FORMAT.md, "Verification"),
+ * and turns each into a {@link LogLine}. With `verify: false` only JSON, line shape and seq
+ * order are checked; with `'chain'`, an event line is chained over its bytes as they are and
+ * parsed once, not encoded again (a rerun proves its bytes).
  */
 export class LineVerifier {
   /** The header, once line 1 has been accepted. */

@@ -6,22 +6,16 @@ const WALL = Buffer.from('"wall":');
 const WALL_MEMBER = Buffer.from(',"wall":');
 const TAIL = /"t":(-?[0-9.e+-]+),"type":"([^"\\]+)","h":"[0-9a-f]{16}"}$/;
 
-/** What the bytes of an event line give without parsing it. */
-export interface RawLine {
-  /** The 16 hex digits of its `h`. */
-  hash: string;
-  /** Where its hashed body ends: the body is `bytes[0, bodyEnd)` and a closing brace. */
-  bodyEnd: number;
-  /** Its tick and type, when `type` is its last key, right after `t` (snapshot and tick lines). */
-  kind?: { t: number; type: string };
-}
-
 /**
- * The `h`, hashed body and kind of an event line from its bytes (see log-format.ts: the body
- * is the line without `h` and without `wall`), or null when the line does not end in an `h`
- * or holds `"wall":` other than as a canonical object right before `h` (it is checked in full).
+ * What the bytes of an event line give without parsing it: its `h` (`hash`), the end of its
+ * hashed body (`line[0, bodyEnd)` and a closing brace: the line without `h` and `wall`), and
+ * its tick and type when `type` is its last key, right after `t` (snapshot and tick lines).
+ * Null when the line does not end in an `h` or holds `"wall":` other than as a canonical
+ * object right before `h` (it is checked in full).
  */
-export function rawLine(line: Buffer): RawLine | null {
+export function rawLine(
+  line: Buffer,
+): { hash: string; bodyEnd: number; kind?: { t: number; type: string } } | null {
   const n = line.length;
   if (n < HASH_SUFFIX_LENGTH + 1 || line[n - 1] !== 0x7d || line[n - 2] !== 0x22) return null;
   if (line.compare(SUFFIX, 0, SUFFIX.length, n - HASH_SUFFIX_LENGTH, n - 18) !== 0) return null;

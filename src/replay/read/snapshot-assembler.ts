@@ -41,14 +41,16 @@ export class SnapshotAssembler {
     if (split.parts !== this.parts.length) throw failAt(this.path, line, count);
     const parts = this.parts;
     this.parts = [];
-    const skeleton = line.event.state as Json;
-    const event = line.event;
+    const {
+      event,
+      event: { state: skeleton },
+    } = line;
     const path = this.path;
     Object.defineProperty(event, 'state', {
       configurable: true,
       enumerable: true,
       get() {
-        const value = assemble(skeleton, parts, path, line);
+        const value = assemble(skeleton as Json, parts, path, line);
         Object.defineProperty(event, 'state', {
           value,
           configurable: true,

@@ -49,11 +49,6 @@ export class GuardedLog implements RunLog {
     return this.inner.format;
   }
 
-  /** The first failure, if any (the run stops at the next tick boundary). */
-  get failed(): Error | undefined {
-    return this.failure;
-  }
-
   /** True once a tick's lines were written whole (the engine flushes at the end of each tick). */
   get ticked(): boolean {
     return this.flushes > 0;

@@ -9,16 +9,6 @@ import { PatchBuilder, trimmed } from './patch-builder.ts';
 /** A part of a line being patched: UTF-8 bytes of JSON, or a long base64 column not yet encoded. */
 type Part = Buffer | Base64Text;
 
-/** What {@link PatchSink.patch} made of a line. */
-interface Patched {
-  /** The chain value after the line. */
-  chain: string;
-  /** The patch, or undefined when it would be over the share of the line asked for. */
-  patch?: { ops: string; data: string };
-  /** The changed chunks of each column compared chunk by chunk (for a line with the same columns next). */
-  changes: Map<Base64Text, ColumnChanges>;
-}
-
 /**
  * The sink that writes a line as a patch against a base line: it takes the line's body as the
  * codec built it and compares its pieces with the base as they come, never building the line.
@@ -35,9 +25,9 @@ export class PatchSink {
   private readonly compare = new ColumnCompare();
 
   /**
-   * The line of `body` chained to `prev`, as a patch against `base` when the patch is at most
-   * `share` of the line. `known`: the changes of columns found for the line before, reused
-   * for the same column objects (a final snapshot right after the periodic one).
+   * The line of `body` chained to `prev`: its chain value, its patch against `base` when that is
+   * at most `share` of the line, and the changed chunks of its columns. `known`: those of the
+   * line before, reused for the same column objects (a final snapshot right after the periodic one).
    */
   patch(
     body: LineBody,
@@ -45,7 +35,7 @@ export class PatchSink {
     base: PatchBaseLine,
     share: number,
     known?: ReadonlyMap<Base64Text, ColumnChanges>,
-  ): Patched {
+  ): { chain: string; patch?: { ops: string; data: string }; changes: Map<Base64Text, ColumnChanges> } {
     base.longStrings ??= longStrings(base.bytes);
     let a = base.longStrings;
     let line = partsOf(body);
