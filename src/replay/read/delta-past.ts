@@ -36,7 +36,7 @@ export function expand(
  * Yields the past of a delta child from its parent (the parent's header with the child's
  * `wall`, then the parent's lines up to `ref.seq`), checks that the parent is the one the
  * child was forked from (its chain at `ref.seq` and its digest), and sets `verifier` to take
- * the child's own lines after it. A parent whose verification index names the child's digest
+ * the child's own lines after it (`bases` sees each line of the past). A parent whose verification index names the child's digest
  * is read only up to the fork point (the index vouches for the rest).
  *
  * @throws LogFormatError naming the parent when it is missing, does not read, differs, is the
@@ -49,8 +49,7 @@ export async function* parentPrefix(
   ref: DeltaRef,
   verifier: LineVerifier,
   ancestry: readonly string[],
-  /** Sees each line of the past before it is yielded. */
-  offer: (line: LogLine) => void,
+  bases: PatchBases,
 ): AsyncGenerator<LogLine, void, undefined> {
   const parentPath = resolveParent(childPath, ref);
   checkAncestry(childPath, parentPath, ancestry);
@@ -66,7 +65,7 @@ export async function* parentPrefix(
       if (last.seq > ref.seq) continue;
       if (last.seq === 0) header = childHeaderLine(last, deltaLine.event);
       if (last.seq === ref.seq) atFork = last;
-      offer(last);
+      bases.offer(last.seq, last.bytes ?? last.raw);
       yield last.seq === 0 ? (header as LogLine) : last;
       if (upToFork && atFork) break;
     }

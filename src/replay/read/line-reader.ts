@@ -91,18 +91,9 @@ export async function* readLines(
         if (range) checkIndexed(path, range, line);
         if (line.seq === 0 && isDeltaHeader(line.event)) {
           delta = deltaRef(line.event, path);
-          const kept = new PatchBases(path, delta.base);
-          const offer = (l: LogLine) => kept.offer(l.seq, l.bytes ?? l.raw);
-          bases = kept;
-          yield* parentPrefix(
-            readLines,
-            path,
-            line,
-            delta,
-            verifier,
-            [...ancestors, realpathSync(path)],
-            offer,
-          );
+          bases = new PatchBases(path, delta.base);
+          const ancestry = [...ancestors, realpathSync(path)];
+          yield* parentPrefix(readLines, path, line, delta, verifier, ancestry, bases);
         } else {
           snapshots.accept(line);
           yield line;

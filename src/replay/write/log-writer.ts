@@ -144,10 +144,8 @@ export class LogWriter {
   }
 
   /**
-   * Appends one event at time `t`; returns its `seq`. `fields` must be JSON-safe without the
-   * keys `seq`, `t`, `type`, `h`, `format`; a `wall` object is written but not hashed. A
-   * snapshot over the split bound (16 Mi code units, or `GRAPEVINE_LOG_LINE_BOUND`) is written
-   * as `snapshot-part` lines, then its `snapshot` line (whose seq is returned). A snapshot
+   * Appends one event at time `t`; returns its `seq` (a split snapshot's: its `snapshot` line's).
+   * `fields`: JSON-safe, without the keys the log owns; a `wall` object is not hashed. A snapshot
    * right after another with the same `state` object reuses its work: do not change it between.
    *
    * @throws LogFormatError on a reserved key, a bad `t` or `type`, a value that is not JSON, a
@@ -177,13 +175,7 @@ export class LogWriter {
   }
 
   /** `base`: a line of the parent to write this one against; `snap`: the entry whose changes a patch reuses and sets. */
-  private appendLine(
-    type: string,
-    t: number,
-    fields: LogFields,
-    base?: PatchBaseLine,
-    snap?: LastSnapshot,
-  ): number {
+  private appendLine(type: string, t: number, fields: LogFields, base?: PatchBaseLine, snap?: LastSnapshot) {
     const { path, chain } = this.state;
     this.last = null;
     if (this.closed) throw new LogFormatError(`cannot append to ${path}: the log writer is closed`);
@@ -218,21 +210,16 @@ export class LogWriter {
     this.index?.line(type, seq, t, 0, chain);
     this.index?.resolve((pos) => at + pos);
     this.streamBuffer ??= Buffer.allocUnsafeSlow(STREAM_BUFFER);
-    const write = (bytes: Buffer) => this.write(bytes);
-    return this.advance(seq, streamLine(body, chain, this.streamBuffer, write));
-  }
-
-  /** Event `seq` is in the log (written, or about to be), its line chained to `chain`. */
-  private advance(seq: number, chain: string): number {
+    this.state.chain = streamLine(body, chain, this.streamBuffer, (bytes) => this.write(bytes));
     this.state.seq = seq;
-    this.state.chain = chain;
     return seq;
   }
 
   /** The line `text` goes to the batch written at the next flush. */
   private buffered(type: string, seq: number, t: number, text: string, chain: string): number {
     this.index?.line(type, seq, t, this.pending.length, this.state.chain);
-    this.advance(seq, chain);
+    this.state.seq = seq;
+    this.state.chain = chain;
     this.pending += `${text}\n`;
     if (this.pending.length > AUTO_FLUSH_CHARS) this.flush();
     return seq;
@@ -240,9 +227,7 @@ export class LogWriter {
 
   /**
    * Writes the buffered lines to the file at once (for `.gz`, one gzip member); no fsync.
-   *
-   * @throws LogFormatError when the write fails (a full disk); the writer is then closed, and
-   *   the log reads up to its last complete line.
+   * @throws LogFormatError when the write fails (a full disk): the writer is then closed.
    */
   flush(): void {
     if (this.pending === '') return;
