@@ -134,11 +134,9 @@ async function writePrefix(
 }
 
 /**
- * The parent snapshot a new delta child's snapshots are written against: the one it restores,
- * when its lines were kept and the parent is in format 3 (a child of an older parent, and a
- * standalone fork, write full snapshots). Every snapshot of the child is patched against this
- * one base, so reading any of them needs the base and one patch. A delta child resumed in
- * place goes on with the base its header names, to end with an uninterrupted child's bytes.
+ * The parent snapshot a delta child's snapshots are patched against (docs/LOG-FORMAT.md,
+ * "Snapshot patches in delta children"): the one a new child restores, when its lines were
+ * kept and the parent is in format 3; for a child resumed in place, the one its header names.
  */
 async function patchBaseOf(o: ContinueOptions): Promise<PatchBase | undefined> {
   if (o.atTick < 0) return undefined;

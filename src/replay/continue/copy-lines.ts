@@ -78,10 +78,9 @@ export async function copyOwnLines(src: string, dst: string, lastSeq: number): P
 }
 
 /**
- * Writes the whole content of a log (a delta child's past read from its parents, then its
- * own lines) to `dst` as one self-contained log: the same lines, byte for byte, as a
- * standalone fork would have written, hence the same digest. Every line is verified on
- * the way; `dst` may be `src` itself.
+ * Writes the whole content of a log (a delta child's past read from its parents, then its own
+ * lines) to `dst` as one self-contained log with the same digest, each line verified on the
+ * way; `dst` may be `src` itself.
  *
  * @throws LogFormatError when `src` (or a parent) does not verify, or `dst` cannot be written.
  */

@@ -33,11 +33,8 @@ export function expand(
 }
 
 /**
- * Yields the past of a delta child from its parent (the parent's header with the child's
- * `wall`, then the parent's lines up to `ref.seq`), checks that the parent is the one the
- * child was forked from (its chain at `ref.seq` and its digest), and sets `verifier` to take
- * the child's own lines after it (`bases` sees each line of the past). A parent whose verification index names the child's digest
- * is read only up to the fork point (the index vouches for the rest).
+ * Yields and checks the past of a delta child from its parent as docs/LOG-FORMAT.md, "Delta
+ * children" says, offering each line to `bases`, and sets `verifier` to take the child's own lines.
  *
  * @throws LogFormatError naming the parent when it is missing, does not read, differs, is the
  *   child itself or one of its descendants, or lies too many generations up.

@@ -34,10 +34,9 @@ export interface ReadLogOptions {
  * final line or gzip member ends the read quietly; the generator's return value (a
  * {@link LogSummary}) then has `truncated: true`. Stopping early (`break`) closes the file.
  *
- * @throws LogFormatError naming the first problem: missing or unreadable file, not a grapevine
- *   log, invalid JSON, a missing or repeated seq, non-canonical bytes, a broken hash chain, a
- *   delta parent that is missing, differs or loops; `error.position` holds the line, seq and
- *   tick. `StaleIndex` when an index no longer describes the file.
+ * @throws LogFormatError naming the first problem (docs/LOG-FORMAT.md, "Verification"; a delta
+ *   parent missing, different or looping), at `error.position`; `StaleIndex` when an index no
+ *   longer describes the file.
  */
 export async function* readLog(
   path: string,

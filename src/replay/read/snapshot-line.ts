@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Base64Text } from '../../core/index.ts';
-import { LONG_STRING, longStrings } from '../format/json-strings.ts';
+import { longStrings } from '../format/json-strings.ts';
 
 /** Value of each base64 character, -1 for any other byte. */
 const DIGIT = new Int16Array(256).fill(-1);
@@ -11,15 +11,10 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
  * Parses the bytes of a `snapshot` line (a restore point) as `JSON.parse` would, except that
  * the base64 columns of a columnar executor and of the message bus (`state.executor.regions`
  * and `.columns`, the `to` and `msg` of `state.bus.pending` and `.waiting`) come back as
- * {@link Base64Text}s of their decoded bytes, which `base64ToTyped` takes as they are. Those
- * columns (most of the line) are decoded from the line's bytes straight into their arrays:
- * no text of the line, no string of each column, no decoded copy (each such copy costs more
- * in page faults than in copying). A long base64 string anywhere else comes back as the
- * string it is. Also gives the content ranges `[start, end, ...]` of the line's JSON strings
- * of at least {@link LONG_STRING} bytes, found on the way (a delta child's patches need them).
- *
- * Undefined when the line is not one this reads (a string not closed, no `state` object):
- * the caller parses it as usual.
+ * {@link Base64Text}s, decoded from the line's bytes straight into their arrays: no text of the
+ * line, no string or decoded copy of a column (each costs more in page faults than in copying).
+ * Also gives the line's {@link longStrings}. Undefined when the line is not one this reads (a
+ * string not closed, no `state` object): the caller parses it as usual.
  */
 export function parseSnapshotLine(
   bytes: Buffer,

@@ -63,10 +63,9 @@ interface LastSnapshot {
 /**
  * Appends to a replay log. Each line's body is built once by the line codec and goes to one
  * sink: the text batch {@link LogWriter.flush} writes at once (one gzip member for `.gz`), the
- * file itself for a long line of a plain log (streamed through one reused buffer), or, for a
- * delta child's snapshot, a patch against its parent's. A process killed at any moment leaves
- * a log that reads up to its last flushed line (the engine flushes every tick). Synchronous:
- * the run is single-threaded, and a line is in the batch the moment its event enters the run.
+ * file itself for a long line of a plain log, or a patch against a delta child's parent. A
+ * process killed at any moment leaves a log that reads up to its last flushed line.
+ * Synchronous: the run is single-threaded.
  */
 export class LogWriter {
   private readonly gzip: boolean;

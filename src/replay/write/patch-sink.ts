@@ -10,16 +10,11 @@ import { PatchBuilder, trimmed } from './patch-builder.ts';
 type Part = Buffer | Base64Text;
 
 /**
- * The sink that writes a line as a patch against a base line: it takes the line's body as the
- * codec built it and compares its pieces with the base as they come, never building the line.
- * The long JSON strings of line and base are paired in order; a pair of equal length is
- * compared in place (a column of the line is encoded chunk by chunk into a small buffer and
- * only its changed chunks are kept, and the chain is fed the base's bytes for the others), a
- * pair of different lengths is replaced but for its common prefix and suffix, and so is each
- * stretch between long strings. When the line's long strings do not pair with the base's, the
- * whole line is replaced but for its common prefix and suffix. Hand-written because it runs
- * on every snapshot a delta child writes: generic binary diffs look for moved blocks, which
- * these lines do not have.
+ * The sink that writes a line as a patch against a base line, pairing their long strings as
+ * docs/LOG-FORMAT.md, "Snapshot patches in delta children" says; it compares the codec's pieces
+ * with the base as they come, never building the line (a column is encoded chunk by chunk and
+ * the chain fed the base's bytes for unchanged chunks). Hand-written because it runs on every
+ * snapshot a delta child writes: generic binary diffs look for moved blocks, which these lack.
  */
 export class PatchSink {
   private readonly compare = new ColumnCompare();
