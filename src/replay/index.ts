@@ -1,7 +1,5 @@
-// The replay floor: what the floors above it (and bench/) use. Its rooms: format/ (the line
-// codec, the hash chain, the split, patch and delta formats), read/ (the one reader, `readLog`,
-// and what a rerun needs of a log), write/ (the writer and its sinks), continue/ (rerun,
-// fork, resume).
+// The replay floor: what the floors above it (and bench/) use. Its rooms: format/ (the log's
+// formats), read/ (the one reader, `readLog`), write/ (the writer), continue/ (rerun, fork, resume).
 
 export { openContinuationLlm } from './continue/continuation-llm.ts';
 export type { ContinueOptions } from './continue/continue-run.ts';

@@ -22,14 +22,12 @@ export interface ContinuationLlm {
 }
 
 /**
- * The LLM of a run continued after `atTick` (fork, resume, a fork batch's worker thread):
- * the recorded replies after its restore point up to `atTick`, then a live endpoint (the
- * one `opts.localServer` starts unless a URL is given, the parent's model unless
- * `flags.model` is given).
- * Flags and variables are validated (a ConfigError, exit 2) before anything opens. Retry
- * jitter is drawn from the run seed's streams, as in `run`. With `reuseParentTail` (a fork
- * without intervention) the parent's later calls are replayed too (see ParentTailPort).
- * Lives below the CLI so that pool threads open the LLM of their children the same way.
+ * The LLM of a run continued after `atTick` (fork, resume, a fork batch's worker thread): the
+ * recorded replies after its restore point up to `atTick`, then a live endpoint (the parent's
+ * model unless `flags.model` says; `opts.localServer` starts one unless a URL is given), and with
+ * `reuseParentTail` (a fork without intervention) the parent's later calls first (ParentTailPort).
+ * Flags and variables are validated (ConfigError) before anything opens; retry jitter is drawn
+ * from the run seed's streams, as in `run`. Below the CLI, so that pool threads use it too.
  */
 export async function openContinuationLlm(
   recorded: RecordedRun,

@@ -101,11 +101,7 @@ export function recordsToReplay(recorded: RecordedRun, atTick: number): Record<s
 /** True when the continuation writes over the log it continues (resume in place). */
 const inPlace = (o: ContinueOptions): boolean => resolve(o.out) === resolve(o.path);
 
-/**
- * Writes the past of the continued log to `target` (a copy, a delta header, or the delta
- * child's own lines when it is resumed in place); returns the state of the snapshot at
- * `snapSeq` (a copy of the one kept by readRecordedRun when there is one).
- */
+/** Writes the past of the continued log to `target` (a copy, a delta header, or a child's own lines, resumed in place); returns the state at `snapSeq`. */
 async function writePrefix(
   o: ContinueOptions,
   target: string,

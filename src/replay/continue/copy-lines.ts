@@ -19,10 +19,8 @@ export async function* linesUpTo(path: string, last: number): AsyncGenerator<Log
 }
 
 /**
- * Writes the first lines of a log (seq 0..`lastSeq`, byte for byte) to `dst`, optionally
- * with extra `wall` fields in the header (wall-clock data is outside the hash chain, so the
- * copy's chain and every `h` stay the same); `dst` may be the source itself. Returns the
- * `state` of the line at `captureSeq` (a snapshot), if asked.
+ * Writes the lines 0..`lastSeq` of a log byte for byte to `dst` (may be `src`), with `wallExtra`
+ * merged into the header's `wall` (not hashed); returns the `state` of the line at `captureSeq`.
  */
 export async function copyPrefix(
   src: string,

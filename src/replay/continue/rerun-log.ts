@@ -15,11 +15,7 @@ export interface RerunOptions {
   services?: Pick<RunOptions, 'llm' | 'llmInfo' | 'inputs' | 'fallbacks'>;
 }
 
-/**
- * Reruns the run a log records, from its header alone, and proves that it reproduces the
- * log line for line (wall-clock fields aside). Throws a DivergenceError naming the first
- * differing event.
- */
+/** Reruns the run a log records from its header alone, and proves that it reproduces the log line for line (wall aside). @throws DivergenceError naming the first differing event. */
 export async function rerunLog(
   recorded: RecordedRun,
   def: WorldDefinition,

@@ -13,11 +13,7 @@ export type ForkChild = Omit<
   'def' | 'recorded' | 'path' | 'atTick' | 'restored' | 'ownsRecorded'
 >;
 
-/**
- * Writes children of one recorded run forked after tick `atTick`, each restored from a state
- * shared as `shared` says (the snapshot at the fork tick, a state taken once by a rerun, or
- * none), with the bytes and digest `continueRun` alone gives each.
- */
+/** Writes children of a run forked after `atTick`, restored from the state `shared` says, each with `continueRun`'s bytes. */
 export interface ChildFactory {
   readonly atTick: number;
   readonly shared: 'snapshot' | 'rerun' | 'none';
@@ -28,13 +24,11 @@ export interface ChildFactory {
 class Taken extends Error {}
 
 /**
- * Restores a recorded run at the end of `atTick` once, for several children: the snapshot
- * there, or the state taken by rerunning the recorded ticks from the nearest snapshot before
- * it once (each line checked against the recording). Each child restores a copy and runs on,
- * so R children pay for the parent's tail once, and the world's network is built once for
- * them all; a child's log is byte-identical to forking it alone. An LLM world (whose recorded
- * replies are served per child), or a fork before the first snapshot, gets children that
- * restore on their own (`shared: 'none'`).
+ * Restores a recorded run at the end of `atTick` once, for several children: the snapshot there,
+ * or the state taken by rerunning (checked) from the nearest snapshot before. Each child restores
+ * a copy, so R children pay for the parent's tail and the network once, and its log is
+ * byte-identical to forking it alone. An LLM world (replies served per child), or a fork before
+ * the first snapshot, gets children that restore on their own (`shared: 'none'`).
  */
 export async function restoreOnce(
   def: WorldDefinition,

@@ -2,11 +2,7 @@ import { type Base64Text, CanonicalEncoder, canonicalJson, sortKeys } from '../.
 import { chainHash, chainHasher, HASH_SUFFIX_LENGTH, hashSuffix } from './chain.ts';
 import { SNAPSHOT_PART } from './snapshot-split.ts';
 
-/**
- * A line's canonical body (see `log-format.ts`), built once by {@link LineCodec}, then given
- * to one sink: {@link lineText} (a string, for a batch of lines), {@link streamLine} (bytes
- * through a reused buffer, for a long line) or a delta child's patch sink.
- */
+/** A line's canonical body, built once by {@link LineCodec} for one sink: {@link lineText}, {@link streamLine} or a patch sink. */
 export interface LineBody {
   /** The body but for its closing brace (the line has `,"h":...}` there): JSON text, and long base64 columns not encoded yet. */
   pieces: (string | Base64Text)[];
@@ -33,11 +29,7 @@ type EventKeys = { seq: number; t: number; type: string };
  */
 export class LineCodec {
   private readonly json = new CanonicalEncoder();
-  /**
-   * The state of the snapshot encoded last and its JSON, kept until the next line: a run that
-   * stops at a periodic snapshot writes its final snapshot right after it with the very same
-   * state object, whose JSON is then not walked again.
-   */
+  /** The snapshot state encoded last and its JSON, until the next line: a final snapshot right after a periodic one has the same state. */
   private last: { state: object; json: (string | Base64Text)[] } | null = null;
 
   /** The body of the event `{...fields, seq, t, type}`; `fields` must not hold those keys or `h`. */
@@ -122,10 +114,9 @@ export function lineSize(body: LineBody): number {
 const STREAM_BASE64_BYTES = 3 << 14;
 
 /**
- * Writes the line of `body` (which holds no `wall`) chained to `prev`, `\n` included, to
- * `write` through `buffer` (reused from line to line), hashing each full buffer before it is
- * written: a column is encoded a slice at a time straight into the buffer, and no string or
- * buffer of the line's size is made. Returns the chain value.
+ * Writes the line of `body` (without `wall`) chained to `prev`, `\n` included, to `write` through
+ * `buffer` (reused), hashing each full buffer as it goes: columns are encoded a slice at a time
+ * into it, and no string or buffer of the line's size is made. Returns the chain value.
  */
 export function streamLine(
   body: LineBody,

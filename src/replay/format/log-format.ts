@@ -53,10 +53,7 @@ export interface LogLine {
   chain?: string;
   /** Byte offset of the line in a plain file (a read that starts at an offset sets it). */
   offset?: number;
-  /**
-   * The line's bytes without `\n`, for a `snapshot` or `snapshot-part` line read over bytes
-   * and parsed: kept by a reader that continues the run (a delta child's patch base).
-   */
+  /** The bytes without `\n` of a `snapshot` or `snapshot-part` line read over bytes and parsed (a patch base). */
   bytes?: Buffer;
   /** The content ranges `[start, end, ...]` of its long JSON strings, when the reader found them. */
   longStrings?: number[];

@@ -14,21 +14,18 @@ export interface ByteLine {
 }
 
 /**
- * How a file ends: `whole`, after a complete line; `cut`, in a line of a plain file or in a
- * gzip member (what a crash leaves); `after`, complete gzip members followed by zero bytes or
- * ending in an unfinished line (a crash can leave the zeros, and such a line only a writer that
- * did not finish its member: neither can follow an end line).
+ * How a file ends: `whole`, after a complete line; `cut`, in a line or a gzip member (a crash);
+ * `after`, complete gzip members followed by zero bytes (a crash) or ending in an unfinished
+ * line (a writer that did not finish): neither can follow an end line.
  */
 export type LinesEnd = 'whole' | 'cut' | 'after';
 
 /**
- * Streams the complete lines of a log file (gunzipped when the path ends in `.gz`) as bytes,
- * in batches, one per chunk read, without loading the file. The lines of a batch lie in a
- * buffer reused for the next batch (a fresh page costs a fault on first touch): a caller that
- * keeps a line's bytes copies them. From byte `start` to byte `end` of a plain file, the range
- * is read at once into a buffer of its own, whose lines stay valid (a range that does not end
- * with `\n` ends as `'cut'`: the file changed). Memory stays bounded by the chunk size plus the
- * longest line.
+ * Streams the complete lines of a log file (gunzipped for `.gz`) as bytes, a batch per chunk
+ * read. The lines of a batch lie in a buffer reused for the next (a fresh page costs a fault on
+ * first touch): a caller that keeps a line's bytes copies them. A `range` of a plain file is read
+ * at once into a buffer of its own, whose lines stay valid (one that does not end with `\n` ends
+ * as `'cut'`: the file changed). Memory stays bounded by the chunk size plus the longest line.
  *
  * @throws LogFormatError when the file is missing or unreadable, is not gzip data (for `.gz`),
  *   has corrupt gzip data, or has a line longer than `MAX_LINE`; its `position.line` says where.

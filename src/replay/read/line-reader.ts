@@ -147,10 +147,9 @@ function stale(path: string, seq: number, why: string): StaleIndex {
 }
 
 /**
- * True when a log whose last complete line is `end` has bytes after it: for plain text, a
- * partial line; for gzip, what a crash cannot leave after an end line (see `LinesEnd`), or an
- * empty member (the writer never writes one). A member cut short (the end line's, cut in its
- * trailer) is a truncation instead.
+ * True when a log whose last complete line is `end` has bytes after it: a partial line; for gzip,
+ * what a crash cannot leave after an end line (see `LinesEnd`), or an empty member (never
+ * written). A member cut short (the end line's, in its trailer) is a truncation instead.
  */
 function bytesAfterEnd(path: string, end: LinesEnd): boolean {
   if (!isGzipPath(path)) return end === 'cut';

@@ -37,17 +37,13 @@ export function isUnparsed(line: LogLine): boolean {
  * parsed once, not encoded again (a rerun proves its bytes).
  */
 export class LineVerifier {
-  /** The header, once line 1 has been accepted. */
+  /** The header once line 1 is accepted; lines accepted (or stood for, see {@link LineVerifier.continueAfter}). */
   header: LogHeader | null = null;
-  /** Number of lines accepted (or stood for, see {@link LineVerifier.continueAfter}). */
   lines = 0;
-  /** Seq of the last line accepted (-1 before the header). */
+  /** Seq (-1 before the header), tick, type and full chain value (null without verify) after the last line accepted. */
   lastSeq = -1;
-  /** Simulation time of the last line accepted. */
   lastTick = 0;
-  /** Type of the last line accepted. */
   lastType = '';
-  /** Full chain value after the last line accepted (null before the header or without verify). */
   chain: string | null = null;
   private readonly codec = new LineCodec();
 

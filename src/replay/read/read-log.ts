@@ -101,13 +101,7 @@ async function firstLine(path: string): Promise<LogLine | undefined> {
   }
 }
 
-/**
- * Reads a whole plain log, its hash chain checked over the bytes of its lines (none parsed
- * but the header and lines holding `wall`), and returns its index, or undefined when the log
- * did not end.
- *
- * @throws LogFormatError naming the first line that does not verify.
- */
+/** The index of a whole plain log, read with its chain checked over its lines' bytes; undefined when the log did not end. @throws LogFormatError as {@link readLog}. */
 export async function buildIndex(path: string): Promise<ParentIndex | undefined> {
   const lines = readLines(path, 'chain', () => false, []);
   let index: IndexRecorder | undefined;

@@ -56,10 +56,7 @@ export interface RecordedRun {
  *
  * @throws LogFormatError as `readLog`.
  */
-export async function readRecordedRun(
-  path: string,
-  opts: { restoreTicks?: readonly number[] } = {},
-): Promise<RecordedRun> {
+export async function readRecordedRun(path: string, opts: { restoreTicks?: readonly number[] } = {}) {
   const ticks = opts.restoreTicks ?? [];
   const from = ticks.length > 0 ? Math.min(...ticks) : undefined;
   // a continuation of an LLM run replays the recorded replies after its tick too

@@ -3,14 +3,11 @@ import type { RunLog } from '../../world/index.ts';
 
 /**
  * Wraps a {@link RunLog} so that a failure to write any line stops the run at the next tick
- * boundary, cleanly. Some lines (`send`, `observe`) are appended from inside the message
- * bus's subscribers, where a thrown error would be swallowed and re-thrown later out of
- * context; so `append` never throws here: it remembers the first failure, drops every later
- * line, and `flush` (called at the end of each tick) and `close` throw it. The lines of the
- * failed tick are never written, so the log ends at its last complete tick and never claims a
- * success. Errors that already mean "the run failed" (exit 1, e.g. a divergence found by a
- * verifying log) are re-thrown as they are; others (a line that cannot be encoded, a full
- * disk, at a tick or at the end) become a {@link RunError} (exit 1) naming the line.
+ * boundary, cleanly. Some lines (`send`, `observe`) are appended from inside the message bus's
+ * subscribers, where a thrown error would be swallowed; so `append` never throws: it keeps the
+ * first failure, drops every later line, and `flush` (at the end of each tick) and `close` throw
+ * it, so the log ends at its last complete tick. An error that already means "the run failed"
+ * (exit 1, e.g. a divergence) is thrown as it is, any other as a {@link RunError} naming the line.
  */
 export class GuardedLog implements RunLog {
   private failure: Error | undefined;

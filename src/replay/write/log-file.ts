@@ -9,10 +9,8 @@ import { ioError } from './write-errors.ts';
 const BATCH_CHARS = 4 * 1024 * 1024;
 
 /**
- * Writes `lines` (each without its `\n`) as the whole file `dst`, gzip for a `.gz` path,
- * through a temporary file renamed into place: `dst` may be the file the lines come from,
- * and a failure leaves it as it was.
- *
+ * Writes `lines` (each without its `\n`) as the whole file `dst` (gzip for `.gz`) through a
+ * file renamed into place: `dst` may be the lines' source, and a failure leaves it as it was.
  * @throws LogFormatError of the lines' source as it is, or when `dst` cannot be written.
  */
 export async function writeLogFile(
