@@ -14,7 +14,7 @@ import type { RecordedRun } from '../read/recorded-run.ts';
 import { type ContinueOptions, recordsToReplay } from './continue-run.ts';
 
 /** The LLM of a continued run: what `continueRun` takes, where live calls go, how to close it. */
-export interface ContinuationLlm {
+interface ContinuationLlm {
   services: NonNullable<ContinueOptions['services']>;
   /** Where the live calls go, for the log header's wall-clock part (not hashed). */
   endpoint: string;
