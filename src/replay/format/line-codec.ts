@@ -13,7 +13,7 @@ export interface LineBody {
 }
 
 /** One log line as text (without `\n`), and the full chain value after it (its first 16 hex digits are the line's `h`). */
-export interface EncodedLine {
+interface EncodedLine {
   text: string;
   chain: string;
 }

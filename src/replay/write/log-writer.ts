@@ -3,14 +3,7 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Base64Text, LogFormatError } from '../../core/index.ts';
 import { HASH_SUFFIX_LENGTH } from '../format/chain.ts';
-import {
-  type EncodedLine,
-  type LineBody,
-  LineCodec,
-  lineSize,
-  lineText,
-  streamLine,
-} from '../format/line-codec.ts';
+import { type LineBody, LineCodec, lineSize, lineText, streamLine } from '../format/line-codec.ts';
 import {
   isGzipPath,
   LOG_FORMAT,
@@ -96,7 +89,7 @@ export class LogWriter {
   static create(path: string, headerFields: LogFields, opts: { exclusive?: boolean; index?: boolean } = {}) {
     checkReserved(headerFields, 'header');
     const header = { ...headerFields, type: 'header', seq: 0, t: 0, format: LOG_FORMAT } as LogHeader;
-    let line: EncodedLine;
+    let line: { text: string; chain: string };
     try {
       line = new LineCodec().encode(header, null);
     } catch (cause) {
@@ -126,11 +119,7 @@ export class LogWriter {
    * snapshot line and part is written as a `snapshot-patch` against the base's line of the same
    * rank when the patch is at most half the line; the chain is the full line's either way.
    */
-  static appendTo(
-    path: string,
-    known: { header: LogHeader; seq: number; chain: string },
-    patchBase?: PatchBase,
-  ) {
+  static appendTo(path: string, known: Pick<WriterState, 'header' | 'seq' | 'chain'>, patchBase?: PatchBase) {
     let fd: number;
     try {
       fd = openSync(path, 'a');
