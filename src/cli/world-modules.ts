@@ -6,7 +6,7 @@ import { readInputFile } from '../core/input-file.ts';
 /**
  * The local modules a world file imports, directly or through each other (its own folder's
  * files and any others outside `node_modules` and grapevine), each by its path relative to
- * the world file's folder (`./helpers.ts`, `../shared/names.ts`) with the sha256 of its
+ * the world file's folder (`./helpers.ts`, `../common/names.ts`) with the sha256 of its
  * bytes. Recorded in a log header as `world.source.modules`; a header without it records a
  * world of one file.
  */

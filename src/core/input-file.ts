@@ -126,8 +126,8 @@ function readWhole(fd: number, path: string, size: number, opts: InputFileOption
         'read it once no one writes it',
       );
     at += n;
-    if (Date.now() > deadline)
-      // wall-clock-ok: an I/O limit, never in results
+    const late = Date.now() > deadline; // wall-clock-ok: an I/O limit, never in results
+    if (late)
       refuse(
         path,
         opts.what,
