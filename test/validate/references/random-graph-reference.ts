@@ -26,6 +26,15 @@ export function gnp(n: number, p: number, rng: ReferenceRng): number[][] {
 
 /** Size of the connected component of `start`, keeping each edge with probability `keep`. */
 export function percolatedComponent(adj: number[][], start: number, keep: number, rng: ReferenceRng): number {
+  return reachedFrom(adj, start, () => keep, rng);
+}
+
+/**
+ * How many agents are reached from `start` when each edge out of a reached agent `v` is kept
+ * with probability `keepOut()`, drawn once when `v` is reached (each edge is tried at most
+ * once: from the side reached first).
+ */
+function reachedFrom(adj: number[][], start: number, keepOut: () => number, rng: ReferenceRng): number {
   const seen = new Uint8Array(adj.length);
   const stack = [start];
   seen[start] = 1;
@@ -33,6 +42,7 @@ export function percolatedComponent(adj: number[][], start: number, keep: number
   while (stack.length > 0) {
     const v = stack.pop()!;
     size++;
+    const keep = keepOut();
     for (const u of adj[v])
       if (!seen[u] && rng.next() < keep) {
         seen[u] = 1;
@@ -83,19 +93,5 @@ export function perEdgeSirFinalSize(
   gamma: number,
   rng: ReferenceRng,
 ): number {
-  const seen = new Uint8Array(adj.length);
-  const stack = [start];
-  seen[start] = 1;
-  let size = 0;
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    size++;
-    const p = 1 - Math.exp(-tau * rng.exponential(gamma));
-    for (const u of adj[v])
-      if (!seen[u] && rng.next() < p) {
-        seen[u] = 1;
-        stack.push(u);
-      }
-  }
-  return size;
+  return reachedFrom(adj, start, () => 1 - Math.exp(-tau * rng.exponential(gamma)), rng);
 }
