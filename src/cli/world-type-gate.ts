@@ -58,16 +58,16 @@ function readPassed(entry: string): PassedCheck | undefined {
 }
 
 /**
- * The files recorded with a check of the same files (at the same places relative to `dir`)
- * against the same engine types that passed before, undefined when none did.
+ * The local modules recorded with a check of the same files (at the same places relative to
+ * `dir`) against the same engine types that passed before, undefined when none did.
  */
-function passedBefore(entry: string, engine: string, dir: string): PassedCheck['files'] | undefined {
+function passedBefore(entry: string, engine: string, dir: string): WorldModules | undefined {
   const passed = readPassed(entry);
   if (!passed || passed.engine !== engine || !Array.isArray(passed.files)) return undefined;
   const same = passed.files.every(
     (f) => typeof f.rel === 'string' && hashOf(resolve(dir, f.rel)) === f.sha256,
   );
-  return same ? passed.files : undefined;
+  return same ? Object.fromEntries(passed.files.map((f) => [moduleKey(f.rel), f.sha256])) : undefined;
 }
 
 function remember(entry: string, passed: PassedCheck): void {
@@ -101,8 +101,7 @@ function cacheEntry(path: string, engine: string): string {
  */
 export function rememberedWorldModules(path: string): WorldModules | undefined {
   const engine = engineStamp();
-  const files = passedBefore(cacheEntry(path, engine), engine, dirname(path));
-  return files && Object.fromEntries(files.map((f) => [moduleKey(f.rel), f.sha256]));
+  return passedBefore(cacheEntry(path, engine), engine, dirname(path));
 }
 
 /**
@@ -114,9 +113,8 @@ export async function worldTypeGate(path: string): Promise<WorldTypeGate> {
   const engine = engineStamp();
   const dir = dirname(path);
   const entry = cacheEntry(path, engine);
-  const before = passedBefore(entry, engine, dir);
-  if (before)
-    return { problems: [], modules: Object.fromEntries(before.map((f) => [moduleKey(f.rel), f.sha256])) };
+  const remembered = passedBefore(entry, engine, dir);
+  if (remembered) return { problems: [], modules: remembered };
   const { problems, sources } = await typeCheckWorldSources(path);
   const modules = worldModulesOf(path, sources);
   if (problems.length === 0) {
