@@ -65,6 +65,11 @@ export interface AgentExecutor {
    * memory, `assign` actions) leaves it out, and callers then assume that anything changed.
    */
   changeCount?(): number;
+  /**
+   * Like {@link changeCount}, for states only: it moves whenever any agent's state (a region)
+   * changes, not on memory writes. Optional, as `changeCount` is.
+   */
+  stateChangeCount?(): number;
   /** Agent `i`'s persisted snapshot (plain JSON). */
   snapshot(i: number): AgentSnapshot;
   /** Replaces agent `i`'s state by a snapshot. */

@@ -42,6 +42,8 @@ export class ColumnarExecutor implements AgentExecutor {
   private columns: Column[];
   private readonly eventMap: Int32Array;
   private readonly hash = new StateHash();
+  /** State (region) changes so far: see {@link stateChangeCount}. */
+  private stateChanges = 0;
 
   constructor(
     readonly agentMachine: AgentMachine,
@@ -104,7 +106,10 @@ export class ColumnarExecutor implements AgentExecutor {
       this.hash.change(i, r, from, to);
       changed = true;
     }
-    if (changed) this.refreshActive(i);
+    if (changed) {
+      this.stateChanges = (this.stateChanges + 1) | 0; // wraps: only compared for equality
+      this.refreshActive(i);
+    }
     return changed;
   }
 
@@ -186,6 +191,11 @@ export class ColumnarExecutor implements AgentExecutor {
     return this.hash.changes;
   }
 
+  /** Counts the events that changed a state ({@link sendId}, restores); memory writes do not move it. */
+  stateChangeCount(): number {
+    return this.stateChanges;
+  }
+
   snapshot(i: number): AgentSnapshot {
     const value: Record<string, string> = {};
     this.table.regions.forEach((r, k) => {
@@ -206,6 +216,7 @@ export class ColumnarExecutor implements AgentExecutor {
           `snapshot of agent ${i}: unknown state "${snapshot.value[r.name]}" in region "${r.name}"`,
         );
       const from = this.state[k][i];
+      if (from !== s) this.stateChanges = (this.stateChanges + 1) | 0;
       this.occupancy[k][from]--;
       this.occupancy[k][s]++;
       this.state[k][i] = s;

@@ -21,12 +21,12 @@ export class EncounterBroker {
   /** Id of the last opening message (for the opener's action record). */
   lastSaid = -1;
   /**
-   * Called with the responder once it has answered and its state or memory changed (its
-   * rate may have changed): continuous-time scheduling. Without {@link changeCount} it is
-   * called after every answer.
+   * Called with the responder once it has answered and {@link changeCount} moved (its rate may
+   * have changed): continuous-time scheduling. Without {@link changeCount} it is called after
+   * every answer.
    */
   answered: ((responder: number) => void) | null = null;
-  /** The executor's change mark (`AgentExecutor.changeCount`), when it keeps one. */
+  /** The executor's change mark the responder's rate depends on (`AgentExecutor.changeCount` or `stateChangeCount`), when it keeps one. */
   changeCount: (() => number) | null = null;
   private busy = false;
   /** A responder's inbox is empty: what was said is its second argument (never the opener's live inbox view). */

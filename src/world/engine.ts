@@ -186,7 +186,11 @@ export class Engine {
     if (this.wakes) {
       this.broker.answered = (j) => this.wakes!.changed(j);
       const executor: AgentExecutor = this.executor;
-      if (executor.changeCount) this.broker.changeCount = () => executor.changeCount!();
+      // a rate read from states alone (`rates`, or the machine's active tags) moves only when
+      // a state does: a responder whose answer wrote memory only keeps its wake
+      const byState = !world.activation?.rate && executor.stateChangeCount;
+      if (byState) this.broker.changeCount = () => executor.stateChangeCount!();
+      else if (executor.changeCount) this.broker.changeCount = () => executor.changeCount!();
     }
     const inbox = this.bus.inboxCounts();
     const active = this.executor.activeMask();

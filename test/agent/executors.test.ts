@@ -34,6 +34,24 @@ describe('ColumnarExecutor', () => {
     expect(ex.column('weight')).toBeInstanceOf(Float64Array);
     expect(ex.column('plain')).toBeInstanceOf(Float64Array);
   });
+
+  it('moves its state change mark on state changes only, its change mark on every change', () => {
+    const ex = new ColumnarExecutor(MACHINES.gossip, 3);
+    const marks = () => [ex.changeCount(), ex.stateChangeCount()];
+    const start = marks();
+    ex.setSlot(0, ex.layout.slot('count'), 5); // memory only
+    expect(marks()).toEqual([start[0] + 1, start[1]]);
+    ex.setSlot(0, ex.layout.slot('count'), 5); // the same value: no change
+    ex.send(0, 'FORGET'); // no transition from ignorant
+    expect(marks()).toEqual([start[0] + 1, start[1]]);
+    ex.send(0, 'HEAR'); // item and mood change: one event, one state change
+    expect(ex.stateChangeCount()).toBe(start[1] + 1);
+    expect(ex.changeCount()).toBe(start[0] + 3);
+    ex.restore(1, ex.snapshot(0)); // two regions differ
+    expect(ex.stateChangeCount()).toBe(start[1] + 3);
+    ex.restore(1, ex.snapshot(0)); // the same state again
+    expect(ex.stateChangeCount()).toBe(start[1] + 3);
+  });
 });
 
 const SIZE = 50;
