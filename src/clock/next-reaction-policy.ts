@@ -61,7 +61,9 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   start(_queue: EventQueue, ctx: TurnContext): void {
     this.bind(ctx);
     this.now = 0;
-    this.changedAll();
+    this.current = -1;
+    this.queue.clear();
+    this.scheduleAll();
   }
 
   /** Event-driven: the engine asks {@link nextTurn} instead. */
@@ -72,10 +74,11 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   nextTurn(tick: number): number {
     if (this.current >= 0) this.changed(this.current);
     const queue = this.queue;
-    if (!(queue.topTime() <= tick)) return -1;
-    this.now = queue.topTime();
-    this.current = queue.top();
-    return this.current;
+    const first = queue.top();
+    if (first < 0 || !(queue.time(first) <= tick)) return -1;
+    this.now = queue.time(first);
+    this.current = first;
+    return first;
   }
 
   advance(time: number): void {
@@ -109,6 +112,19 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
 
   changedAll(): void {
     for (let i = 0; i < this.queue.capacity; i++) this.changed(i);
+  }
+
+  /**
+   * Schedules every agent of positive rate into the empty queue: {@link changed} of each, as a
+   * loop of its own, so that the per-event functions are not first optimised on a start where
+   * nearly every agent is passive (V8 would then throw that code away at the first wake).
+   */
+  private scheduleAll(): void {
+    const queue = this.queue;
+    for (let i = 0; i < queue.capacity; i++) {
+      const r = this.rateOf(i);
+      if (r > 0) queue.set(i, this.now + this.draw(i, r), r);
+    }
   }
 
   private rateOf(i: number): number {
