@@ -11,7 +11,7 @@ import { ActiveSet } from './active-set.ts';
 import type { AgentExecutor, AgentSnapshot } from './agent-executor.ts';
 import type { AgentMachine } from './agent-machine.ts';
 import type { MemoryType } from './agent-machine-spec.ts';
-import { compileMachine, type TransitionTable } from './compile-machine.ts';
+import { compileMachine, regionsByEvent, type TransitionTable } from './compile-machine.ts';
 import type { MachineLayout } from './machine-layout.ts';
 import { StateHash } from './state-hash.ts';
 
@@ -41,6 +41,13 @@ export class ColumnarExecutor implements AgentExecutor {
   private readonly activeSet: ActiveSet;
   private columns: Column[];
   private readonly eventMap: Int32Array;
+  /**
+   * Per compiled event e, the regions it has a transition in: `eventRegions[eventRegionStart[e]
+   * ..eventRegionStart[e + 1])`, ascending. An event is tried in those only, so a step does not
+   * read the state column of every region (a cache line each, per agent) to learn it stays.
+   */
+  private readonly eventRegions: Int32Array;
+  private readonly eventRegionStart: Int32Array;
   private readonly hash = new StateHash();
   /** State (region) changes so far: see {@link stateChangeCount}. */
   private stateChanges = 0;
@@ -54,6 +61,7 @@ export class ColumnarExecutor implements AgentExecutor {
     this.regionNames = this.layout.regions;
     this.checkLayout();
     this.eventMap = Int32Array.from(this.layout.events, (e) => this.table.eventIndex.get(e) ?? -1);
+    [this.eventRegions, this.eventRegionStart] = regionsByEvent(this.table);
     this.state = this.table.regions.map((r) => new Uint8Array(size).fill(r.initial));
     this.occupancy = this.table.regions.map((r) => {
       const c = new Int32Array(r.states.length);
@@ -94,21 +102,28 @@ export class ColumnarExecutor implements AgentExecutor {
     if (e < 0) return false;
     const E = this.table.events.length;
     let changed = false;
+    let activeMoved = false;
     const regions = this.table.regions;
-    for (let r = 0; r < regions.length; r++) {
+    const list = this.eventRegions;
+    for (let k = this.eventRegionStart[e], end = this.eventRegionStart[e + 1]; k < end; k++) {
+      const r = list[k];
       const col = this.state[r];
       const from = col[i];
-      const to = regions[r].next[from * E + e];
+      const region = regions[r];
+      const to = region.next[from * E + e];
       if (to < 0 || to === from) continue;
       col[i] = to;
       this.occupancy[r][from]--;
       this.occupancy[r][to]++;
       this.hash.change(i, r, from, to);
       changed = true;
+      if (region.active[from] !== region.active[to]) activeMoved = true;
     }
     if (changed) {
       this.stateChanges = (this.stateChanges + 1) | 0; // wraps: only compared for equality
-      this.refreshActive(i);
+      // the active flag is the OR over regions of their states' tags: it can move only when
+      // the tag of a changed region did
+      if (activeMoved) this.refreshActive(i);
     }
     return changed;
   }

@@ -106,3 +106,24 @@ function compileRegion(region: NodeView, eventIndex: Map<string, number>): Compi
   const initialKey = (region as unknown as { initial: { target: NodeView[] } }).initial.target[0].key;
   return { name: region.key, states: names, initial: names.indexOf(initialKey), active, next };
 }
+
+/** For each compiled event, the regions with a transition on it: a flat list and its offsets. */
+export function regionsByEvent(table: TransitionTable): [Int32Array, Int32Array] {
+  const E = table.events.length;
+  const start = new Int32Array(E + 1);
+  const list: number[] = [];
+  for (let e = 0; e < E; e++) {
+    start[e] = list.length;
+    table.regions.forEach((region, r) => {
+      for (let from = 0; from < region.states.length; from++) {
+        const to = region.next[from * E + e];
+        if (to >= 0 && to !== from) {
+          list.push(r);
+          return;
+        }
+      }
+    });
+  }
+  start[E] = list.length;
+  return [Int32Array.from(list), start];
+}
