@@ -10,9 +10,11 @@
  *   node continuous-baseline.js sis-edge-er <n> <c> <tau> <gamma> <initial> <tmax> <seed>
  *   node continuous-baseline.js sis-contact-er <n> <c> <initial> <contactRate> <beta> <gamma> <tmax> <seed>
  *   node continuous-baseline.js voter-ws <n> <k> <beta> <tmax> <seed>
+ *   node continuous-baseline.js voter-disc-ws <n> <k> <beta> <tmax> <seed>
  *   node continuous-baseline.js dw-mixed <n> <epsilon> <mu> <tmax> <seed>
  */
 import { type Csr, erdosRenyiCsr, Random, wattsStrogatzCsr } from './continuous-baseline-support.ts';
+import { voter, voterDiscordance } from './voter-baseline.ts';
 
 /** Gillespie's direct method, well-mixed per-contact SIR: infected agents act at rate γ + c. */
 function sirMixed(n: number, initial: number, c: number, beta: number, gamma: number, seed: number) {
@@ -232,33 +234,6 @@ function sisContact(
   return { events, time: Math.min(t, tmax), infected: count, meanPrevalence: prevalence / tmax / n };
 }
 
-/** Voter model: every agent wakes at rate 1 and copies a uniform neighbour's opinion. */
-function voter(g: Csr, tmax: number, seed: number) {
-  const n = g.offsets.length - 1;
-  const rnd = new Random(seed + 1);
-  const x = new Uint8Array(n);
-  let ones = 0;
-  for (let i = 0; i < n; i++)
-    if (rnd.next() < 0.5) {
-      x[i] = 1;
-      ones++;
-    }
-  let t = 0;
-  let events = 0;
-  while (ones > 0 && ones < n) {
-    t += rnd.exponential(n);
-    if (t > tmax) break;
-    events++;
-    const i = rnd.int(n);
-    const d = g.offsets[i + 1] - g.offsets[i];
-    if (d === 0) continue;
-    const y = x[g.neighbours[g.offsets[i] + rnd.int(d)]];
-    ones += y - x[i];
-    x[i] = y;
-  }
-  return { events, time: Math.min(t, tmax), consensus: ones === 0 || ones === n };
-}
-
 /** Deffuant–Weisbuch, well-mixed: every agent wakes at rate 1 and meets a uniform other agent. */
 function deffuant(n: number, epsilon: number, mu: number, tmax: number, seed: number) {
   const rnd = new Random(seed);
@@ -296,9 +271,11 @@ const result =
           : model === 'sis-contact-er'
             ? sisContact(erdosRenyiCsr(a[0], a[1], a[7]), a[2], a[3], a[4], a[5], a[6], a[7])
             : model === 'voter-ws'
-              ? voter(wattsStrogatzCsr(a[0], a[1], a[2], a[4]), a[3], a[4])
-              : model === 'dw-mixed'
-                ? deffuant(a[0], a[1], a[2], a[3], a[4])
-                : null;
+              ? voter(wattsStrogatzCsr(a[0], a[1], a[2], a[4]), a[3], new Random(a[4] + 1))
+              : model === 'voter-disc-ws'
+                ? voterDiscordance(wattsStrogatzCsr(a[0], a[1], a[2], a[4]), a[3], new Random(a[4] + 1))
+                : model === 'dw-mixed'
+                  ? deffuant(a[0], a[1], a[2], a[3], a[4])
+                  : null;
 if (!result) throw new Error(`unknown model ${model}`);
 process.stdout.write(`${JSON.stringify({ model, ...result })}\n`);

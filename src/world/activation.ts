@@ -22,6 +22,13 @@ export interface Activation {
    * neighbour changes.
    */
   rate?: (agent: number, view: WorldView) => number;
+  /**
+   * True when {@link rate} also reads the agent's network neighbours (their state or
+   * memory), as the voter model's share of disagreeing neighbours does: whenever an agent
+   * changes (its step, an encounter it answers), the engine asks its neighbours' rates again
+   * too, at a cost of one rate per neighbour.
+   */
+  neighbours?: boolean;
 }
 
 /** The problems of an `activation` declaration against the agent machine, one sentence each. */
@@ -32,6 +39,10 @@ export function activationProblems(activation: unknown, agents: AgentMachine | u
   const a = activation as Record<string, unknown>;
   if (a.rate !== undefined && typeof a.rate !== 'function')
     return ['`activation.rate` must be a function (agent, view) => rate'];
+  if (a.neighbours !== undefined && typeof a.neighbours !== 'boolean')
+    return ['`activation.neighbours` must be true or false'];
+  if (a.neighbours === true && typeof a.rate !== 'function')
+    return ['`activation.neighbours` needs `activation.rate`: only a rate function can read neighbours'];
   if (a.rates === undefined || !agents?.layout) return [];
   if (typeof a.rates !== 'object' || a.rates === null)
     return ['`activation.rates` must map region names to { state: rate }'];

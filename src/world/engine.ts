@@ -98,6 +98,8 @@ export class Engine {
   private readonly turnPolicy: TurnPolicy;
   /** The turn policy when it hands out agents one at a time (continuous time), else null. */
   private readonly wakes: EventDrivenTurnPolicy | null;
+  /** The world's rates read neighbours: a changed agent's neighbours are rescheduled too. */
+  private readonly neighbourRates: boolean;
   private readonly turnCtx: TurnContext;
   private queue = new EventQueue();
   private history: Record<string, number>[] = [];
@@ -183,8 +185,9 @@ export class Engine {
           })
         : world.turnPolicy;
     this.wakes = isEventDriven(this.turnPolicy) ? this.turnPolicy : null;
+    this.neighbourRates = world.activation?.neighbours === true;
     if (this.wakes) {
-      this.broker.answered = (j) => this.wakes!.changed(j);
+      this.broker.answered = (j) => this.rescheduled(j, true);
       const executor: AgentExecutor = this.executor;
       // a rate read from states alone (`rates`, or the machine's active tags) moves only when
       // a state does: a responder whose answer wrote memory only keeps its wake
@@ -327,14 +330,28 @@ export class Engine {
     let stepped = 0;
     for (let i = wakes.nextTurn(tick); i >= 0; i = wakes.nextTurn(tick)) {
       stepped++;
+      const changes = this.neighbourRates ? this.executor.changeCount?.() : undefined;
       const out = this.stepStart(i, tick);
       if (out instanceof Promise) await this.commitLate(i, tick, out);
       else this.commit(i);
-      wakes.changed(i);
+      this.rescheduled(i, changes === undefined || this.executor.changeCount!() !== changes);
     }
     this.control.stepped = stepped;
     this.steps += stepped;
     this.deliveries += this.broker.delivered - heardBefore;
+  }
+
+  /**
+   * Asks the event-driven policy for agent `i`'s rate again; when the world's rates read
+   * neighbours (`activation.neighbours`) and `i` changed, its neighbours' rates too (in the
+   * network as it is now, edits included).
+   */
+  private rescheduled(i: number, changed: boolean): void {
+    const wakes = this.wakes!;
+    wakes.changed(i);
+    const net = this.neighbourRates && changed ? this.control.network : undefined;
+    if (!net) return;
+    for (let k = 0, d = net.degree(i); k < d; k++) wakes.changed(net.neighbour(i, k));
   }
 
   /** Commits agent `i`'s asynchronous decision as soon as it is made (event-driven policies). */

@@ -60,10 +60,20 @@ const SIS = [
   ...['--ticks', '30', '--snapshot-every', '5'],
 ];
 
+/**
+ * The voter by discordance: rates that read neighbours, and counts (opinions, disagreeing
+ * neighbours) that are not in snapshots, counted again by the resumed run.
+ */
+const VOTER = [
+  'opinion',
+  ...['--set', 'model=voter', '--set', 'n=20000', '--ticks', '40', '--snapshot-every', '5'],
+];
+
 describe('a SIGKILLed run', () => {
   it.each([
     ['rumour, 100,000 agents, simultaneous', BIG],
     ['per-edge SIS in continuous time (async by state)', SIS],
+    ['voter by discordance (rates that read neighbours)', VOTER],
   ])(
     '%s: is resumed from its last complete tick and ends with the digest and bytes of an uninterrupted run',
     async (name, args) => {

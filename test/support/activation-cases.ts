@@ -75,7 +75,7 @@ export function activationCases(n = 100): ActivationCase[] {
   ];
 }
 
-/** The voter and Deffuant–Weisbuch models: every agent always wakes at rate 1. */
+/** The voter (its rate-1 rule) and Deffuant–Weisbuch models: every agent always wakes at rate 1. */
 export function alwaysActiveCases(n = 50): ActivationCase[] {
   const w = opinion as unknown as WorldDefinition;
   const none = () => 0;
@@ -83,7 +83,8 @@ export function alwaysActiveCases(n = 50): ActivationCase[] {
     {
       name: 'voter, Watts–Strogatz',
       world: w,
-      params: { n, model: 'voter', k: 4 },
+      // the rate-1 rule: the discordance rule (the default) needs activation by state
+      params: { n, model: 'voter', k: 4, voterRule: 'rate-1' },
       watch: none,
       outcomes: ['extinction'],
     },

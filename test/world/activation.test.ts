@@ -238,6 +238,66 @@ describe('an encounter reschedules its responder', () => {
   });
 });
 
+/**
+ * A fuse on a ring: agent i (> 0) burns, at rate 3, once its left neighbour i − 1 has burnt;
+ * agent 0 burns at once. An agent's rate reads its neighbour, and no encounter or message
+ * passes: only `activation.neighbours` tells the engine to ask again.
+ */
+function fuseWorld(): WorldDefinition {
+  const R = relay.layout.region('r');
+  const IDLE = relay.layout.state(R, 'idle');
+  const DONE = relay.layout.state(R, 'done');
+  return defineWorld({
+    id: 'fuse',
+    version: '1.0.0',
+    description: 'a fuse of neighbour rates',
+    params: z.object({ neighbours: z.boolean().default(true) }),
+    create: ({ params: p }) => ({
+      size: 40,
+      agents: relay,
+      executor: 'columnar',
+      network: ringLattice({ n: 40, k: 2 }),
+      turnPolicy: 'async',
+      activation: {
+        rate: (i, view) => {
+          const ex = view.executor;
+          if (ex.stateIndex(i, R) !== IDLE) return 0;
+          return i === 0 || ex.stateIndex(i - 1, R) === DONE ? 3 : 0;
+        },
+        neighbours: p.neighbours,
+      },
+      policy: (ctx) => {
+        ctx.emit('GO');
+        ctx.emit('DONE');
+      },
+      metrics: (view) => ({ done: view.count('r', 'done') }),
+    }),
+  }) as unknown as WorldDefinition;
+}
+
+describe('activation.neighbours: a changed agent’s neighbours are asked again', () => {
+  it('burns the whole fuse with it, and stops after the first agent without it', async () => {
+    const run = (neighbours: boolean) =>
+      runWorld(fuseWorld(), { params: { neighbours }, seed: 3, ticks: 200 });
+    const told = await run(true);
+    expect(told.metrics.done).toBe(40);
+    expect(told.steps).toBe(40);
+    // without it agent 1's rate stays the 0 it had before agent 0 burnt
+    const stale = await run(false);
+    expect(stale.metrics.done).toBe(1);
+    expect(stale.steps).toBe(1);
+  });
+
+  it('needs a rate function and a boolean', () => {
+    expect(activationProblems({ neighbours: true }, machine)).toEqual([
+      '`activation.neighbours` needs `activation.rate`: only a rate function can read neighbours',
+    ]);
+    expect(activationProblems({ rate: () => 1, neighbours: 'yes' }, machine)).toEqual([
+      '`activation.neighbours` must be true or false',
+    ]);
+  });
+});
+
 describe('an intervention reschedules by the new rates', () => {
   it('a recovery rate raised at tick 5 ends the epidemic sooner, from that tick on', async () => {
     const params = { n: 2000, initial: 20, contactRate: 0.5, beta: 0.6, gamma: 0.2 };

@@ -1,10 +1,18 @@
-import { defineWorld, type WorldControl, type WorldView } from '../../src/index.ts';
+import {
+  ConfigError,
+  defineWorld,
+  type Topology,
+  type WorldControl,
+  type WorldView,
+} from '../../src/index.ts';
 import { buildSetup, initialOpinions, susceptibilities } from './build.ts';
 import { encounterPolicy, encounterResponder, encounterSettled } from './encounter-policy.ts';
 import { OPINION_KIND, opinionAgent } from './machine.ts';
 import { maxDelta, opinionMetrics, opinionSummary } from './metrics.ts';
 import { ENCOUNTER_MODELS, type OpinionParams, opinionParams } from './params.ts';
 import { opinionPolicy } from './policy.ts';
+import { discordancePolicy, discordanceRate } from './voter-discordance.ts';
+import { VoterTally } from './voter-tally.ts';
 
 /**
  * Tick 0: every agent holds x(0) = u and (synchronous models) sends it to its listeners, to
@@ -22,23 +30,43 @@ function seed(control: WorldControl, u: Float64Array, lambda: Float64Array | nul
       control.send(i, { address: { to: 'neighbours' }, kind: OPINION_KIND, payload: u[i] });
 }
 
-/** How agents take turns and update: synchronous messages, or encounters under async activation. */
-function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>) {
-  if (!ENCOUNTER_MODELS.includes(params.model))
-    return {
-      policy: opinionPolicy(setup.weights),
-      // Exact synchrony: every agent steps every tick on the opinions sent the tick before.
-      turnPolicy: 'simultaneous' as const,
-      stop: (view: WorldView) => (view.tick > 0 && maxDelta(view) < params.tolerance ? 'converged' : null),
-    };
+/** Counts of the voter's opinions for new runs; none for rate-1 runs, which scan as 1.1.0 did. */
+function voterTally(params: OpinionParams, network: Topology): VoterTally | null {
+  if (params.model !== 'voter' || params.voterRule === 'rate-1') return null;
+  // no neighbour counts on the complete graph, where it wakes at rate 1
+  return new VoterTally(params.network === 'complete' ? null : network);
+}
+
+/**
+ * Continuous time: every agent wakes at rate 1 (its one state is tagged active), one
+ * encounter per wake; or, for the voter by discordance on a network, only agents with a
+ * disagreeing neighbour wake, at the share of such neighbours (docs/TIME.md).
+ */
+function encounterDynamics(params: OpinionParams, tally: VoterTally | null) {
+  const byNeighbours = tally !== null && params.network !== 'complete';
+  if (byNeighbours && params.activation === 'uniform')
+    throw new ConfigError('voterRule=discordance needs activation=by-state', {
+      hint: 'activation=uniform wakes every agent at rate 1: add --set voterRule=rate-1',
+    });
+  let activation = {};
+  if (byNeighbours) activation = { rate: discordanceRate(tally), neighbours: true };
   return {
-    policy: encounterPolicy,
+    policy: byNeighbours ? discordancePolicy(tally) : encounterPolicy(tally),
     respond: encounterResponder,
-    // Continuous time: every agent wakes at rate 1 (its one state is tagged active), one
-    // encounter per wake
     turnPolicy: 'async' as const,
-    ...(params.activation === 'by-state' ? { activation: {} } : {}),
-    stop: (view: WorldView) => (encounterSettled(params, view) ? 'converged' : null),
+    ...(params.activation === 'by-state' ? { activation } : {}),
+    stop: (view: WorldView) => (encounterSettled(params, view, tally) ? 'converged' : null),
+  };
+}
+
+/** How agents take turns and update: synchronous messages, or encounters under async activation. */
+function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>, tally: VoterTally | null) {
+  if (ENCOUNTER_MODELS.includes(params.model)) return encounterDynamics(params, tally);
+  return {
+    policy: opinionPolicy(setup.weights),
+    // Exact synchrony: every agent steps every tick on the opinions sent the tick before.
+    turnPolicy: 'simultaneous' as const,
+    stop: (view: WorldView) => (view.tick > 0 && maxDelta(view) < params.tolerance ? 'converged' : null),
   };
 }
 
@@ -50,7 +78,7 @@ function dynamics(params: OpinionParams, setup: ReturnType<typeof buildSetup>) {
  */
 export const world = defineWorld({
   id: 'opinion',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Opinion dynamics: DeGroot, Friedkin-Johnsen and Hegselmann-Krause (synchronous); voter and Deffuant-Weisbuch (encounters)',
   params: opinionParams,
@@ -80,6 +108,7 @@ export const world = defineWorld({
     'model',
     'executor',
     'activation',
+    'voterRule',
   ],
   fileParams: {
     networkFile: {
@@ -114,19 +143,23 @@ export const world = defineWorld({
     const u = initialOpinions(params, size, rng, setup, resolvePath);
     const lambda =
       params.model === 'friedkin-johnsen' ? susceptibilities(params, size, rng, setup, resolvePath) : null;
+    const tally = voterTally(params, setup.topology);
     return {
       size,
       agents: opinionAgent,
       executor: params.executor,
       network: setup.topology,
-      ...dynamics(params, setup),
+      ...dynamics(params, setup, tally),
       ...(Object.keys(setup.inputs).length > 0 ? { inputs: setup.inputs } : {}),
       init: (control) => seed(control, u, lambda, !ENCOUNTER_MODELS.includes(params.model)),
-      metrics: opinionMetrics(params),
-      summary: opinionSummary(params, setup.weights),
+      metrics: opinionMetrics(params, tally),
+      summary: opinionSummary(params, setup.weights, tally),
     };
   },
-  // 1.0.0 ran voter and Deffuant–Weisbuch on the rate-1 policy's event queue
-  migrateParams: (params, fromVersion) =>
-    fromVersion === '1.0.0' ? { ...params, activation: 'uniform' } : params,
+  // 1.0.0 ran voter and Deffuant–Weisbuch on the rate-1 policy's event queue; 1.0.0 and
+  // 1.1.0 woke voter agents at rate 1 and scanned the opinions every tick
+  migrateParams: (params, fromVersion) => {
+    if (fromVersion === '1.0.0') return { ...params, activation: 'uniform', voterRule: 'rate-1' };
+    return fromVersion === '1.1.0' ? { ...params, voterRule: 'rate-1' } : params;
+  },
 });

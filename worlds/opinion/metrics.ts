@@ -5,6 +5,7 @@ import { ENCOUNTER_MODELS, type OpinionParams } from './params.ts';
 import { sortedOpinions } from './sorted-opinions.ts';
 import { friedkinJohnsenSteadyState, leftPerron, trustMatrix } from './theory.ts';
 import type { TrustWeights } from './trust-weights.ts';
+import type { VoterTally } from './voter-tally.ts';
 
 /**
  * Number of opinion clusters: the opinions sorted ascending split into a new cluster
@@ -50,12 +51,43 @@ export function maxDelta(view: WorldView): number {
  * Per-tick metrics: mean, (population) variance, min and max of the opinions, the number of
  * clusters (see {@link countClusters}) and `maxDelta`, the largest |x_i(t) − x_i(t−1)|.
  */
-export function opinionMetrics(params: OpinionParams): (view: WorldView) => Record<string, number> {
-  return (view) => ({
-    ...moments(view.memoryColumn('x')),
-    clusters: sortedClusters(sortedOpinions(view), params.clusterGap),
-    maxDelta: maxDelta(view),
-  });
+export function opinionMetrics(
+  params: OpinionParams,
+  tally: VoterTally | null = null,
+): (view: WorldView) => Record<string, number> {
+  return (view) =>
+    (tally && countedMetrics(params, view, tally)) ?? {
+      ...moments(view.memoryColumn('x')),
+      clusters: sortedClusters(sortedOpinions(view), params.clusterGap),
+      maxDelta: maxDelta(view),
+    };
+}
+
+/**
+ * The same metrics from the voter's counts (every opinion and move 0 or 1): with m the share
+ * of opinion 1, the mean is m and the variance m(1 − m); the minimum is 0 unless everyone
+ * holds 1, the maximum 1 unless everyone holds 0; two clusters when both opinions are held
+ * and 1 > clusterGap; `maxDelta` 1 when some agent's last move was 1. Null when some value is
+ * neither 0 nor 1.
+ */
+function countedMetrics(
+  params: OpinionParams,
+  view: WorldView,
+  tally: VoterTally,
+): Record<string, number> | null {
+  const counts = tally.read(view);
+  if (!counts) return null;
+  const n = view.size;
+  const m = counts.ones / n;
+  const both = counts.ones > 0 && counts.ones < n;
+  return {
+    mean: m,
+    variance: m * (1 - m),
+    min: counts.ones === n ? 1 : 0,
+    max: counts.ones > 0 ? 1 : 0,
+    clusters: both && 1 > params.clusterGap ? 2 : 1,
+    maxDelta: view.tick > 0 && counts.movedOne > 0 ? 1 : 0,
+  };
 }
 
 /** Largest population for which the summary solves the theory's dense linear systems. */
@@ -140,12 +172,13 @@ function voterOutcome(
 export function opinionSummary(
   params: OpinionParams,
   weights: TrustWeights | null,
+  tally: VoterTally | null = null,
 ): (history: readonly Record<string, number>[], view: WorldView) => Record<string, Json> {
   return (history, view) => {
     const last = history[history.length - 1] ?? {};
     const ticks = history.length - 1;
     const encounters = ENCOUNTER_MODELS.includes(params.model);
-    const settled = encounters && encounterSettled(params, view);
+    const settled = encounters && encounterSettled(params, view, tally);
     const out: Record<string, Json> = {
       model: params.model,
       ticks,

@@ -117,7 +117,13 @@ export const opinionParams = z.object({
     .enum(['by-state', 'uniform'])
     .default('by-state')
     .describe(
-      'voter and deffuant-weisbuch: by-state = every agent wakes at rate 1 through the event-driven schedule; uniform = the rate-1 policy of version 1.0.0 logs (the same law)',
+      'voter and deffuant-weisbuch: by-state = the event-driven schedule (every agent at rate 1, or the voter by voterRule); uniform = the rate-1 policy of version 1.0.0 logs (the voter then needs voterRule=rate-1)',
+    ),
+  voterRule: z
+    .enum(['discordance', 'rate-1'])
+    .default('discordance')
+    .describe(
+      'voter wakes: discordance = an agent wakes at the share of its neighbours that disagree and copies one of them (the same law, no idle wakes; counted opinions); rate-1 = every agent wakes at rate 1 and copies a random neighbour (version 1.1.0 runs). network=complete wakes at rate 1 either way',
     ),
   executor: z
     .enum(['columnar', 'xstate'])

@@ -1,4 +1,4 @@
-import type { Message, StepContext, WorldDefinition } from '../../../src/index.ts';
+import type { StepContext, WorldDefinition, WorldView } from '../../../src/index.ts';
 import { world } from '../../../worlds/opinion/index.ts';
 import { OPINION_KIND, SLOT } from '../../../worlds/opinion/machine.ts';
 import { opinionCases } from '../../../worlds/opinion/validation.ts';
@@ -20,15 +20,24 @@ const biased = withInstance(OPINION, () => ({
   respond: (ctx: StepContext) => ctx.reply('say', undefined, 1),
 }));
 
-/** Invasion instead of copying: the waking agent imposes its opinion on a random neighbour. */
-const invasion = withInstance(OPINION, () => ({
-  policy: (ctx: StepContext) => {
-    const j = ctx.randomNeighbour();
-    if (j >= 0) ctx.encounter(j, 'say', undefined, ctx.slot(SLOT.x));
-  },
-  respond: (ctx: StepContext, said: Message) => {
-    if (said.kind === 'say') ctx.setSlot(SLOT.x, said.payload as number);
-    ctx.reply('say', undefined, ctx.slot(SLOT.x));
+/**
+ * Invasion instead of copying (Sood, Antal & Redner 2008): agent i is converted at the rate
+ * its disagreeing neighbours j impose their opinion on it, Σ 1/d_j (each neighbour picks one
+ * of its own neighbours at rate 1), instead of its share of disagreeing neighbours.
+ */
+const invasion = withInstance(OPINION, (instance) => ({
+  activation: {
+    ...instance.activation,
+    rate: (i: number, view: WorldView) => {
+      const net = view.network!;
+      const x = view.executor.slot(i, SLOT.x);
+      let rate = 0;
+      for (let k = 0; k < net.degree(i); k++) {
+        const j = net.neighbour(i, k);
+        if (view.executor.slot(j, SLOT.x) !== x) rate += 1 / net.degree(j);
+      }
+      return rate;
+    },
   },
 }));
 
@@ -100,7 +109,7 @@ export const OPINION_ROWS: BrokenRow[] = [
   row('friedkin-johnsen-steady-state', 'opinions arrive two ticks late', stale, true, true),
   row('voter-exit-probability', 'the partner always claims opinion 1', biased, true, true),
   row('voter-exit-probability', 'the initial share is 0.5, not 0.3', scale('share', 5 / 3), true, true),
-  row('voter-degree-weighted', 'the waking agent imposes its opinion (invasion)', invasion, false, true),
+  row('voter-degree-weighted', 'agents are converted at the invasion rate Σ 1/d_j', invasion, false, true),
   row('deffuant-weisbuch-clusters', 'ε × 0.75', scale('epsilon', 0.75), false, true),
   row('deffuant-weisbuch-clusters', 'ε × 2', scale('epsilon', 2), false, true),
   row('deffuant-weisbuch-mean-conserved', 'only the opener moves', openerOnly, false, true),
