@@ -132,8 +132,8 @@ function checkProgram(
  * engine's own TypeScript sources. An installed engine gives a world its declarations
  * (dist/src/*.d.ts); only a world inside a checkout (a built-in one, or one importing
  * src/index.ts by path) reaches the sources themselves, which the project's own `tsc`
- * checks. Checking them again for each world (~400 modules) was most of such a check's
- * cost; the world's own files are checked against them all the same.
+ * checks: checking them again for each world (~400 modules) would cost more CPU than the
+ * world's own files, which are checked against them all the same.
  */
 export function reportsProblemsOf(file: string): boolean {
   return file.endsWith('.d.ts') || file.includes('/node_modules/') || isWorldCode(file);
