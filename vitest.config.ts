@@ -13,7 +13,7 @@ const ISOLATED: string[] = [];
 
 export const config = defineConfig({
   test: {
-    globalSetup: ['test/support/build-fresh.ts'],
+    globalSetup: ['test/support/build-fresh.ts', 'test/support/shared-type-check-cache.ts'],
     setupFiles: ['test/support/install-worlds.ts', 'test/support/remove-temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -116,8 +116,7 @@ function checkProgram(
   };
   const program = ts.createProgram([path], options, host);
   const sources = ownSources(program);
-  const problems = ts
-    .getPreEmitDiagnostics(program)
+  const problems = diagnosticsOf(ts, program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
     .map((d) => {
       const text = ts.flattenDiagnosticMessageText(d.messageText, '\n  ');
@@ -126,6 +125,36 @@ function checkProgram(
       return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
     });
   return { problems, sources };
+}
+
+/**
+ * True for the files whose problems a check reports: every file of the program but the
+ * engine's own TypeScript sources. An installed engine gives a world its declarations
+ * (dist/src/*.d.ts); only a world inside a checkout (a built-in one, or one importing
+ * src/index.ts by path) reaches the sources themselves, which the project's own `tsc`
+ * checks: checking them again for each world (~400 modules) would cost more CPU than the
+ * world's own files, which are checked against them all the same.
+ */
+export function reportsProblemsOf(file: string): boolean {
+  return file.endsWith('.d.ts') || file.includes('/node_modules/') || isWorldCode(file);
+}
+
+/**
+ * What `ts.getPreEmitDiagnostics(program)` gives (same kinds, same order), for the files
+ * {@link reportsProblemsOf} names only.
+ */
+function diagnosticsOf(
+  ts: typeof import('typescript'),
+  program: import('typescript').Program,
+): readonly import('typescript').Diagnostic[] {
+  const files = program.getSourceFiles().filter((f) => reportsProblemsOf(f.fileName));
+  return ts.sortAndDeduplicateDiagnostics([
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...files.flatMap((f) => program.getSyntacticDiagnostics(f)),
+    ...program.getGlobalDiagnostics(),
+    ...files.flatMap((f) => program.getSemanticDiagnostics(f)),
+  ]);
 }
 
 /** Where @types packages are looked up: the world's own folders, and this engine's (for node). */

@@ -12,8 +12,7 @@ import { cli } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('own-world-export');
-const env = { GRAPEVINE_CACHE_DIR: tempDir('own-world-export-cache') };
-const run = (args: string[]) => cli(args, { cwd: dir, env });
+const run = (args: string[]) => cli(args, { cwd: dir });
 const log = join(dir, 'parent.ndjson');
 const N = 400;
 const SEED = 11;

@@ -10,9 +10,7 @@ import { cli, hasStack } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('own-world');
-const cache = tempDir('own-world-cache');
-const env = { GRAPEVINE_CACHE_DIR: cache };
-const run = (args: string[]) => cli(args, { cwd: dir, env });
+const run = (args: string[]) => cli(args, { cwd: dir });
 
 beforeAll(() => {
   for (const f of ['misinformation.ts', 'threshold-cascade.ts'])

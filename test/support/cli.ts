@@ -43,8 +43,12 @@ export interface CliOptions {
   longLived?: boolean;
 }
 
-/** Environment variables that would point the CLI at another endpoint, key or model: never inherited. */
-export const LLM_ENV = /^(OPENAI_|GRAPEVINE_)/;
+/**
+ * Environment variables that would point the CLI at another endpoint, key or model: never
+ * inherited. GRAPEVINE_CACHE_DIR is not one of them: it is the test run's shared type-check
+ * cache (test/support/shared-type-check-cache.ts).
+ */
+export const LLM_ENV = /^(OPENAI_|GRAPEVINE_(?!CACHE_DIR$))/;
 
 /** The test process's environment without any LLM settings, without colour, plus `extra`. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
