@@ -11,14 +11,16 @@
 //   so the data files, type declarations, worker modules and hooks it names by a relative
 //   URL are found where the build put them. Every output file lies in dist/cli/, so one
 //   relative URL per source file is right whichever output file its code lands in.
-// - src/cli/engine-entry.ts names the bundle's public entries (dist/cli/index.js for
-//   `grapevine`, dist/cli/<name>.js for `grapevine/<name>`): a user's world file that imports
-//   them then shares the CLI's module instances.
+// - src/cli/engine-entry.ts names the bundle's public entries (dist/cli/index.mjs for
+//   `grapevine`, dist/cli/<name>.mjs for `grapevine/<name>`, the ES module faces of the
+//   CommonJS entries: scripts/esm-facades.mjs): a user's world file that imports them then
+//   shares the CLI's module instances.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { unbarrelImports } from './barrel-imports.mjs';
+import { writeEsmFacades } from './esm-facades.mjs';
 
 /** The subpaths of the public API: `grapevine/<name>` is src/public/<name>.ts. @param {string} root */
 function publicSubpaths(root) {
@@ -41,7 +43,7 @@ function bundleEntries(root) {
 /** The bundle's engine-entry.ts: the URL of each public entry, by specifier. @param {string} root */
 function bundledEngineEntries(root) {
   const urls = [['grapevine', 'index'], ...publicSubpaths(root).map((n) => [`grapevine/${n}`, n])]
-    .map(([specifier, file]) => `${JSON.stringify(specifier)}: new URL('./${file}.js', import.meta.url).href`)
+    .map(([specifier, file]) => `${JSON.stringify(specifier)}: new URL('./${file}.mjs', import.meta.url).href`)
     .join(', ');
   return `export function engineEntries() { return { ${urls} }; }\n`;
 }
@@ -400,6 +402,7 @@ export async function bundleCli(root) {
   await mergeEngineChunks(root, staged, outdir, metafile, entryFiles);
   rmSync(staged, { recursive: true, force: true });
   await toCommonJs(outdir);
+  writeEsmFacades(outdir, ['index', ...publicSubpaths(root)]);
 }
 
 /**

@@ -45,7 +45,7 @@ export async function resolve(
   nextResolve: NextResolve,
 ): Promise<ResolveResult> {
   if (specifier === 'grapevine' || specifier.startsWith('grapevine/')) {
-    // no format: the bundled CLI's entries are CommonJS (dist/cli/package.json says so), tsc's ES modules
+    // no format: Node reads it from the file (the bundled CLI's .mjs faces, tsc's ES modules)
     const url = Object.hasOwn(entries, specifier) ? entries[specifier] : undefined;
     if (url) return { url, shortCircuit: true };
     const known = Object.keys(entries).join(', ');

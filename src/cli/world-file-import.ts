@@ -30,14 +30,17 @@ type Resolver = { _resolveFilename: (request: string, ...rest: unknown[]) => str
  * The same mapping for `require`: the TypeScript loader compiles a world's local module (a
  * helper the world file imports) as CommonJS in a folder whose package.json does not say
  * `"type": "module"`, and Node 20's module hooks do not see `require`. The engine's entries
- * are CommonJS in the bundled CLI, so a required `grapevine` is the running engine too.
+ * are CommonJS in the bundled CLI (an entry's `.mjs` is the ES module face of the `.js`
+ * beside it), so a required `grapevine` is the running engine too.
  */
 function requireGrapevine(entries: Record<string, string>): void {
   const resolver = Module as unknown as Resolver;
   const next = resolver._resolveFilename;
   resolver._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
     const url = Object.hasOwn(entries, request) ? entries[request] : undefined;
-    return url ? fileURLToPath(url) : next.call(this, request, ...rest);
+    if (!url) return next.call(this, request, ...rest);
+    const file = fileURLToPath(url);
+    return file.endsWith('.mjs') ? `${file.slice(0, -'.mjs'.length)}.js` : file;
   };
 }
 
