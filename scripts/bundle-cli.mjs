@@ -43,7 +43,9 @@ function bundleEntries(root) {
 /** The bundle's engine-entry.ts: the URL of each public entry, by specifier. @param {string} root */
 function bundledEngineEntries(root) {
   const urls = [['grapevine', 'index'], ...publicSubpaths(root).map((n) => [`grapevine/${n}`, n])]
-    .map(([specifier, file]) => `${JSON.stringify(specifier)}: new URL('./${file}.mjs', import.meta.url).href`)
+    .map(
+      ([specifier, file]) => `${JSON.stringify(specifier)}: new URL('./${file}.mjs', import.meta.url).href`,
+    )
     .join(', ');
   return `export function engineEntries() { return { ${urls} }; }\n`;
 }
