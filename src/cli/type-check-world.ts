@@ -140,21 +140,15 @@ export function reportsProblemsOf(file: string): boolean {
 }
 
 /**
- * What `ts.getPreEmitDiagnostics(program)` gives (same kinds, same order), for the files
- * {@link reportsProblemsOf} names only.
+ * What `ts.getPreEmitDiagnostics(program)` gives, for the files {@link reportsProblemsOf}
+ * names only (the program-wide ones, repeated per file, counted once).
  */
 function diagnosticsOf(
   ts: typeof import('typescript'),
   program: import('typescript').Program,
 ): readonly import('typescript').Diagnostic[] {
   const files = program.getSourceFiles().filter((f) => reportsProblemsOf(f.fileName));
-  return ts.sortAndDeduplicateDiagnostics([
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...files.flatMap((f) => program.getSyntacticDiagnostics(f)),
-    ...program.getGlobalDiagnostics(),
-    ...files.flatMap((f) => program.getSemanticDiagnostics(f)),
-  ]);
+  return ts.sortAndDeduplicateDiagnostics(files.flatMap((f) => ts.getPreEmitDiagnostics(program, f)));
 }
 
 /** Where @types packages are looked up: the world's own folders, and this engine's (for node). */

@@ -61,9 +61,7 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
   start(_queue: EventQueue, ctx: TurnContext): void {
     this.bind(ctx);
     this.now = 0;
-    this.current = -1;
-    this.queue.clear();
-    this.scheduleAll();
+    this.changedAll();
   }
 
   /** Event-driven: the engine asks {@link nextTurn} instead. */
@@ -112,19 +110,6 @@ export class NextReactionPolicy implements EventDrivenTurnPolicy {
 
   changedAll(): void {
     for (let i = 0; i < this.queue.capacity; i++) this.changed(i);
-  }
-
-  /**
-   * Schedules every agent of positive rate into the empty queue: {@link changed} of each, as a
-   * loop of its own, so that the per-event functions are not first optimised on a start where
-   * nearly every agent is passive (V8 would then throw that code away at the first wake).
-   */
-  private scheduleAll(): void {
-    const queue = this.queue;
-    for (let i = 0; i < queue.capacity; i++) {
-      const r = this.rateOf(i);
-      if (r > 0) queue.set(i, this.now + this.draw(i, r), r);
-    }
   }
 
   private rateOf(i: number): number {
