@@ -57,7 +57,8 @@ for (const file of ASSETS) {
   cpSync(join(root, file), join(dist, file), { recursive: true });
 }
 // The V8 code cache of the CLI's files (bin/load-cli.cjs), written by a short run of a built-in
-// world so that it holds the functions a run compiles, not only those V8 compiles up front.
+// world so that it holds the functions a run compiles, not only those V8 compiles up front;
+// and TypeScript's, written by the type check of a world file.
 writeCodeCache();
 if (typecheck && (await typecheck) !== 0) {
   process.stderr.write('build: the type-check (tsc --noEmit) failed, see above\n');
@@ -89,6 +90,12 @@ function writeCodeCache() {
       ],
       { stdio: 'inherit', env: { ...process.env, GRAPEVINE_CODE_CACHE: 'write' } },
     );
+    const world = join(scratch, 'world.ts');
+    cpSync(join(root, 'docs', 'examples', 'misinformation.ts'), world);
+    execFileSync(process.execPath, [join(root, 'bin', 'grapevine.mjs'), 'check', world], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, GRAPEVINE_CODE_CACHE: 'write-compiler', GRAPEVINE_CACHE_DIR: scratch },
+    });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
