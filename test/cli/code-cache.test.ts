@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { USER_SIR_WORLD } from '../support/user-sir-world.ts';
 
 const RUN = ['run', 'rumor', '--set', 'n=500', '--seed', '3', '--json'];
 
@@ -9,6 +11,8 @@ interface Report {
   files: number;
   cached: number;
   rejected: number;
+  /** Present when TypeScript's compiler was loaded: whether its cache was used. */
+  typescript?: boolean;
 }
 
 function report(stderr: string): Report {
@@ -38,6 +42,29 @@ describe('the code cache of the bundled CLI', () => {
     expect(report(plain.stderr)).toEqual({ files: cached.files, cached: 0, rejected: cached.files });
     const digest = (stdout: string) => (JSON.parse(stdout) as { digest: string }).digest;
     expect(digest(plain.stdout)).toBe(digest(cachedRun.stdout));
+  });
+
+  it("a cold type check compiles TypeScript's compiler from its cache; a refused one checks the same", async () => {
+    const dir = tempDir('cache-check');
+    // a text of its own, so that no other test's check has been cached for it
+    writeFileSync(join(dir, 'sir.ts'), `${USER_SIR_WORLD}\n// code-cache test\n`);
+    const check = (cache: string, nodeArgs: string[] = []) =>
+      cli(['check', './sir.ts'], {
+        cwd: dir,
+        nodeArgs,
+        env: { GRAPEVINE_CODE_CACHE: 'report', GRAPEVINE_CACHE_DIR: join(dir, cache) },
+      });
+    const cached = await check('a');
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(report(cached.stderr)).toMatchObject({ typescript: true, rejected: 0 });
+    const refused = await check('b', ['--stack-size=900']);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(report(refused.stderr).typescript).toBe(false);
+    expect(refused.stdout).toBe(cached.stdout);
+    // a warm check (the same text, the same cache) does not load the compiler at all
+    const warm = await check('a');
+    expect(warm.code).toBe(0);
+    expect(report(warm.stderr).typescript).toBeUndefined();
   });
 
   it('--version loads the CLI entry and none of the engine', async () => {
