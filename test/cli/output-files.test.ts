@@ -1,12 +1,14 @@
-// Every command that writes a file follows the same --out rules, tested on the built CLI in
-// real processes: an existing file or a symlink (dangling or not) is refused without --force
-// and left as it was; --force replaces a symlink itself and never writes through it; no
-// temporary file is left beside the output; two forks (or flattens) racing to one --out:
-// one wins, the other exits 2, and the file that survives is the winner's.
+// Every command that writes a file follows the same --out rules: an existing file or a
+// symlink (dangling or not) is refused without --force and left as it was; --force replaces a
+// symlink itself and never writes through it; no temporary file is left beside the output
+// (what a command decides: the CLI's `main` in this process, nothing left open); two forks
+// (or flattens) racing to one --out, in real processes of the built CLI: one wins, the other
+// exits 2, and the file that survives is the winner's.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, hasStack } from '../support/cli.ts';
+import { cliChecked } from '../support/cli-in-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const dir = tempDir('out-rules');
@@ -55,7 +57,7 @@ describe('--out rules for every command', { timeout: 120_000 }, () => {
       mkdirSync(folder);
       const out = join(folder, 'out.file');
       writeFileSync(out, 'keep me');
-      const r = await cli(args(out));
+      const r = await cliChecked(args(out));
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/already exists\nhint: .*--force/);
       expect(hasStack(r.stderr)).toBe(false);
@@ -75,13 +77,13 @@ describe('--out rules for every command', { timeout: 120_000 }, () => {
       symlinkSync(target, out);
       const dangling = join(folder, 'dangling.file');
       symlinkSync(join(folder, 'nowhere'), dangling);
-      const refused = await cli(args(out));
+      const refused = await cliChecked(args(out));
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(/already exists/);
-      const danglingRefused = await cli(args(dangling));
+      const danglingRefused = await cliChecked(args(dangling));
       expect(danglingRefused.code, danglingRefused.stderr).toBe(2);
       expect(readdirSync(folder)).not.toContain('nowhere');
-      const forced = await cli([...args(out), '--force']);
+      const forced = await cliChecked([...args(out), '--force']);
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(target, 'utf8')).toBe('the target');
       expect(lstatSync(out).isSymbolicLink()).toBe(false);
