@@ -105,3 +105,109 @@ export function judgeCase(d: CaseDesign, plan: CasePlan, reps: readonly Replicat
   if (d.test === 'proportion') return judgeProportion(d, plan, used);
   return judgeMean(d, plan, used);
 }
+
+/** A `mean` case's replicates so far, completed to `plan.replicates` with `fill`. */
+function completed(plan: CasePlan, reps: readonly Replicate[], fill: number): Replicate[] {
+  return [...reps, ...Array.from({ length: plan.replicates - reps.length }, () => ({ value: fill }))];
+}
+
+function meanDecided(d: CaseDesign, plan: CasePlan, reps: readonly Replicate[]): CaseVerdict | null {
+  const range = d.valueRange;
+  if (!range || reps.length === 0) return null;
+  const [min, max] = range;
+  if (reps.some((x) => x.predicted !== undefined || x.variance !== undefined)) return null;
+  if (reps.some((x) => !(x.value >= min && x.value <= max))) return null;
+  // judgeMean sums the values in order: each rounded sum is monotone in every value, so these
+  // two completions give the lowest and the highest mean any remaining replicates can give;
+  // the band depends on the design and the count only
+  const high = judgeMean(d, plan, completed(plan, reps, max));
+  const low = judgeMean(d, plan, completed(plan, reps, min));
+  const mean = reps.reduce((s, x) => s + x.value, 0) / reps.length;
+  const left = plan.replicates - reps.length;
+  const of = `the mean of the first ${reps.length} of ${plan.replicates} is ${mean}`;
+  if (high.observed < high.lo)
+    return fail(
+      d.predicted,
+      mean,
+      high.lo,
+      high.hi,
+      `${of}: below the band even if the other ${left} are ${max}`,
+    );
+  if (low.observed > low.hi)
+    return fail(
+      d.predicted,
+      mean,
+      low.lo,
+      low.hi,
+      `${of}: above the band even if the other ${left} are ${min}`,
+    );
+  return null;
+}
+
+function proportionDecided(d: CaseDesign, plan: CasePlan, reps: readonly Replicate[]): CaseVerdict | null {
+  const r = plan.replicates;
+  const lo = plan.lo / r;
+  const hi = plan.hi / r;
+  if (reps.some((x) => x.value !== 0 && x.value !== 1))
+    return fail(d.predicted, Number.NaN, lo, hi, 'a proportion replicate is neither 0 nor 1');
+  const ones = reps.reduce((s, x) => s + x.value, 0);
+  const most = ones + r - reps.length;
+  const band = `the binomial band ${plan.lo}..${plan.hi} of ${r}`;
+  const observed = ones / reps.length;
+  if (ones > plan.hi)
+    return fail(d.predicted, observed, lo, hi, `${ones} of the first ${reps.length} already exceed ${band}`);
+  if (most < plan.lo)
+    return fail(
+      d.predicted,
+      observed,
+      lo,
+      hi,
+      `${ones} of the first ${reps.length}: at most ${most}, below ${band}`,
+    );
+  return null;
+}
+
+/**
+ * The failure a case's verdict is sure to be, given its first qualified replicates and the
+ * attempts used, whatever its remaining attempts give (null while the verdict is still open).
+ * Exact, not a statistical shortcut: every rule below holds for every possible continuation,
+ * so a case stopped here would have failed at its full budget too.
+ *
+ * - too few attempts remain for the replicates needed to qualify;
+ * - a value that is not finite, an `exact` replicate outside its own bound, a `proportion`
+ *   replicate that is neither 0 nor 1: the judge fails any list that contains them;
+ * - `proportion`: more 1s than the band's upper count already, or too few replicates left to
+ *   reach its lower count;
+ * - `mean` with a `valueRange` and no per-replicate prediction or variance: the mean stays
+ *   outside the band even if every remaining replicate takes the range's most favourable end.
+ *
+ * A pass is never certain before the last replicate (it could be not finite), so only
+ * failures are decided early. Other `mean` cases (unbounded values, or bands that move with
+ * each replicate's own prediction or variance) are never decided early.
+ */
+export function certainFailure(
+  d: CaseDesign,
+  plan: CasePlan,
+  reps: readonly Replicate[],
+  attemptsUsed: number,
+): CaseVerdict | null {
+  const nan = Number.NaN;
+  if (reps.length >= plan.replicates) return null;
+  const possible = reps.length + plan.attempts - attemptsUsed;
+  if (possible < plan.replicates)
+    return fail(
+      d.predicted,
+      nan,
+      nan,
+      nan,
+      `only ${reps.length} of the ${plan.replicates} replicates needed qualified in ${attemptsUsed} runs: at most ${possible} can in ${plan.attempts}`,
+    );
+  if (reps.some((x) => !Number.isFinite(x.value)))
+    return fail(d.predicted, nan, nan, nan, 'a replicate value is not a finite number');
+  if (d.test === 'exact') {
+    const v = judgeExact(d, reps);
+    return v.pass ? null : v;
+  }
+  if (d.test === 'proportion') return proportionDecided(d, plan, reps);
+  return meanDecided(d, plan, reps);
+}

@@ -1,7 +1,7 @@
 import { ConfigError, GrapevineError, type Json } from '../core/index.ts';
 import { runWorld } from '../world/index.ts';
 import { type CasePlan, meanPower, planCase, proportionPower } from './case-plan.ts';
-import { type CaseVerdict, judgeCase } from './judge-case.ts';
+import { type CaseVerdict, certainFailure, judgeCase } from './judge-case.ts';
 import { checkedPerturbation, type Perturbation, perturbedDesign, requireReaders } from './perturbation.ts';
 import { replicateSeed } from './replicate-seed.ts';
 import type { CaseContext, CaseDesign, Replicate, ValidationCase } from './validation-case.ts';
@@ -44,6 +44,8 @@ export interface ValidationRow extends CaseVerdict {
   /** Per-replicate values, in run order. */
   values: number[];
   perturbation?: PerturbationRow;
+  /** Under `stopWhenDecided`: the case stopped before its budget, its failure already certain. */
+  decidedEarly?: true;
 }
 
 /** Options of {@link runBattery}. */
@@ -58,6 +60,13 @@ export interface BatteryOptions {
   familyAlpha?: number;
   /** Run the cases that read a key with it multiplied, and report which detect it. */
   perturb?: Perturbation;
+  /**
+   * Stop a case's runs as soon as it is sure to fail whatever its remaining runs give
+   * ({@link certainFailure}): the verdicts are those of the full budgets, the rows of
+   * failing cases stop short (their `values`, `observed` and `reason` are the stopped ones).
+   * For checks that a broken model fails; passing cases run their full budget as without it.
+   */
+  stopWhenDecided?: boolean;
   /** Called after each case. */
   onCase?: (row: ValidationRow) => void;
 }
@@ -74,8 +83,22 @@ function choose(cases: readonly ValidationCase[], o: BatteryOptions): Validation
   return o.perturb ? requireReaders(chosen, o.perturb) : chosen;
 }
 
-function context(c: ValidationCase, params: Record<string, Json>, plan: CasePlan, seed: number) {
+/** The certain failure a case stopped on under `stopWhenDecided`, with the replicates it had then. */
+interface Decision {
+  verdict: CaseVerdict;
+  count: number;
+}
+
+function context(
+  c: ValidationCase,
+  params: Record<string, Json>,
+  design: CaseDesign,
+  plan: CasePlan,
+  o: BatteryOptions,
+) {
   let runs = 0;
+  let decision: Decision | null = null;
+  const seed = o.seed ?? 1;
   const ctx: CaseContext = {
     replicates: plan.replicates,
     attempts: plan.attempts,
@@ -84,8 +107,17 @@ function context(c: ValidationCase, params: Record<string, Json>, plan: CasePlan
       runs++;
       return runWorld(c.world, { params, seed: replicateSeed(seed, k), ...extra });
     },
+    ...(o.stopWhenDecided
+      ? {
+          decided: (reps: readonly Replicate[], used: number) => {
+            const verdict = certainFailure(design, plan, reps, used);
+            decision = verdict && { verdict, count: reps.length };
+            return verdict !== null;
+          },
+        }
+      : {}),
   };
-  return { ctx, runs: () => runs };
+  return { ctx, runs: () => runs, decision: () => decision };
 }
 
 function perturbationRow(c: ValidationCase, d: CaseDesign, plan: CasePlan, p: Perturbation, pass: boolean) {
@@ -102,10 +134,20 @@ function perturbationRow(c: ValidationCase, d: CaseDesign, plan: CasePlan, p: Pe
 }
 
 /** Runs a case and judges it; an error of a run (not of the user's input) fails the case with its message. */
-async function verdictOf(c: ValidationCase, design: CaseDesign, plan: CasePlan, ctx: CaseContext) {
+async function verdictOf(
+  c: ValidationCase,
+  design: CaseDesign,
+  plan: CasePlan,
+  ctx: CaseContext,
+  decision: () => Decision | null,
+) {
   let reps: Replicate[] = [];
   try {
     reps = await c.run(ctx);
+    const d = decision();
+    // a case that went on after its failure was decided is judged on what it returned
+    if (d && d.count === reps.length && reps.length < plan.replicates)
+      return { reps, verdict: d.verdict, early: true };
     return { reps, verdict: judgeCase(design, plan, reps) };
   } catch (e) {
     if (e instanceof GrapevineError && e.exitCode === 2) throw e;
@@ -122,8 +164,8 @@ async function runCase(c: ValidationCase, alpha: number, o: BatteryOptions): Pro
   const design = c.design(c.params);
   const plan = planCase(design, alpha, o.quick ? c.quickReplicates : c.maxReplicates, c.minReplicates);
   const params = o.perturb ? checkedPerturbation(c, o.perturb) : c.params;
-  const { ctx, runs } = context(c, params, plan, o.seed ?? 1);
-  const { reps, verdict } = await verdictOf(c, design, plan, ctx);
+  const { ctx, runs, decision } = context(c, params, design, plan, o);
+  const { reps, verdict, early } = await verdictOf(c, design, plan, ctx, decision);
   return {
     id: c.id,
     model: c.model,
@@ -142,6 +184,7 @@ async function runCase(c: ValidationCase, alpha: number, o: BatteryOptions): Pro
     needed: plan.needed,
     values: reps.map((x) => x.value),
     ...(o.perturb ? { perturbation: perturbationRow(c, design, plan, o.perturb, verdict.pass) } : {}),
+    ...(early ? { decidedEarly: true as const } : {}),
   };
 }
 

@@ -43,6 +43,13 @@ export interface CaseDesign {
   deviation: Deviation;
   /** Lower bound of the probability that a run qualifies (counts as a replicate); 1 when all do. */
   qualify: number;
+  /**
+   * `[min, max]` that every replicate's value lies in by construction, whatever the model does
+   * (a fraction of the agents: [0, 1]; a count capped at C: [0, C]), for a `mean` case whose
+   * replicates bring no prediction or variance of their own. Read only by the battery's
+   * `stopWhenDecided`, to bound the replicates still to come; planning and bands ignore it.
+   */
+  valueRange?: readonly [number, number];
 }
 
 /**
@@ -68,6 +75,12 @@ export interface CaseContext {
    * applied), the seed of the documented rule (see `replicateSeed`), and `extra` options.
    */
   run(k: number, extra?: Pick<RunOptions, 'onReady' | 'onTick' | 'shouldStop' | 'ticks'>): Promise<RunResult>;
+  /**
+   * Set only under the battery's `stopWhenDecided`: true once the case is sure to fail, given
+   * its qualified replicates so far and the attempts used, whatever the remaining attempts
+   * give. A case's loop stops there (`collectReplicates` does).
+   */
+  decided?(replicates: readonly Replicate[], attemptsUsed: number): boolean;
 }
 
 /**

@@ -77,12 +77,12 @@ export function filterInbox(
 
 /**
  * Runs one case of `cases` alone, with the α it has in the battery (the family's 1% over the
- * battery's number of cases) and its full or quick budget.
+ * battery's number of cases) and its full or quick budget; `stopWhenDecided` as the battery's.
  */
 export async function runAlone(
   cases: readonly ValidationCase[],
   id: string,
-  o: { quick?: boolean; seed?: number } = {},
+  o: { quick?: boolean; seed?: number; stopWhenDecided?: boolean } = {},
 ): Promise<ValidationRow> {
   const all = builtinValidationCases();
   const m = o.quick ? all.filter((c) => c.quick).length : all.length;
@@ -91,6 +91,7 @@ export async function runAlone(
     quick: o.quick,
     seed: o.seed,
     familyAlpha: FAMILY_ALPHA / m,
+    stopWhenDecided: o.stopWhenDecided,
   });
   return row;
 }

@@ -42,6 +42,7 @@ function perEdgeDesign(p: Record<string, Json>): CaseDesign {
       `probability ${major.toFixed(4)} as n → ∞ (out-component of the epidemic percolation network; reference at n = 5000: 0.633), planned as ${Math.max(0.01, major - 0.05).toFixed(4)}.`,
     deviation: { label: 'τ × 0.95 (a 5% error in the transmission rate)', mean: slow.mean, sd: slow.sd },
     qualify: Math.max(0.01, major - 0.05),
+    valueRange: [0, 1],
   };
 }
 

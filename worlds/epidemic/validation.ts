@@ -76,6 +76,7 @@ function finalSizeDesign(p: Record<string, Json>, from: number): CaseDesign {
       sd: moved.sd,
     },
     qualify: base.p,
+    valueRange: from > 0 ? [0, 1] : [0, CAP],
   };
 }
 

@@ -57,6 +57,8 @@ function clusterDesign(p: Record<string, Json>): CaseDesign {
       sd: 0.35,
     },
     qualify: 1,
+    // at most 1/MAJOR disjoint groups can each hold a tenth of the agents
+    valueRange: [0, Math.floor(1 / MAJOR)],
   };
 }
 

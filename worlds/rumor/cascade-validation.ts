@@ -56,6 +56,7 @@ function supercriticalDesign(p: Record<string, Json>): CaseDesign {
       sd: Math.sqrt(giantComponentVariance(moved) / n),
     },
     qualify: Math.max(0.01, giantFraction(m) - 0.05),
+    valueRange: [0, 1],
   };
 }
 
@@ -81,6 +82,7 @@ function subcriticalDesign(p: Record<string, Json>): CaseDesign {
     rule: `cascade size (adopters, seed included) counted up to ${CAP}: the Borel law of Poisson(pc) total progeny (above threshold its missing mass, the giant, at ${CAP}); exact mean, sd and skewness of the capped law; bias budget 0.12 for n = 5000 (independent reference, 40000 runs: 4.941 ± 0.046 against 4.958)`,
     deviation: { label: 'p × 1.1 (a 10% error in the adoption probability)', mean: moved.mean, sd: moved.sd },
     qualify: 1,
+    valueRange: [0, CAP],
   };
 }
 
@@ -159,6 +161,7 @@ function wattsSizeDesign(p: Record<string, Json>, sd: number): CaseDesign {
     rule: `Gleeson–Cahalane fixed point (ρ0 → 0+); per-run sd ${sd} and bias budget 0.002 fixed for n = 5000 from an independent reference (20000 runs: z=2 0.79666 sd 0.0096 vs 0.79661; z=4 0.98022 sd 0.0022 vs 0.98017). Runs qualify when more than 10% adopt: probability as the z-case's cascade probability less 0.05.`,
     deviation: { label: 'a cascade size 0.01 smaller', mean: predicted - 0.01, sd },
     qualify: Math.max(0.01, wattsCascadeProbability(z, phi) - 0.05),
+    valueRange: [0, 1],
   };
 }
 

@@ -65,6 +65,7 @@ function chainDesign(
     rule: exactRule(model, n, most),
     deviation: deviation(m),
     qualify: m.p,
+    valueRange: [0, 1],
   };
 }
 
