@@ -1,7 +1,8 @@
 // A user's world file that brings its own responders for the shipped local LLM server (an
 // exported `responders` array, as a built-in world brings them through its CLI contribution):
 // `run` without an endpoint, `fork`, and `serve-llm --world FILE` answer its prompts with
-// them, a declared field role fills its reply schema, and a malformed export is refused.
+// them, a declared field role fills its reply schema, and a malformed export is refused; the
+// log's readers (replay, audit) take the file with --world.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,7 +83,7 @@ function replies(log: string): Record<string, string[]> {
 }
 
 describe('a world file with its own responders', { timeout: 180_000 }, () => {
-  it('run without an endpoint: the shipped server answers with them; fork and replay agree', async () => {
+  it('run without an endpoint: the shipped server answers with them; fork, replay and audit read its log', async () => {
     const log = join(dir, 'run.ndjson');
     const run = await cli(['run', './oracle.ts', '--out', log, '--json', '--log', 'full'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
@@ -104,6 +105,11 @@ describe('a world file with its own responders', { timeout: 180_000 }, () => {
     ]);
     const replay = await cli(['replay', log, '--verify', '--world', './oracle.ts', '--json'], { cwd: dir });
     expect(replay.code, replay.stderr).toBe(0);
+    // audit reads the log with the world file named too: every prompt checked, none leaks
+    const audit = await cli(['audit', log, '--world', './oracle.ts', '--json'], { cwd: dir });
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(JSON.parse(audit.stdout)).toMatchObject({ prompts: 4, leaks: 0, failed: 0 });
+    expect(JSON.parse(audit.stdout).logs[0]).toMatchObject({ world: 'oracle', leaks: [] });
   });
 
   it('serve-llm --world FILE answers with them first, the generic responders after', async () => {
