@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.ts';
 import { cliChecked } from '../support/cli-in-process.ts';
+import { ECHO_WORLD } from '../support/echo-world.ts';
 import { lines, reChain } from '../support/logs.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -123,25 +124,7 @@ describe('bad input gets exit 2 and a message naming the problem', () => {
 describe('user world files, worlds and inspect', () => {
   it('runs and verifies a user .ts world file like a built-in one', async () => {
     const file = join(dir, 'my-world.ts');
-    const src = resolve('src/index.ts');
-    writeFileSync(
-      file,
-      `import { defineAgentMachine, defineWorld, ringLattice, z } from '${src}';
-const agent = defineAgentMachine({ id: 'echo', regions: { mood: { initial: 'calm', states: { calm: { on: { POKE: 'busy' } }, busy: { tags: ['active'], on: { REST: 'calm' } } } } }, memory: { pokes: { initial: 0 } } });
-export const world = defineWorld({
-  id: 'echo', version: '0.1.0', description: 'agents poke a neighbour', params: z.object({ n: z.number().int().default(20) }),
-  create: ({ params }) => ({
-    size: params.n, agents: agent, executor: 'xstate', network: ringLattice({ n: params.n, k: 2 }), turnPolicy: 'simultaneous',
-    init: (c) => c.emit(0, 'POKE'),
-    policy: (ctx) => {
-      if (ctx.inbox.length > 0) { ctx.set('pokes', ctx.num('pokes') + ctx.inbox.length); ctx.emit('POKE'); }
-      if (ctx.is('mood', 'busy')) { ctx.send({ to: 'agent', id: ctx.randomNeighbour() }, 'poke'); ctx.emit('REST'); }
-    },
-    metrics: (v) => ({ busy: v.count('mood', 'busy') }),
-  }),
-});
-`,
-    );
+    writeFileSync(file, ECHO_WORLD);
     const out = join(dir, 'echo.ndjson');
     const r = await cli(['run', file, '--ticks', '15', '--out', out, '--json', '--log', 'full']);
     expect(r.stderr).toBe('');

@@ -2,26 +2,16 @@
 // local module that itself imports 'grapevine', in a folder with no package.json (so the
 // TypeScript loader compiles the helper as CommonJS). The compiled CLI type-checks, runs and
 // verifies it there, and the helper's 'grapevine' is the running engine.
-import { copyFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { writeSplitWorld } from './split-world-fixture.ts';
 
 let dir: string;
 
 beforeAll(() => {
   dir = tempDir('world-modules');
-  copyFileSync(resolve('docs/examples/gossip.ts'), join(dir, 'gossip.ts'));
-  writeFileSync(
-    join(dir, 'main.ts'),
-    `import { ConfigError } from 'grapevine';
-import { world as gossip } from './gossip.ts';
-
-if (!(new ConfigError('probe') instanceof Error)) throw new Error('no engine');
-export const world = { ...gossip, id: 'gossip-split', description: 'gossip, from a helper module' };
-`,
-  );
+  writeSplitWorld(dir);
 });
 
 describe('a world file that imports a local module importing grapevine', () => {
@@ -33,7 +23,7 @@ describe('a world file that imports a local module importing grapevine', () => {
     const summary = JSON.parse(run.stdout);
     expect(summary.world).toBe('gossip-split');
     expect(summary.events).toBeGreaterThan(0);
-    const alone = await cli(['run', './gossip.ts', '--out', 'alone.ndjson', '--json'], { cwd: dir });
+    const alone = await cli(['run', './lib/gossip.ts', '--out', 'alone.ndjson', '--json'], { cwd: dir });
     expect(alone.code, alone.stderr).toBe(0);
     // the same model through the helper: the same dynamics as the helper run on its own
     expect(summary.metrics).toEqual(JSON.parse(alone.stdout).metrics);

@@ -2,21 +2,17 @@
 // its log names a changed module instead of running it: the world file and its helper are
 // written to a temporary folder outside the checkout, run with the compiled CLI, the helper
 // edited, and every log-reading command that imports the world refuses it.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/index.ts';
 import { cli } from '../support/cli.ts';
 import { lines, reChain } from '../support/logs.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { SPLIT_MAIN, writeSplitWorld } from './split-world-fixture.ts';
 
 let dir: string;
 let helper: Buffer;
-
-const MAIN = `import { world as gossip } from './lib/gossip.ts';
-
-export const world = { ...gossip, id: 'gossip-split', description: 'gossip, from a helper module' };
-`;
 
 function header(log: string): { world: { source: Record<string, unknown> } } {
   return JSON.parse(lines(join(dir, log))[0]);
@@ -24,10 +20,7 @@ function header(log: string): { world: { source: Record<string, unknown> } } {
 
 beforeAll(async () => {
   dir = tempDir('module-hashes');
-  helper = readFileSync(resolve('docs/examples/gossip.ts'));
-  mkdirSync(join(dir, 'lib'));
-  writeFileSync(join(dir, 'lib', 'gossip.ts'), helper);
-  writeFileSync(join(dir, 'main.ts'), MAIN);
+  helper = writeSplitWorld(dir);
   const run = await cli(['run', './main.ts', '--out', 'split.ndjson', '--ticks', '20'], { cwd: dir });
   expect(run.code, run.stderr).toBe(0);
 });
@@ -35,7 +28,7 @@ beforeAll(async () => {
 describe("a world file's local modules", () => {
   it('are recorded in the header with their sha256; a world of one file records none', async () => {
     const source = header('split.ndjson').world.source;
-    expect(source.sha256).toBe(sha256Hex(MAIN));
+    expect(source.sha256).toBe(sha256Hex(SPLIT_MAIN));
     expect(source.modules).toEqual({ './lib/gossip.ts': sha256Hex(helper) });
     copyFileSync(join(dir, 'lib', 'gossip.ts'), join(dir, 'alone.ts'));
     const alone = await cli(['run', './alone.ts', '--out', 'alone.ndjson', '--ticks', '5'], { cwd: dir });

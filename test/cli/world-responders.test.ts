@@ -1,7 +1,8 @@
 // A user's world file that brings its own responders for the shipped local LLM server (an
 // exported `responders` array, as a built-in world brings them through its CLI contribution):
 // `run` without an endpoint, `fork`, and `serve-llm --world FILE` answer its prompts with
-// them, a declared field role fills its reply schema, and a malformed export is refused.
+// them, a declared field role fills its reply schema, and a malformed export is refused; the
+// log's readers (replay, audit) take the file with --world.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,7 +83,7 @@ function replies(log: string): Record<string, string[]> {
 }
 
 describe('a world file with its own responders', { timeout: 180_000 }, () => {
-  it('run without an endpoint: the shipped server answers with them; fork and replay agree', async () => {
+  it('run without an endpoint: the shipped server answers with them; fork, replay and audit read its log', async () => {
     const log = join(dir, 'run.ndjson');
     const run = await cli(['run', './oracle.ts', '--out', log, '--json', '--log', 'full'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
@@ -104,6 +105,11 @@ describe('a world file with its own responders', { timeout: 180_000 }, () => {
     ]);
     const replay = await cli(['replay', log, '--verify', '--world', './oracle.ts', '--json'], { cwd: dir });
     expect(replay.code, replay.stderr).toBe(0);
+    // audit reads the log with the world file named too: every prompt checked, none leaks
+    const audit = await cli(['audit', log, '--world', './oracle.ts', '--json'], { cwd: dir });
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(JSON.parse(audit.stdout)).toMatchObject({ prompts: 4, leaks: 0, failed: 0 });
+    expect(JSON.parse(audit.stdout).logs[0]).toMatchObject({ world: 'oracle', leaks: [] });
   });
 
   it('serve-llm --world FILE answers with them first, the generic responders after', async () => {
@@ -127,12 +133,14 @@ describe('a world file with its own responders', { timeout: 180_000 }, () => {
     }
   });
 
+  // --no-check: the files are type-correct (the refusal is the loader's, after any check), so
+  // a cold type check of each would test nothing here
   it('a responders export that is not an array, or a responder without respond, exits 2 with one line', async () => {
     writeFileSync(
       join(dir, 'bad-export.ts'),
       ORACLE.replace(/export const responders[\s\S]*$/, 'export const responders = 3;\n'),
     );
-    const a = await cli(['run', './bad-export.ts', '--out', 'a.ndjson'], { cwd: dir });
+    const a = await cli(['run', './bad-export.ts', '--out', 'a.ndjson', '--no-check'], { cwd: dir });
     expect(a.code).toBe(2);
     expect(a.stderr.split('\n')[0]).toBe(
       `grapevine: world file ${join(dir, 'bad-export.ts')}: the export "responders" is not an array`,
@@ -141,7 +149,7 @@ describe('a world file with its own responders', { timeout: 180_000 }, () => {
       join(dir, 'no-respond.ts'),
       ORACLE.replace(/export const responders[\s\S]*$/, "export const responders = [{ name: 'mute' }];\n"),
     );
-    const b = await cli(['run', './no-respond.ts', '--out', 'b.ndjson'], { cwd: dir });
+    const b = await cli(['run', './no-respond.ts', '--out', 'b.ndjson', '--no-check'], { cwd: dir });
     expect(b.code).toBe(2);
     expect(b.stderr.split('\n')[0]).toBe(
       'grapevine: not a local LLM responder: "mute" (no respond function)',

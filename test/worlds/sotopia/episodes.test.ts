@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, type LogAudit } from '../../../src/cli/commands/audit.ts';
 import { LineCodec } from '../../../src/replay/format/line-codec.ts';
@@ -10,7 +10,6 @@ import { type CheckedOutcome, cliChecked } from '../../support/cli-in-process.ts
 import { startServeLlm } from '../../support/serve-llm-child.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 
-const worldFile = resolve('worlds/sotopia/index.ts');
 const dir = tempDir('sotopia-runs');
 const FIRST = importSotopia().environments[0].env_id;
 const MAX_TURNS = 6;
@@ -18,7 +17,10 @@ const MAX_TURNS = 6;
 type Outcome = CheckedOutcome;
 
 // The commands run in this process (cliChecked: what each decides and writes; one at a time,
-// no resource left open).
+// no resource left open), on the built-in world by its id: its file, worlds/sotopia/index.ts,
+// would first be type-checked against the engine's sources, a cold check of ~15 CPU-s that
+// these cases are not about (a log of a world file read with --world, audit included, is
+// test/cli/world-responders.test.ts's).
 
 interface Episode {
   name: string;
@@ -65,7 +67,7 @@ beforeAll(async () => {
     for (const e of EPISODES) {
       const outcome = await cliChecked([
         'run',
-        worldFile,
+        'sotopia',
         '--set',
         `mode=${e.mode}`,
         '--set',
@@ -153,8 +155,7 @@ describe('replay and audit', () => {
   it('every episode passes `replay --verify` with the server closed', async () => {
     expect(closed).toBe(true);
     const outcomes: Outcome[] = [];
-    for (const e of EPISODES)
-      outcomes.push(await cliChecked(['replay', logOf(e), '--verify', '--json', '--world', worldFile]));
+    for (const e of EPISODES) outcomes.push(await cliChecked(['replay', logOf(e), '--verify', '--json']));
     outcomes.forEach((o, k) => {
       expect(o.stderr, EPISODES[k].name).toBe('');
       expect(o.code, EPISODES[k].name).toBe(0);
@@ -164,11 +165,7 @@ describe('replay and audit', () => {
 
   it('finds no leak in agents mode, only declared findings in the other modes', async () => {
     let out = '';
-    const code = await auditCommand(
-      logs,
-      { json: true, world: worldFile },
-      { out: (s) => (out += s), err: () => {} },
-    );
+    const code = await auditCommand(logs, { json: true }, { out: (s) => (out += s), err: () => {} });
     expect(code).toBe(0);
     const report = JSON.parse(out) as { logs: LogAudit[]; leaks: number; failed: number };
     expect(report).toMatchObject({ leaks: 0, failed: 0 });
@@ -210,7 +207,7 @@ describe('replay and audit', () => {
     const forged = join(dir, 'relabelled.ndjson');
     writeFileSync(forged, `${out.join('\n')}\n`);
     let text = '';
-    const code = await auditCommand(forged, { world: worldFile }, { out: (s) => (text += s), err: () => {} });
+    const code = await auditCommand(forged, {}, { out: (s) => (text += s), err: () => {} });
     expect(code).toBe(1);
     expect(text).toMatch(/leak: seq \d+ tick \d+: agent [01]'s prompt holds agent [01]'s (goal|secret)/);
   });
@@ -220,7 +217,7 @@ describe('replay and audit', () => {
     mkdirSync(bad);
     writeFileSync(join(bad, 'garbage.ndjson'), 'not a log\n');
     let err = '';
-    const code = await auditCommand(bad, { world: worldFile }, { out: () => {}, err: (s) => (err += s) });
+    const code = await auditCommand(bad, {}, { out: () => {}, err: (s) => (err += s) });
     expect(code).toBe(2);
     expect(err).toContain('could not be audited');
   });
