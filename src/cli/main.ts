@@ -283,6 +283,7 @@ export function program(
       '--world <file>',
       "run a world file's own cases (its validationCases export) instead of the built-in ones",
     )
+    .option('--no-check', 'do not type-check the --world file first')
     .action(async (o) => {
       const builtin = async () =>
         (await Promise.all(contributions.map((c) => c.validationCases?.() ?? []))).flat();

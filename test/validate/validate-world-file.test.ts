@@ -1,7 +1,7 @@
 // `grapevine validate --world FILE`: a world file written outside the checkout declares its
 // own validation cases (test/support/user-sir-validation.ts) and the compiled CLI runs them,
 // in that folder, with the same planning, bands, seeds and --perturb as the built-in cases.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, hasStack } from '../support/cli.ts';
@@ -10,7 +10,8 @@ import { USER_SIR_VALIDATION } from '../support/user-sir-validation.ts';
 import { USER_SIR_WORLD } from '../support/user-sir-world.ts';
 
 const dir = tempDir('user-validate');
-const run = (args: string[]) => cli(['validate', ...args], { cwd: dir, timeoutMs: 300_000 });
+const run = (args: string[], env?: Record<string, string>) =>
+  cli(['validate', ...args], { cwd: dir, timeoutMs: 300_000, env });
 
 beforeAll(() => {
   writeFileSync(join(dir, 'sir.ts'), USER_SIR_VALIDATION);
@@ -48,11 +49,14 @@ describe('grapevine validate --world FILE (a world file outside the checkout)', 
     expect(r.stdout).not.toMatch(/maki-thompson/);
   }, 300_000);
 
-  it('fails the world with the error its case states it detects (exit 1)', async () => {
-    const r = await run(['--world', './broken.ts']);
+  it('fails the world with the error its case states it detects (exit 1); --no-check skips the type check', async () => {
+    // a cache folder of its own: a check that passed would leave its entry there
+    const cache = join(dir, 'no-check-cache');
+    const r = await run(['--world', './broken.ts', '--no-check'], { GRAPEVINE_CACHE_DIR: cache });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/user-sir-recovery-duration .*FAIL/);
     expect(r.stdout).toMatch(/0\/1 cases pass/);
+    expect(existsSync(join(cache, 'type-check'))).toBe(false);
   }, 300_000);
 
   it('--perturb applies to the file’s cases through the parameters they read', async () => {
@@ -67,7 +71,7 @@ describe('grapevine validate --world FILE (a world file outside the checkout)', 
     const none = await run(['--world', './no-cases.ts']);
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n')[0]).toMatch(/exports no validationCases/);
-    const bad = await run(['--world', './malformed.ts']);
+    const bad = await run(['--world', './malformed.ts', '--no-check']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split('\n')[0]).toMatch(
       /case "user-sir-recovery-duration": "maxReplicates" must be a positive integer/,

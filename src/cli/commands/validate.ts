@@ -21,6 +21,8 @@ export interface ValidateOptions {
   perturb?: string;
   /** `--world FILE`: run the file's own `validationCases` instead of the built-in ones. */
   world?: string;
+  /** False with `--no-check`: the `--world` file is not type-checked first. */
+  check?: boolean;
   /** Replace an existing --out file. */
   force?: boolean;
 }
@@ -56,7 +58,7 @@ export async function validateCommand(
   const seed = intFlag('seed', o.seed) ?? 1;
   if (o.out !== undefined) checkOutputFile(o.out, o.force);
   const perturb = o.perturb === undefined ? undefined : parsePerturbation(o.perturb);
-  const cases = o.world === undefined ? await builtin() : await worldFileCases(o.world);
+  const cases = o.world === undefined ? await builtin() : await worldFileCases(o.world, { check: o.check });
   const rows = await runBattery(cases, {
     quick: o.quick,
     only: o.only,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../../../core/index.ts';
 import { type ValidationCase, validationCaseProblems } from '../../../validate/index.ts';
-import { loadWorld } from '../../load-world.ts';
+import { type LoadWorldOptions, loadWorld } from '../../load-world.ts';
 import { importWorldFile } from '../../world-file-import.ts';
 
 const HINT =
@@ -12,9 +12,13 @@ const HINT =
  * function returning one, possibly async), for `grapevine validate --world FILE`. The file is
  * loaded and checked as every command loads a world file; each case's shape and its design at
  * its own parameters are checked before any run, every problem named in one line.
+ * `options.check: false` (`--no-check`) skips the type check.
  */
-export async function worldFileCases(file: string): Promise<ValidationCase[]> {
-  const loaded = await loadWorld(file);
+export async function worldFileCases(
+  file: string,
+  options: Pick<LoadWorldOptions, 'check'> = {},
+): Promise<ValidationCase[]> {
+  const loaded = await loadWorld(file, options);
   if (loaded.source.kind !== 'file')
     throw new ConfigError(`--world takes a world file; "${file}" is a built-in world`, {
       hint: 'give a path (./my-world.ts); the built-in cases run without --world',
