@@ -78,7 +78,7 @@ function install({ write = false, report = false } = {}) {
       compilerSeen.cached = cachedData !== undefined && !script.cachedDataRejected;
     }
     // the compiler's warm-up also writes the bundle files that the run's warm-up did not load
-    if (write === (own ? 'cli' : 'compiler') || (write === 'compiler' && own && !existsSync(cacheFile)))
+    if (write === 'cli' ? own : write === 'compiler' && (!own || !existsSync(cacheFile)))
       made.push([script, cacheFile]);
     const wrapper = script.runInThisContext();
     const require = Module.createRequire(filename);

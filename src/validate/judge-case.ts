@@ -122,26 +122,19 @@ function meanDecided(d: CaseDesign, plan: CasePlan, reps: readonly Replicate[]):
   // the band depends on the design and the count only
   const high = judgeMean(d, plan, completed(plan, reps, max));
   const low = judgeMean(d, plan, completed(plan, reps, min));
+  const [side, bound, band] =
+    high.observed < high.lo ? ['below', max, high] : low.observed > low.hi ? ['above', min, low] : [];
+  if (!band) return null;
   const mean = reps.reduce((s, x) => s + x.value, 0) / reps.length;
   const left = plan.replicates - reps.length;
   const of = `the mean of the first ${reps.length} of ${plan.replicates} is ${mean}`;
-  if (high.observed < high.lo)
-    return fail(
-      d.predicted,
-      mean,
-      high.lo,
-      high.hi,
-      `${of}: below the band even if the other ${left} are ${max}`,
-    );
-  if (low.observed > low.hi)
-    return fail(
-      d.predicted,
-      mean,
-      low.lo,
-      low.hi,
-      `${of}: above the band even if the other ${left} are ${min}`,
-    );
-  return null;
+  return fail(
+    d.predicted,
+    mean,
+    band.lo,
+    band.hi,
+    `${of}: ${side} the band even if the other ${left} are ${bound}`,
+  );
 }
 
 function proportionDecided(d: CaseDesign, plan: CasePlan, reps: readonly Replicate[]): CaseVerdict | null {
